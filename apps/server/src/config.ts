@@ -1,0 +1,70 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
+  .transform((value) => value === '1' || value === 'true' || value === 'yes');
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  DATABASE_URL: z.string().optional(),
+  REDIS_URL: z.string().optional(),
+  SIGNET_SECRET: z.string().min(32, 'SIGNET_SECRET must be at least 32 characters').optional(),
+  PUBLIC_BASE_URL: z.url().optional(),
+  LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  DOCUMENT_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
+  MAX_PDF_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
+  MAX_BODY_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  TRUST_PROXY: bool.default(false),
+  AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+});
+
+/** The server's settings, read once from the environment (README, "Configuration"). */
+export interface Config {
+  port: number;
+  host: string;
+  /** Unset: embedded SQLite under `./.signet/`; `file:<path>`: SQLite there; `postgres://…`: PostgreSQL. */
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  /** HMAC key of document tokens; resolved by `resolveSecret` when not given. */
+  secret: string | undefined;
+  /** Base of `documentUrl`; the request's own origin when unset. */
+  publicBaseUrl: string | undefined;
+  logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+  documentTokenTtlSeconds: number;
+  maxPdfBytes: number;
+  maxBodyBytes: number;
+  /** Take the client IP from `X-Forwarded-For` (behind a load balancer) rather than the socket. */
+  trustProxy: boolean;
+  authFailuresPerMinute: number;
+  shutdownTimeoutMs: number;
+}
+
+/**
+ * Reads the configuration from environment variables; a bad value throws with the variable's name.
+ * @example const config = loadConfig(process.env)
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`Invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    secret: e.SIGNET_SECRET,
+    publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    logLevel: e.LOG_LEVEL,
+    documentTokenTtlSeconds: e.DOCUMENT_TOKEN_TTL_SECONDS,
+    maxPdfBytes: e.MAX_PDF_BYTES,
+    maxBodyBytes: e.MAX_BODY_BYTES,
+    trustProxy: e.TRUST_PROXY,
+    authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+  };
+}

@@ -1,0 +1,32 @@
+import { ERROR_STATUS, type ErrorCode, type ErrorDetails } from '@signet/contract';
+
+/**
+ * An error with one of the contract's codes. Thrown anywhere, turned into the error envelope in one place
+ * (`middleware/error-envelope`).
+ * @example throw new ApiError('DOCUMENT_NOT_FOUND', 'Document not found')
+ */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: ErrorDetails | undefined;
+  /** Extra response headers, such as `Retry-After`. */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { status?: number; details?: ErrorDetails; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = options.status ?? ERROR_STATUS[code];
+    this.details = options.details;
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** A 400 (or other status) `VALIDATION_ERROR` naming the offending member. */
+export function validationError(field: string, reason: string, status = 400): ApiError {
+  return new ApiError('VALIDATION_ERROR', `Invalid ${field}: ${reason}`, { status, details: { field, reason } });
+}

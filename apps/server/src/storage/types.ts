@@ -1,0 +1,143 @@
+import type {
+  ApiKeyKind,
+  DocumentStatus,
+  FieldDefinition,
+  Scope,
+  SubmissionResult,
+} from '@signet/contract';
+
+/** Times are ISO 8601 UTC strings with milliseconds everywhere in this interface. */
+export type IsoTime = string;
+
+export interface Organization {
+  id: string;
+  slug: string;
+  name: string;
+  createdAt: IsoTime;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  organizationId: string;
+  kind: ApiKeyKind;
+  /** SHA-256 hex of the secret; the secret itself is never stored. */
+  hash: string;
+  displayPrefix: string;
+  scopes: Scope[];
+  expiresAt: IsoTime | null;
+  revokedAt: IsoTime | null;
+  /** Origins a `pk` key may be used from; empty means any. */
+  allowedOrigins: string[];
+  /** Requests per 60-second window. */
+  rateLimit: number;
+  createdAt: IsoTime;
+}
+
+export interface AuthenticatedKey extends ApiKeyRecord {
+  organization: Organization;
+}
+
+export interface DocumentRecord {
+  id: string;
+  organizationId: string;
+  filename: string;
+  mimeType: string;
+  pageCount: number;
+  /** Bytes. */
+  fileSize: number;
+  /** Hex SHA-256 of the file, the base of its ETag. */
+  sha256: string;
+  createdAt: IsoTime;
+  updatedAt: IsoTime;
+  version: number;
+  status: DocumentStatus;
+  fields: FieldDefinition[];
+}
+
+export type NewDocument = Omit<DocumentRecord, 'updatedAt' | 'version' | 'status'>;
+
+export interface StoredSubmission {
+  id: string;
+  documentId: string;
+  organizationId: string;
+  keyId: string;
+  checksum: string;
+  /** The payload exactly as received (JSON text), so its checksum can be verified later. */
+  payload: string;
+  /** The result sent with the 201, replayed on a duplicate. */
+  result: SubmissionResult;
+  clientIp: string | null;
+  userAgent: string | null;
+  receivedAt: IsoTime;
+}
+
+/** Position after which a keyset page starts: the last item of the previous page (newest first). */
+export interface DocumentCursor {
+  createdAt: IsoTime;
+  id: string;
+}
+
+export interface IdempotencyScope {
+  organizationId: string;
+  key: string;
+}
+
+export type IdempotencyClaim =
+  | { state: 'claimed' }
+  | { state: 'in_flight' }
+  | { state: 'mismatch' }
+  | { state: 'completed'; status: number; body: string };
+
+export type RecordSubmissionOutcome =
+  | { created: true; submission: StoredSubmission }
+  | { created: false; existing: StoredSubmission };
+
+/**
+ * Everything Signet keeps. Two engines implement it with the same behaviour: embedded SQLite and PostgreSQL.
+ * PDFs are stored in the database in chunks so that range reads touch only the bytes asked for.
+ */
+export interface Storage {
+  readonly engine: 'sqlite' | 'postgres';
+  /** Creates or upgrades the schema; safe to run on every start and from several instances at once. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+
+  /** The organization with this slug, created (named `name`) when new. */
+  ensureOrganization(slug: string, name: string): Promise<Organization>;
+  getOrganizationBySlug(slug: string): Promise<Organization | null>;
+
+  createApiKey(key: ApiKeyRecord): Promise<void>;
+  /** The key with this hash and its organization, whatever its revocation or expiry. */
+  findApiKeyByHash(hash: string): Promise<AuthenticatedKey | null>;
+  /** Sets `revokedAt` unless already set; false when no such key exists. */
+  revokeApiKey(id: string, revokedAt: IsoTime): Promise<boolean>;
+
+  createDocument(document: NewDocument, content: Uint8Array): Promise<DocumentRecord>;
+  getDocument(id: string): Promise<DocumentRecord | null>;
+  /** Newest first by (createdAt, id); strictly after `after` when given. */
+  listDocuments(organizationId: string, options: { limit: number; after?: DocumentCursor }): Promise<DocumentRecord[]>;
+  /** Bytes `start` to `end` inclusive of a document's file (the caller checks the bounds). */
+  readDocumentContent(id: string, start: number, end: number): Promise<Uint8Array>;
+
+  /**
+   * In one transaction, durable before it resolves: when the document is still `pending`, stores the submission,
+   * marks the document `completed` (its `updatedAt` the submission's `receivedAt`) and, with `idempotency`,
+   * completes that claim with the 201 result. When it is already completed, returns the existing submission.
+   */
+  recordSubmission(submission: StoredSubmission, idempotency?: IdempotencyScope): Promise<RecordSubmissionOutcome>;
+  getSubmissionForDocument(documentId: string): Promise<StoredSubmission | null>;
+
+  /**
+   * Claims an `Idempotency-Key` for a request whose body has `fingerprint`. A claim older than `expiresAfterMs`
+   * (24 h) counts as absent; an unfinished one older than `staleAfterMs` is taken over (its request died).
+   */
+  claimIdempotencyKey(
+    scope: IdempotencyScope,
+    fingerprint: string,
+    options: { now: Date; expiresAfterMs: number; staleAfterMs: number },
+  ): Promise<IdempotencyClaim>;
+  /** Stores the response of a claimed key, to be replayed. */
+  completeIdempotencyKey(scope: IdempotencyScope, status: number, body: string): Promise<void>;
+  /** Drops an unfinished claim, so that the request can be tried again. */
+  releaseIdempotencyKey(scope: IdempotencyScope): Promise<void>;
+}

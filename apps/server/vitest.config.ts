@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    // Files share one PostgreSQL and Redis; each uses its own schema and key prefix, so files may run in parallel.
+    pool: 'forks',
+  },
+});

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/**
+ * Error codes of the contract (section 7) plus `NOT_FOUND` and `INTERNAL_ERROR` (SPEC §7).
+ * Each maps to the HTTP status it is usually sent with; `VALIDATION_ERROR` also travels with 413, 416 and 422,
+ * and `NOT_FOUND` with 405.
+ */
+export const ERROR_STATUS = {
+  INVALID_API_KEY: 401,
+  EXPIRED_API_KEY: 401,
+  INSUFFICIENT_PERMISSIONS: 403,
+  VALIDATION_ERROR: 400,
+  DOCUMENT_NOT_FOUND: 404,
+  SUBMISSION_FAILED: 409,
+  RATE_LIMIT_EXCEEDED: 429,
+  NOT_FOUND: 404,
+  INTERNAL_ERROR: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+export const ErrorCodeSchema = z.enum(ERROR_CODES);
+
+/** `error.details` of the shapes the contract and SPEC name; other members may appear. */
+export const ErrorDetailsSchema = z
+  .object({
+    field: z.string().optional(),
+    reason: z.string().optional(),
+    missingFields: z.array(z.string()).optional(),
+    required: z.array(z.string()).optional(),
+  })
+  .catchall(z.unknown())
+  .meta({ id: 'ErrorDetails' });
+export type ErrorDetails = z.infer<typeof ErrorDetailsSchema>;

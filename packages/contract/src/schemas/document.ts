@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { idSchema } from '../ids.js';
+import { FieldDefinitionSchema } from './field.js';
+
+export const DOCUMENT_STATUSES = ['pending', 'completed'] as const;
+export const DocumentStatusSchema = z.enum(DOCUMENT_STATUSES);
+export type DocumentStatus = z.infer<typeof DocumentStatusSchema>;
+
+/** Document metadata (contract §2.4) plus its `status` (SPEC §4). `fileSize` is in bytes. */
+export const DocumentMetadataSchema = z
+  .object({
+    id: idSchema('doc'),
+    filename: z.string(),
+    mimeType: z.string(),
+    pageCount: z.number().int().min(1),
+    fileSize: z.number().int().min(0),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    version: z.number().int().min(1),
+    status: DocumentStatusSchema,
+  })
+  .meta({ id: 'DocumentMetadata' });
+export type DocumentMetadata = z.infer<typeof DocumentMetadataSchema>;
+
+/** Response of `GET /sdk/documents/{documentId}` (contract §4.2), sent without the envelope. */
+export const SdkDocumentSchema = z
+  .object({
+    metadata: DocumentMetadataSchema,
+    documentUrl: z.string(),
+    fields: z.array(FieldDefinitionSchema),
+  })
+  .meta({ id: 'SdkDocument' });
+export type SdkDocument = z.infer<typeof SdkDocumentSchema>;
+
+/** A document as the management endpoints return it: its metadata and its field definitions. */
+export const ManagedDocumentSchema = DocumentMetadataSchema.extend({
+  fields: z.array(FieldDefinitionSchema),
+}).meta({ id: 'ManagedDocument' });
+export type ManagedDocument = z.infer<typeof ManagedDocumentSchema>;
+
+/** The `fields` part of `POST /documents`: a JSON array of field definitions. */
+export const FieldDefinitionListSchema = z.array(FieldDefinitionSchema).max(500);

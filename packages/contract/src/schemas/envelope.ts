@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { ErrorCodeSchema, ErrorDetailsSchema } from '../errors.js';
+
+export const MetaSchema = z
+  .object({
+    requestId: z.string(),
+    timestamp: z.string(),
+  })
+  .meta({ id: 'Meta' });
+export type Meta = z.infer<typeof MetaSchema>;
+
+/** The success envelope of contract §2.1 around `data`. */
+export function successEnvelope<T extends z.ZodType>(data: T) {
+  return z.object({ success: z.literal(true), data, meta: MetaSchema });
+}
+
+export const ErrorEnvelopeSchema = z
+  .object({
+    success: z.literal(false),
+    error: z.object({
+      code: ErrorCodeSchema,
+      message: z.string(),
+      details: ErrorDetailsSchema.optional(),
+    }),
+    meta: MetaSchema,
+  })
+  .meta({ id: 'ErrorEnvelope' });
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
+
+export const PaginationSchema = z
+  .object({
+    /** Opaque cursor for the next page; `null` on the last page. */
+    cursor: z.string().nullable(),
+    hasMore: z.boolean(),
+    limit: z.number().int(),
+  })
+  .meta({ id: 'Pagination' });
+export type Pagination = z.infer<typeof PaginationSchema>;
+
+/** The paginated list of contract §2.2 (plus `meta`, so every envelope carries its request id). */
+export function paginatedList<T extends z.ZodType>(item: T) {
+  return z.object({
+    success: z.literal(true),
+    data: z.array(item),
+    pagination: PaginationSchema,
+    meta: MetaSchema,
+  });
+}
+
+/** Page size bounds of `GET /documents` (SPEC §5). */
+export const PAGE_LIMIT = { min: 1, max: 100, default: 20 } as const;

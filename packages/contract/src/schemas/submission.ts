@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { idSchema } from '../ids.js';
+import { FieldIdSchema, FieldTypeSchema, FieldValueSchema, TextStyleSchema } from './field.js';
+
+export const RenderContextSchema = z
+  .object({
+    scale: z.number().positive(),
+    viewportWidth: z.number().nonnegative(),
+    viewportHeight: z.number().nonnegative(),
+    devicePixelRatio: z.number().positive(),
+  })
+  .meta({ id: 'RenderContext' });
+export type RenderContext = z.infer<typeof RenderContextSchema>;
+
+export const PageInfoSchema = z
+  .object({
+    pageNumber: z.number().int().min(1),
+    width: z.number().positive(),
+    height: z.number().positive(),
+    rotation: z.number().refine((degrees) => degrees % 90 === 0, 'must be a multiple of 90'),
+  })
+  .meta({ id: 'PageInfo' });
+export type PageInfo = z.infer<typeof PageInfoSchema>;
+
+export const FieldPositionSchema = z
+  .object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
+  .meta({ id: 'FieldPosition' });
+export type FieldPosition = z.infer<typeof FieldPositionSchema>;
+
+export const SubmittedFieldSchema = z
+  .object({
+    id: FieldIdSchema,
+    type: FieldTypeSchema,
+    page: z.number().int().min(1),
+    position: FieldPositionSchema,
+    value: FieldValueSchema,
+    style: TextStyleSchema.optional(),
+  })
+  .meta({ id: 'SubmittedField' });
+export type SubmittedField = z.infer<typeof SubmittedFieldSchema>;
+
+/** Request body of `POST /sdk/documents/submit` (contract §2.5). */
+export const SubmissionPayloadSchema = z
+  .object({
+    documentId: idSchema('doc'),
+    submittedAt: z.string(),
+    renderContext: RenderContextSchema,
+    pages: z.array(PageInfoSchema).max(10_000),
+    fields: z.array(SubmittedFieldSchema).max(500),
+    checksum: z.string(),
+  })
+  .meta({ id: 'SubmissionPayload' });
+export type SubmissionPayload = z.infer<typeof SubmissionPayloadSchema>;
+export type UnsignedSubmissionPayload = Omit<SubmissionPayload, 'checksum'>;
+
+/** Response of `POST /sdk/documents/submit` (contract §2.6), sent without the envelope. */
+export const SubmissionResultSchema = z
+  .object({
+    success: z.literal(true),
+    submissionId: idSchema('sub'),
+    documentId: idSchema('doc'),
+    timestamp: z.string(),
+    message: z.string(),
+  })
+  .meta({ id: 'SubmissionResult' });
+export type SubmissionResult = z.infer<typeof SubmissionResultSchema>;
+
+/** A stored submission, as `GET /documents/{id}/submission` returns it. */
+export const SubmissionRecordSchema = z
+  .object({
+    id: idSchema('sub'),
+    documentId: idSchema('doc'),
+    keyId: idSchema('key'),
+    checksum: z.string(),
+    submittedAt: z.string(),
+    receivedAt: z.string(),
+    clientIp: z.string().nullable(),
+    userAgent: z.string().nullable(),
+    renderContext: RenderContextSchema,
+    pages: z.array(PageInfoSchema),
+    fields: z.array(SubmittedFieldSchema),
+  })
+  .meta({ id: 'SubmissionRecord' });
+export type SubmissionRecord = z.infer<typeof SubmissionRecordSchema>;
+
+/** Limits of a submission's contents (SPEC §6). */
+export const SUBMISSION_LIMITS = {
+  maxTextLength: 10_000,
+  maxImageBytes: 1024 * 1024,
+  maxImageSide: 4096,
+  positionTolerance: 0.001,
+  maxFutureSkewMs: 5 * 60 * 1000,
+} as const;
