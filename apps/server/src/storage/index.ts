@@ -1,0 +1,59 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PostgresStorage } from './postgres.js';
+import { SqliteStorage } from './sqlite.js';
+import type { Storage } from './types.js';
+
+export type * from './types.js';
+
+export interface OpenStorageOptions {
+  /** Directory of the embedded database when `databaseUrl` is unset (default `./.signet`). */
+  dataDir?: string;
+  /** PostgreSQL schema holding the tables, created when absent (default: the connection's `search_path`). */
+  pgSchema?: string;
+}
+
+/**
+ * Opens the storage `databaseUrl` names and brings its schema up to date (SPEC §9):
+ * unset → embedded SQLite at `<dataDir>/signet.db`; `file:<path>` → SQLite there (`file::memory:` or `:memory:`
+ * for a throwaway in-memory database); `postgres://…` or `postgresql://…` → PostgreSQL.
+ * @example
+ * const storage = await openStorage(process.env.DATABASE_URL);
+ * try { await storage.getDocument(id) } finally { await storage.close() }
+ */
+export async function openStorage(databaseUrl: string | undefined, options: OpenStorageOptions = {}): Promise<Storage> {
+  const storage = createStorage(databaseUrl, options);
+  try {
+    await storage.migrate();
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+  return storage;
+}
+
+function createStorage(databaseUrl: string | undefined, options: OpenStorageOptions): Storage {
+  if (databaseUrl === undefined || databaseUrl === '') {
+    return new SqliteStorage(sqliteFile(join(options.dataDir ?? './.signet', 'signet.db')));
+  }
+  if (databaseUrl === ':memory:' || databaseUrl === 'file::memory:') return new SqliteStorage(':memory:');
+  if (databaseUrl.startsWith('file://')) return new SqliteStorage(sqliteFile(fileURLToPath(databaseUrl)));
+  if (databaseUrl.startsWith('file:')) return new SqliteStorage(sqliteFile(databaseUrl.slice('file:'.length)));
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return new PostgresStorage(databaseUrl, { schema: options.pgSchema });
+  throw new Error(
+    `Unsupported DATABASE_URL "${redact(databaseUrl)}": use file:<path> for SQLite or postgres://… for PostgreSQL`,
+  );
+}
+
+/** The path of an embedded database, its directory created on first start. */
+function sqliteFile(path: string): string {
+  if (path === '') throw new Error('DATABASE_URL "file:" needs a path, such as file:./data/signet.db');
+  mkdirSync(dirname(path), { recursive: true });
+  return path;
+}
+
+/** A URL fit for an error message: no password. */
+function redact(url: string): string {
+  return url.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
+}

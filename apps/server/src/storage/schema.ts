@@ -1,0 +1,423 @@
+import type { ApiKeyKind, DocumentStatus, Scope } from '@signet/contract';
+import type {
+  ApiKeyRecord,
+  AuthenticatedKey,
+  DocumentRecord,
+  IdempotencyClaim,
+  IsoTime,
+  NewDocument,
+  Organization,
+  StoredSubmission,
+} from './types.js';
+
+/*
+ * The tables both engines keep: their migrations, their rows, and how a row becomes a record. Times are stored as
+ * BIGINT epoch milliseconds (exact, sortable, the same on both engines) and become ISO strings only at this edge.
+ */
+
+/** Size of the pieces a document's file is stored in, so that a range read loads only the pieces it covers. */
+export const CHUNK_SIZE = 256 * 1024;
+
+/** A schema change, applied once, in order of `version`, and recorded in `schema_migrations`. */
+export interface Migration {
+  version: number;
+  name: string;
+  sqlite: string;
+  postgres: string;
+}
+
+/** The table recording which migrations ran, created before anything else. */
+export const MIGRATIONS_TABLE = {
+  sqlite: `CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
+  postgres: `CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`,
+} as const;
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'organizations, api keys, documents, submissions, idempotency keys',
+    sqlite: `
+      CREATE TABLE organizations (
+        id TEXT PRIMARY KEY,
+        slug TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        organization_id TEXT NOT NULL REFERENCES organizations (id),
+        kind TEXT NOT NULL CHECK (kind IN ('pk', 'sk')),
+        hash TEXT NOT NULL UNIQUE,
+        display_prefix TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        expires_at INTEGER,
+        revoked_at INTEGER,
+        allowed_origins TEXT NOT NULL,
+        rate_limit INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX api_keys_organization ON api_keys (organization_id);
+      CREATE TABLE documents (
+        id TEXT PRIMARY KEY,
+        organization_id TEXT NOT NULL REFERENCES organizations (id),
+        filename TEXT NOT NULL,
+        mime_type TEXT NOT NULL,
+        page_count INTEGER NOT NULL,
+        file_size INTEGER NOT NULL,
+        sha256 TEXT NOT NULL,
+        fields TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'completed')),
+        version INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX documents_organization_created ON documents (organization_id, created_at DESC, id DESC);
+      CREATE TABLE document_chunks (
+        document_id TEXT NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
+        idx INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (document_id, idx)
+      );
+      CREATE TABLE submissions (
+        id TEXT PRIMARY KEY,
+        document_id TEXT NOT NULL UNIQUE REFERENCES documents (id),
+        organization_id TEXT NOT NULL REFERENCES organizations (id),
+        key_id TEXT NOT NULL,
+        checksum TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        result TEXT NOT NULL,
+        client_ip TEXT,
+        user_agent TEXT,
+        received_at INTEGER NOT NULL
+      );
+      CREATE TABLE idempotency_keys (
+        organization_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('in_flight', 'completed')),
+        response_status INTEGER,
+        response_body TEXT,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (organization_id, key)
+      );
+    `,
+    // Document ids sort with the "C" collation so that keyset pages order ties exactly as SQLite does (bytewise).
+    // Chunks are already-compressed PDF bytes: EXTERNAL storage skips a useless compression attempt.
+    postgres: `
+      CREATE TABLE organizations (
+        id TEXT PRIMARY KEY,
+        slug TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        organization_id TEXT NOT NULL REFERENCES organizations (id),
+        kind TEXT NOT NULL CHECK (kind IN ('pk', 'sk')),
+        hash TEXT NOT NULL UNIQUE,
+        display_prefix TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        expires_at BIGINT,
+        revoked_at BIGINT,
+        allowed_origins TEXT NOT NULL,
+        rate_limit INTEGER NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+      CREATE INDEX api_keys_organization ON api_keys (organization_id);
+      CREATE TABLE documents (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        organization_id TEXT NOT NULL REFERENCES organizations (id),
+        filename TEXT NOT NULL,
+        mime_type TEXT NOT NULL,
+        page_count INTEGER NOT NULL,
+        file_size BIGINT NOT NULL,
+        sha256 TEXT NOT NULL,
+        fields TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'completed')),
+        version INTEGER NOT NULL,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE INDEX documents_organization_created ON documents (organization_id, created_at DESC, id DESC);
+      CREATE TABLE document_chunks (
+        document_id TEXT NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
+        idx INTEGER NOT NULL,
+        data BYTEA NOT NULL,
+        PRIMARY KEY (document_id, idx)
+      );
+      ALTER TABLE document_chunks ALTER COLUMN data SET STORAGE EXTERNAL;
+      CREATE TABLE submissions (
+        id TEXT PRIMARY KEY,
+        document_id TEXT NOT NULL UNIQUE REFERENCES documents (id),
+        organization_id TEXT NOT NULL REFERENCES organizations (id),
+        key_id TEXT NOT NULL,
+        checksum TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        result TEXT NOT NULL,
+        client_ip TEXT,
+        user_agent TEXT,
+        received_at BIGINT NOT NULL
+      );
+      CREATE TABLE idempotency_keys (
+        organization_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('in_flight', 'completed')),
+        response_status INTEGER,
+        response_body TEXT,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (organization_id, key)
+      );
+    `,
+  },
+];
+
+/** Epoch milliseconds as a row holds them: a number from SQLite, a string from PostgreSQL's BIGINT. */
+type Millis = number | string;
+
+/** Epoch milliseconds of an ISO time; throws on a string that is not a time. */
+export function toMillis(time: IsoTime): number {
+  const ms = Date.parse(time);
+  if (!Number.isFinite(ms)) throw new Error(`Not a valid time: ${JSON.stringify(time)}`);
+  return ms;
+}
+
+export function toMillisOrNull(time: IsoTime | null): number | null {
+  return time === null ? null : toMillis(time);
+}
+
+function toIso(ms: Millis): IsoTime {
+  return new Date(Number(ms)).toISOString();
+}
+
+function toIsoOrNull(ms: Millis | null): IsoTime | null {
+  return ms === null ? null : toIso(ms);
+}
+
+export const ORGANIZATION_COLUMNS = 'id, slug, name, created_at';
+
+export interface OrganizationRow {
+  id: string;
+  slug: string;
+  name: string;
+  created_at: Millis;
+}
+
+export function toOrganization(row: OrganizationRow): Organization {
+  return { id: row.id, slug: row.slug, name: row.name, createdAt: toIso(row.created_at) };
+}
+
+/** An API key joined with its organization (`k` and `o`), as `findApiKeyByHash` reads it. */
+export const AUTHENTICATED_KEY_SELECT = `
+  SELECT k.id, k.organization_id, k.kind, k.hash, k.display_prefix, k.scopes, k.expires_at, k.revoked_at,
+         k.allowed_origins, k.rate_limit, k.created_at,
+         o.slug AS organization_slug, o.name AS organization_name, o.created_at AS organization_created_at
+  FROM api_keys k JOIN organizations o ON o.id = k.organization_id`;
+
+export interface AuthenticatedKeyRow {
+  id: string;
+  organization_id: string;
+  kind: string;
+  hash: string;
+  display_prefix: string;
+  scopes: string;
+  expires_at: Millis | null;
+  revoked_at: Millis | null;
+  allowed_origins: string;
+  rate_limit: number;
+  created_at: Millis;
+  organization_slug: string;
+  organization_name: string;
+  organization_created_at: Millis;
+}
+
+/** The values of an `api_keys` row, in the order of `API_KEY_INSERT_COLUMNS`. */
+export const API_KEY_INSERT_COLUMNS = `id, organization_id, kind, hash, display_prefix, scopes, expires_at, revoked_at,
+  allowed_origins, rate_limit, created_at`;
+
+export function apiKeyValues(key: ApiKeyRecord): unknown[] {
+  return [
+    key.id,
+    key.organizationId,
+    key.kind,
+    key.hash,
+    key.displayPrefix,
+    JSON.stringify(key.scopes),
+    toMillisOrNull(key.expiresAt),
+    toMillisOrNull(key.revokedAt),
+    JSON.stringify(key.allowedOrigins),
+    key.rateLimit,
+    toMillis(key.createdAt),
+  ];
+}
+
+export function toAuthenticatedKey(row: AuthenticatedKeyRow): AuthenticatedKey {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    kind: row.kind as ApiKeyKind,
+    hash: row.hash,
+    displayPrefix: row.display_prefix,
+    scopes: JSON.parse(row.scopes) as Scope[],
+    expiresAt: toIsoOrNull(row.expires_at),
+    revokedAt: toIsoOrNull(row.revoked_at),
+    allowedOrigins: JSON.parse(row.allowed_origins) as string[],
+    rateLimit: row.rate_limit,
+    createdAt: toIso(row.created_at),
+    organization: {
+      id: row.organization_id,
+      slug: row.organization_slug,
+      name: row.organization_name,
+      createdAt: toIso(row.organization_created_at),
+    },
+  };
+}
+
+export const DOCUMENT_COLUMNS = `id, organization_id, filename, mime_type, page_count, file_size, sha256, fields,
+  status, version, created_at, updated_at`;
+
+export interface DocumentRow {
+  id: string;
+  organization_id: string;
+  filename: string;
+  mime_type: string;
+  page_count: number;
+  file_size: Millis;
+  sha256: string;
+  fields: string;
+  status: string;
+  version: number;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/** The values of a `documents` row, in the order of `DOCUMENT_COLUMNS`. */
+export function documentValues(document: DocumentRecord): unknown[] {
+  return [
+    document.id,
+    document.organizationId,
+    document.filename,
+    document.mimeType,
+    document.pageCount,
+    document.fileSize,
+    document.sha256,
+    JSON.stringify(document.fields),
+    document.status,
+    document.version,
+    toMillis(document.createdAt),
+    toMillis(document.updatedAt),
+  ];
+}
+
+export function toDocument(row: DocumentRow): DocumentRecord {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    filename: row.filename,
+    mimeType: row.mime_type,
+    pageCount: row.page_count,
+    fileSize: Number(row.file_size),
+    sha256: row.sha256,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+    version: row.version,
+    status: row.status as DocumentStatus,
+    fields: JSON.parse(row.fields) as DocumentRecord['fields'],
+  };
+}
+
+export const SUBMISSION_COLUMNS =
+  'id, document_id, organization_id, key_id, checksum, payload, result, client_ip, user_agent, received_at';
+
+export interface SubmissionRow {
+  id: string;
+  document_id: string;
+  organization_id: string;
+  key_id: string;
+  checksum: string;
+  payload: string;
+  result: string;
+  client_ip: string | null;
+  user_agent: string | null;
+  received_at: Millis;
+}
+
+/** The values of a `submissions` row, in the order of `SUBMISSION_COLUMNS`. */
+export function submissionValues(submission: StoredSubmission): unknown[] {
+  return [
+    submission.id,
+    submission.documentId,
+    submission.organizationId,
+    submission.keyId,
+    submission.checksum,
+    submission.payload,
+    JSON.stringify(submission.result),
+    submission.clientIp,
+    submission.userAgent,
+    toMillis(submission.receivedAt),
+  ];
+}
+
+export function toSubmission(row: SubmissionRow): StoredSubmission {
+  return {
+    id: row.id,
+    documentId: row.document_id,
+    organizationId: row.organization_id,
+    keyId: row.key_id,
+    checksum: row.checksum,
+    payload: row.payload,
+    result: JSON.parse(row.result) as StoredSubmission['result'],
+    clientIp: row.client_ip,
+    userAgent: row.user_agent,
+    receivedAt: toIso(row.received_at),
+  };
+}
+
+/** Range reads trust `fileSize`; a record that disagrees with its bytes is a bug of the caller. */
+export function assertFileSize(document: NewDocument, content: Uint8Array): void {
+  if (document.fileSize !== content.length) {
+    throw new Error(`Document ${document.id}: fileSize ${document.fileSize} differs from its ${content.length} bytes`);
+  }
+}
+
+/** Which chunks hold bytes `start` to `end` (inclusive), and where the range begins in the first of them. */
+export function chunkSpan(start: number, end: number): { first: number; last: number; offset: number } {
+  const first = Math.floor(start / CHUNK_SIZE);
+  return { first, last: Math.floor(end / CHUNK_SIZE), offset: start - first * CHUNK_SIZE };
+}
+
+/** Bytes `offset` to `offset + length` of the concatenated `chunks`, copying only when the range spans several. */
+export function sliceChunks(chunks: Uint8Array[], offset: number, length: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!.subarray(offset, offset + length);
+  return Buffer.concat(chunks).subarray(offset, offset + length);
+}
+
+export interface IdempotencyRow {
+  fingerprint: string;
+  status: string;
+  response_status: number | null;
+  response_body: string | null;
+  created_at: Millis;
+}
+
+/**
+ * What a claim of an idempotency key finds, given its current row (if any): the answer, and whether the caller must
+ * (re)write the row as a fresh in-flight claim of `fingerprint` — when absent, expired, or in flight but stale.
+ */
+export function decideIdempotencyClaim(
+  row: IdempotencyRow | undefined,
+  fingerprint: string,
+  options: { now: Date; expiresAfterMs: number; staleAfterMs: number },
+): { claim: IdempotencyClaim; write: boolean } {
+  if (!row) return { claim: { state: 'claimed' }, write: true };
+  const age = options.now.getTime() - Number(row.created_at);
+  if (age > options.expiresAfterMs) return { claim: { state: 'claimed' }, write: true };
+  if (row.fingerprint !== fingerprint) return { claim: { state: 'mismatch' }, write: false };
+  if (row.status === 'completed') {
+    return { claim: { state: 'completed', status: row.response_status!, body: row.response_body! }, write: false };
+  }
+  if (age > options.staleAfterMs) return { claim: { state: 'claimed' }, write: true };
+  return { claim: { state: 'in_flight' }, write: false };
+}

@@ -1,0 +1,571 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FieldDefinition } from '@signet/contract';
+import { newId } from '../ids.js';
+import { openStorage } from './index.js';
+import { CHUNK_SIZE } from './schema.js';
+import { TEST_DATABASE_URL, storageEngines } from './test-engines.js';
+import type {
+  ApiKeyRecord,
+  DocumentRecord,
+  IdempotencyScope,
+  Organization,
+  Storage,
+  StoredSubmission,
+} from './types.js';
+
+const engines = await storageEngines();
+
+const box = { x: 0.1, y: 0.1, width: 0.3, height: 0.05 };
+const FIELDS: FieldDefinition[] = [
+  { ...box, id: 'name', type: 'text', page: 1, required: true, editable: true, label: 'Name', placeholder: 'Jane' },
+  {
+    ...box,
+    id: 'company',
+    type: 'text',
+    page: 1,
+    required: false,
+    editable: false,
+    label: 'Company',
+    value: { type: 'text', content: 'Acme Inc.' },
+  },
+  { ...box, id: 'sig', type: 'signature', page: 2, y: 0.8, required: true, editable: true, label: 'Signature' },
+];
+
+const T0 = Date.parse('2025-03-01T10:00:00.000Z');
+const at = (offsetMs: number) => new Date(T0 + offsetMs).toISOString();
+
+function apiKey(organization: Organization, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
+  return {
+    id: newId('key'),
+    organizationId: organization.id,
+    kind: 'sk',
+    hash: createHash('sha256').update(randomBytes(16)).digest('hex'),
+    displayPrefix: 'sk_AbCd',
+    scopes: ['documents:read', 'documents:write'],
+    expiresAt: null,
+    revokedAt: null,
+    allowedOrigins: [],
+    rateLimit: 600,
+    createdAt: at(0),
+    ...overrides,
+  };
+}
+
+async function createDocument(
+  storage: Storage,
+  organization: Organization,
+  createdAt = at(0),
+  content: Uint8Array = new TextEncoder().encode('%PDF-1.7 tiny'),
+  id = newId('doc'),
+): Promise<DocumentRecord> {
+  return storage.createDocument(
+    {
+      id,
+      organizationId: organization.id,
+      filename: 'contract.pdf',
+      mimeType: 'application/pdf',
+      pageCount: 2,
+      fileSize: content.length,
+      sha256: createHash('sha256').update(content).digest('hex'),
+      createdAt,
+      fields: FIELDS,
+    },
+    content,
+  );
+}
+
+function submissionFor(document: DocumentRecord, receivedAt = at(60_000)): StoredSubmission {
+  const id = newId('sub');
+  return {
+    id,
+    documentId: document.id,
+    organizationId: document.organizationId,
+    keyId: newId('key'),
+    checksum: randomBytes(32).toString('hex'),
+    payload: JSON.stringify({ documentId: document.id, fields: [] }),
+    result: { success: true, submissionId: id, documentId: document.id, timestamp: receivedAt, message: 'Signed' },
+    clientIp: '203.0.113.7',
+    userAgent: 'vitest',
+    receivedAt,
+  };
+}
+
+const CLAIM = { expiresAfterMs: 24 * 3600_000, staleAfterMs: 60_000 };
+const claimAt = (offsetMs: number) => ({ ...CLAIM, now: new Date(T0 + offsetMs) });
+
+describe.each(engines)('$name storage', (engine) => {
+  let storage: Storage;
+  let org: Organization;
+
+  beforeEach(async () => {
+    storage = await engine.open();
+    org = await storage.ensureOrganization('acme', 'Acme Inc.');
+  });
+  afterEach(async () => {
+    await storage.close();
+  });
+
+  describe('migrations and lifecycle', () => {
+    it('reports its engine', () => {
+      expect(storage.engine).toBe(engine.name);
+    });
+
+    it('migrates again without error or loss', async () => {
+      const document = await createDocument(storage, org);
+      await storage.migrate();
+      await storage.migrate();
+      expect(await storage.getDocument(document.id)).toEqual(document);
+    });
+
+    it('closes idempotently', async () => {
+      await storage.close();
+      await storage.close();
+    });
+  });
+
+  describe('organizations', () => {
+    it('creates an organization once and returns it afterwards, whatever the name', async () => {
+      expect(org).toMatchObject({ slug: 'acme', name: 'Acme Inc.' });
+      expect(org.id).toMatch(/^org_[A-Za-z0-9]{20,}$/);
+      expect(new Date(org.createdAt).toISOString()).toBe(org.createdAt);
+      expect(await storage.ensureOrganization('acme', 'Another name')).toEqual(org);
+      expect(await storage.getOrganizationBySlug('acme')).toEqual(org);
+    });
+
+    it('returns null for an unknown slug', async () => {
+      expect(await storage.getOrganizationBySlug('nobody')).toBeNull();
+    });
+
+    it('survives concurrent creation of the same organization', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () => storage.ensureOrganization('globex', 'Globex')),
+      );
+      expect(new Set(results.map((result) => result.id)).size).toBe(1);
+      expect(results[0]!.name).toBe('Globex');
+    });
+  });
+
+  describe('API keys', () => {
+    it('finds a key by its hash, with its organization, every member round-tripped', async () => {
+      const key = apiKey(org, {
+        kind: 'pk',
+        scopes: ['documents:read', 'documents:submit'],
+        expiresAt: at(86_400_000),
+        allowedOrigins: ['https://app.example.com', 'http://localhost:5173'],
+        rateLimit: 42,
+        createdAt: '2025-03-01T10:00:00.123Z',
+      });
+      await storage.createApiKey(key);
+      expect(await storage.findApiKeyByHash(key.hash)).toEqual({ ...key, organization: org });
+    });
+
+    it('returns null for an unknown hash', async () => {
+      await storage.createApiKey(apiKey(org));
+      expect(await storage.findApiKeyByHash('0'.repeat(64))).toBeNull();
+    });
+
+    it('rejects a second key with the same hash', async () => {
+      const key = apiKey(org);
+      await storage.createApiKey(key);
+      await expect(storage.createApiKey({ ...key, id: newId('key') })).rejects.toThrow();
+    });
+
+    it('revokes a key once, keeping the first revocation time', async () => {
+      const key = apiKey(org);
+      await storage.createApiKey(key);
+      expect(await storage.revokeApiKey(key.id, at(1000))).toBe(true);
+      expect(await storage.revokeApiKey(key.id, at(2000))).toBe(true);
+      expect((await storage.findApiKeyByHash(key.hash))?.revokedAt).toBe(at(1000));
+    });
+
+    it('does not revoke an unknown key', async () => {
+      expect(await storage.revokeApiKey(newId('key'), at(1000))).toBe(false);
+    });
+  });
+
+  describe('documents', () => {
+    it('creates a pending document at version 1 and reads it back', async () => {
+      const document = await createDocument(storage, org, '2025-03-01T10:00:00.007Z');
+      expect(document).toMatchObject({ status: 'pending', version: 1, updatedAt: '2025-03-01T10:00:00.007Z' });
+      expect(await storage.getDocument(document.id)).toEqual(document);
+      expect(document.fields).toEqual(FIELDS);
+    });
+
+    it('returns null for an unknown document', async () => {
+      expect(await storage.getDocument(newId('doc'))).toBeNull();
+    });
+
+    it('refuses a fileSize that differs from the content', async () => {
+      const content = new Uint8Array(10);
+      const document = {
+        id: newId('doc'),
+        organizationId: org.id,
+        filename: 'a.pdf',
+        mimeType: 'application/pdf',
+        pageCount: 1,
+        fileSize: 11,
+        sha256: '',
+        createdAt: at(0),
+        fields: [],
+      };
+      await expect(storage.createDocument(document, content)).rejects.toThrow(/fileSize/);
+      expect(await storage.getDocument(document.id)).toBeNull();
+    });
+
+    it('reads ranges across chunk boundaries', async () => {
+      const content = randomBytes(700 * 1024);
+      const document = await createDocument(storage, org, at(0), content);
+      // Compared as hex: vitest's deep equality walks a 700 KiB array element by element (seconds).
+      const read = async (start: number, end: number) =>
+        Buffer.from(await storage.readDocumentContent(document.id, start, end)).toString('hex');
+      const bytes = (start: number, end: number) => content.subarray(start, end + 1).toString('hex');
+      const last = content.length - 1;
+
+      expect(await read(0, 0)).toBe(bytes(0, 0));
+      expect(await read(CHUNK_SIZE - 1, CHUNK_SIZE)).toBe(bytes(CHUNK_SIZE - 1, CHUNK_SIZE));
+      expect(await read(last, last)).toBe(bytes(last, last));
+      expect(await read(CHUNK_SIZE, 2 * CHUNK_SIZE - 1)).toBe(bytes(CHUNK_SIZE, 2 * CHUNK_SIZE - 1));
+      expect(await read(1000, 2 * CHUNK_SIZE + 10)).toBe(bytes(1000, 2 * CHUNK_SIZE + 10));
+      expect(await read(0, last)).toBe(bytes(0, last));
+    });
+
+    it('reads nothing from an unknown document', async () => {
+      expect((await storage.readDocumentContent(newId('doc'), 0, 10)).length).toBe(0);
+    });
+  });
+
+  describe('listing documents', () => {
+    it('lists newest first, ties by id descending, one organization only', async () => {
+      const other = await storage.ensureOrganization('other', 'Other');
+      await createDocument(storage, other, at(5000));
+      const ids = ['doc_AAAAAAAAAAAAAAAAAAAAAAAa', 'doc_AAAAAAAAAAAAAAAAAAAAAAAB', 'doc_AAAAAAAAAAAAAAAAAAAAAAA1'];
+      for (const id of ids) await createDocument(storage, org, at(1000), undefined, id);
+      const newest = await createDocument(storage, org, at(2000));
+      const oldest = await createDocument(storage, org, at(0));
+
+      const listed = await storage.listDocuments(org.id, { limit: 10 });
+      // Bytewise order: digits < upper case < lower case, on both engines.
+      expect(listed.map((document) => document.id)).toEqual([newest.id, ids[0], ids[1], ids[2], oldest.id]);
+      expect(listed[0]).toEqual(newest);
+    });
+
+    it('pages strictly after the cursor, ties included', async () => {
+      const ids = Array.from({ length: 7 }, (_, index) => `doc_AAAAAAAAAAAAAAAAAAAAAAA${index}`);
+      for (const id of ids) await createDocument(storage, org, at(1000), undefined, id);
+      const seen: string[] = [];
+      let page = await storage.listDocuments(org.id, { limit: 3 });
+      while (page.length > 0) {
+        seen.push(...page.map((document) => document.id));
+        const last = page.at(-1)!;
+        page = await storage.listDocuments(org.id, { limit: 3, after: { createdAt: last.createdAt, id: last.id } });
+      }
+      expect(seen).toEqual([...ids].reverse());
+    });
+
+    it('neither repeats nor skips an item when documents are created between page reads', async () => {
+      const original: string[] = [];
+      for (let index = 0; index < 45; index++) {
+        // Groups of three share a creation time, so that ties cross page boundaries.
+        original.push((await createDocument(storage, org, at(Math.floor(index / 3) * 1000))).id);
+      }
+      const seen: string[] = [];
+      let page = await storage.listDocuments(org.id, { limit: 20 });
+      seen.push(...page.map((document) => document.id));
+      for (let index = 0; index < 10; index++) await createDocument(storage, org, at(100_000 + index));
+      while (page.length === 20) {
+        const last = page.at(-1)!;
+        page = await storage.listDocuments(org.id, { limit: 20, after: { createdAt: last.createdAt, id: last.id } });
+        seen.push(...page.map((document) => document.id));
+      }
+      expect(seen).toHaveLength(45);
+      expect(new Set(seen)).toEqual(new Set(original));
+    });
+
+    it('lists nothing for an unknown organization', async () => {
+      await createDocument(storage, org);
+      expect(await storage.listDocuments(newId('org'), { limit: 20 })).toEqual([]);
+    });
+  });
+
+  describe('submissions', () => {
+    it('records a submission and completes the document in one step', async () => {
+      const document = await createDocument(storage, org);
+      const submission = submissionFor(document);
+      expect(await storage.recordSubmission(submission)).toEqual({ created: true, submission });
+      expect(await storage.getSubmissionForDocument(document.id)).toEqual(submission);
+      expect(await storage.getDocument(document.id)).toEqual({
+        ...document,
+        status: 'completed',
+        updatedAt: submission.receivedAt,
+      });
+    });
+
+    it('returns the existing submission for a completed document', async () => {
+      const document = await createDocument(storage, org);
+      const first = submissionFor(document);
+      await storage.recordSubmission(first);
+      const second = submissionFor(document, at(120_000));
+      expect(await storage.recordSubmission(second)).toEqual({ created: false, existing: first });
+      expect((await storage.getDocument(document.id))?.updatedAt).toBe(first.receivedAt);
+    });
+
+    it('keeps null client details', async () => {
+      const document = await createDocument(storage, org);
+      const submission = { ...submissionFor(document), clientIp: null, userAgent: null };
+      await storage.recordSubmission(submission);
+      expect(await storage.getSubmissionForDocument(document.id)).toEqual(submission);
+    });
+
+    it('returns null for a document without a submission', async () => {
+      const document = await createDocument(storage, org);
+      expect(await storage.getSubmissionForDocument(document.id)).toBeNull();
+      expect(await storage.getSubmissionForDocument(newId('doc'))).toBeNull();
+    });
+
+    it('refuses a submission for an unknown document', async () => {
+      const document = await createDocument(storage, org);
+      const orphan = { ...submissionFor(document), documentId: newId('doc') };
+      await expect(storage.recordSubmission(orphan)).rejects.toThrow();
+    });
+
+    it('creates exactly one submission out of concurrent ones', async () => {
+      const document = await createDocument(storage, org);
+      const outcomes = await Promise.all(
+        Array.from({ length: 10 }, (_, index) => storage.recordSubmission(submissionFor(document, at(60_000 + index)))),
+      );
+      const created = outcomes.filter((outcome) => outcome.created);
+      expect(created).toHaveLength(1);
+      const winner = created[0]!.submission;
+      for (const outcome of outcomes) {
+        if (!outcome.created) expect(outcome.existing).toEqual(winner);
+      }
+      expect(await storage.getSubmissionForDocument(document.id)).toEqual(winner);
+      const completed = await storage.getDocument(document.id);
+      expect(completed).toMatchObject({ status: 'completed', updatedAt: winner.receivedAt });
+    });
+
+    it('completes the idempotency claim with the 201 result in the same step', async () => {
+      const document = await createDocument(storage, org);
+      const scope = { organizationId: org.id, key: 'submit-1' };
+      expect(await storage.claimIdempotencyKey(scope, 'fp', claimAt(0))).toEqual({ state: 'claimed' });
+      const submission = submissionFor(document);
+      await storage.recordSubmission(submission, scope);
+      expect(await storage.claimIdempotencyKey(scope, 'fp', claimAt(1000))).toEqual({
+        state: 'completed',
+        status: 201,
+        body: JSON.stringify(submission.result),
+      });
+    });
+
+    it('leaves the idempotency claim alone when the document was already completed', async () => {
+      const document = await createDocument(storage, org);
+      await storage.recordSubmission(submissionFor(document));
+      const scope = { organizationId: org.id, key: 'submit-2' };
+      await storage.claimIdempotencyKey(scope, 'fp', claimAt(0));
+      expect((await storage.recordSubmission(submissionFor(document), scope)).created).toBe(false);
+      expect(await storage.claimIdempotencyKey(scope, 'fp', claimAt(1000))).toEqual({ state: 'in_flight' });
+    });
+  });
+
+  describe('idempotency keys', () => {
+    let scope: IdempotencyScope;
+    beforeEach(() => {
+      scope = { organizationId: org.id, key: 'key-1' };
+    });
+
+    it('claims a new key, then reports it in flight', async () => {
+      expect(await storage.claimIdempotencyKey(scope, 'fp', claimAt(0))).toEqual({ state: 'claimed' });
+      expect(await storage.claimIdempotencyKey(scope, 'fp', claimAt(1000))).toEqual({ state: 'in_flight' });
+    });
+
+    it('reports a different body as a mismatch', async () => {
+      await storage.claimIdempotencyKey(scope, 'fp', claimAt(0));
+      expect(await storage.claimIdempotencyKey(scope, 'other', claimAt(1000))).toEqual({ state: 'mismatch' });
+      await storage.completeIdempotencyKey(scope, 201, '{}');
+      expect(await storage.claimIdempotencyKey(scope, 'other', claimAt(2000))).toEqual({ state: 'mismatch' });
+    });
+
+    it('replays a completed response', async () => {
+      await storage.claimIdempotencyKey(scope, 'fp', claimAt(0));
+      await storage.completeIdempotencyKey(scope, 422, '{"error":{"code":"VALIDATION_ERROR"}}');
+      expect(await storage.claimIdempotencyKey(scope, 'fp', claimAt(1000))).toEqual({
+        state: 'completed',
+        status: 422,
+        body: '{"error":{"code":"VALIDATION_ERROR"}}',
+      });
+    });
+
+    it('keeps keys apart by organization', async () => {
+      const other = await storage.ensureOrganization('other', 'Other');
+      await storage.claimIdempotencyKey(scope, 'fp', claimAt(0));
+      expect(await storage.claimIdempotencyKey({ ...scope, organizationId: other.id }, 'x', claimAt(0))).toEqual({
+        state: 'claimed',
+      });
+    });
+
+    it('lets a released claim be claimed again, but never releases a completed one', async () => {
+      await storage.claimIdempotencyKey(scope, 'fp', claimAt(0));
+      await storage.releaseIdempotencyKey(scope);
+      expect(await storage.claimIdempotencyKey(scope, 'other', claimAt(1000))).toEqual({ state: 'claimed' });
+      await storage.completeIdempotencyKey(scope, 201, 'body');
+      await storage.releaseIdempotencyKey(scope);
+      expect(await storage.claimIdempotencyKey(scope, 'other', claimAt(2000))).toEqual({
+        state: 'completed',
+        status: 201,
+        body: 'body',
+      });
+    });
+
+    it('takes over a stale in-flight claim', async () => {
+      await storage.claimIdempotencyKey(scope, 'fp', claimAt(0));
+      const claim = async (offsetMs: number) =>
+        (await storage.claimIdempotencyKey(scope, 'fp', claimAt(offsetMs))).state;
+      expect(await claim(CLAIM.staleAfterMs)).toBe('in_flight');
+      expect(await claim(CLAIM.staleAfterMs + 1)).toBe('claimed');
+      // The takeover restarts the clock.
+      expect(await claim(CLAIM.staleAfterMs + 2)).toBe('in_flight');
+    });
+
+    it('treats an expired key as absent, whatever it held', async () => {
+      await storage.claimIdempotencyKey(scope, 'fp', claimAt(0));
+      await storage.completeIdempotencyKey(scope, 201, 'old');
+      expect(await storage.claimIdempotencyKey(scope, 'new', claimAt(CLAIM.expiresAfterMs + 1))).toEqual({
+        state: 'claimed',
+      });
+      expect(await storage.claimIdempotencyKey(scope, 'new', claimAt(CLAIM.expiresAfterMs + 2))).toEqual({
+        state: 'in_flight',
+      });
+    });
+
+    it('gives exactly one claim to concurrent requests', async () => {
+      const claims = await Promise.all(
+        Array.from({ length: 10 }, () => storage.claimIdempotencyKey(scope, 'fp', claimAt(0))),
+      );
+      expect(claims.filter((claim) => claim.state === 'claimed')).toHaveLength(1);
+      expect(claims.filter((claim) => claim.state === 'in_flight')).toHaveLength(9);
+    });
+
+    it('gives exactly one takeover of a stale claim to concurrent requests', async () => {
+      await storage.claimIdempotencyKey(scope, 'fp', claimAt(0));
+      const later = claimAt(CLAIM.staleAfterMs + 1000);
+      const claims = await Promise.all(
+        Array.from({ length: 10 }, () => storage.claimIdempotencyKey(scope, 'fp', later)),
+      );
+      expect(claims.filter((claim) => claim.state === 'claimed')).toHaveLength(1);
+    });
+
+    it('gives exactly one claim when concurrent requests race a release', async () => {
+      await storage.claimIdempotencyKey(scope, 'fp', claimAt(0));
+      const [, ...claims] = await Promise.all([
+        storage.releaseIdempotencyKey(scope),
+        ...Array.from({ length: 10 }, () => storage.claimIdempotencyKey(scope, 'fp', claimAt(1000))),
+      ]);
+      expect(claims.filter((claim) => claim.state === 'claimed').length).toBeLessThanOrEqual(1);
+      expect(claims.every((claim) => claim.state === 'claimed' || claim.state === 'in_flight')).toBe(true);
+    });
+  });
+});
+
+describe('openStorage', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'signet-open-'));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('opens an embedded database in the data directory when no URL is set, creating it', async () => {
+    const dataDir = join(dir, 'nested', '.signet');
+    const storage = await openStorage(undefined, { dataDir });
+    try {
+      expect(storage.engine).toBe('sqlite');
+      expect(existsSync(join(dataDir, 'signet.db'))).toBe(true);
+      await storage.ensureOrganization('acme', 'Acme');
+    } finally {
+      await storage.close();
+    }
+    const reopened = await openStorage(undefined, { dataDir });
+    try {
+      expect(await reopened.getOrganizationBySlug('acme')).not.toBeNull();
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('opens file: URLs and in-memory databases', async () => {
+    for (const url of [`file:${join(dir, 'a', 'b.db')}`, `file://${join(dir, 'c.db')}`, 'file::memory:', ':memory:']) {
+      const storage = await openStorage(url);
+      try {
+        expect(await storage.ensureOrganization('acme', 'Acme')).toMatchObject({ slug: 'acme' });
+      } finally {
+        await storage.close();
+      }
+    }
+    expect(existsSync(join(dir, 'a', 'b.db'))).toBe(true);
+    expect(existsSync(join(dir, 'c.db'))).toBe(true);
+  });
+
+  it('rejects an unsupported URL in one clear line, without its password', async () => {
+    await expect(openStorage('mysql://root:hunter2@db/signet')).rejects.toThrow(
+      'Unsupported DATABASE_URL "mysql://root:***@db/signet": use file:<path> for SQLite or postgres://… for ' +
+        'PostgreSQL',
+    );
+  });
+
+  it('rejects an invalid PostgreSQL schema name', async () => {
+    await expect(openStorage('postgres://localhost/x', { pgSchema: 'Robert"; DROP' })).rejects.toThrow(/schema name/);
+  });
+});
+
+const withPostgres = engines.some((engine) => engine.name === 'postgres');
+
+describe.skipIf(!withPostgres)('PostgreSQL, several instances on one schema', () => {
+  it('migrate safely when they start at once on a new schema', async () => {
+    const schema = `t_${randomBytes(8).toString('hex')}`;
+    const instances = await Promise.all(
+      Array.from({ length: 5 }, () => openStorage(TEST_DATABASE_URL, { pgSchema: schema })),
+    );
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query(`SELECT version FROM ${schema}.schema_migrations ORDER BY version`);
+      expect(rows.map((row) => row.version)).toEqual([1]);
+      const [first, second] = instances;
+      const organization = await first!.ensureOrganization('acme', 'Acme');
+      expect(await second!.getOrganizationBySlug('acme')).toEqual(organization);
+    } finally {
+      await Promise.all(instances.map((instance) => instance.close()));
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.end();
+    }
+  });
+
+  it('create exactly one submission when they race on one document', async () => {
+    const schema = `t_${randomBytes(8).toString('hex')}`;
+    const instances = await Promise.all(
+      Array.from({ length: 3 }, () => openStorage(TEST_DATABASE_URL, { pgSchema: schema })),
+    );
+    try {
+      const organization = await instances[0]!.ensureOrganization('acme', 'Acme');
+      const document = await createDocument(instances[0]!, organization);
+      const outcomes = await Promise.all(
+        instances.flatMap((instance) =>
+          Array.from({ length: 4 }, () => instance.recordSubmission(submissionFor(document))),
+        ),
+      );
+      expect(outcomes.filter((outcome) => outcome.created)).toHaveLength(1);
+    } finally {
+      await Promise.all(instances.map((instance) => instance.close()));
+      const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await admin.connect();
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.end();
+    }
+  });
+});

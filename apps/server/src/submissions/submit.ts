@@ -1,0 +1,95 @@
+import { type SubmissionPayload, type SubmissionResult } from '@signet/contract';
+import { ApiError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { AppDependencies } from '../http/env.js';
+import type { AuthenticatedKey, DocumentRecord, IdempotencyScope, StoredSubmission } from '../storage/types.js';
+import { checkSubmission } from './validate.js';
+
+/** How a submit is answered: the status and the result body (contract §2.6). */
+export interface SubmitResponse {
+  status: 200 | 201;
+  result: SubmissionResult;
+}
+
+export interface SubmitRequest {
+  key: AuthenticatedKey;
+  document: DocumentRecord;
+  /** The body as received, for the checksum and the record. */
+  rawText: string;
+  /** SHA-256 of the canonical payload without `checksum`, as the server computes it. */
+  checksum: string;
+  payload: SubmissionPayload;
+  clientIp: string | null;
+  userAgent: string | null;
+  receivedAt: Date;
+  idempotency?: IdempotencyScope;
+}
+
+function alreadyCompleted(documentId: string): ApiError {
+  return new ApiError('SUBMISSION_FAILED', `Document ${documentId} has already been completed`, {
+    details: { reason: 'the document is already completed; only the accepted payload can be sent again' },
+  });
+}
+
+/** The answer to a payload arriving for a completed document: the original result again, or a 409. */
+function replayOrConflict(existing: StoredSubmission, checksum: string): SubmitResponse {
+  if (existing.checksum === checksum) return { status: 200, result: existing.result };
+  throw alreadyCompleted(existing.documentId);
+}
+
+/**
+ * Accepts a submission (SPEC §6): checksum, document rules, then one durable transaction that stores it and
+ * completes the document. A payload equal to the accepted one replays its result; any other is refused.
+ */
+export async function submitDocument(deps: AppDependencies, request: SubmitRequest): Promise<SubmitResponse> {
+  const { document, payload } = request;
+  const { checksum } = request;
+  if (checksum !== payload.checksum) {
+    throw new ApiError('VALIDATION_ERROR', 'The checksum does not match the payload', {
+      status: 422,
+      details: { field: 'checksum', reason: 'expected the SHA-256 of the RFC 8785 canonical JSON of the payload without checksum' },
+    });
+  }
+  if (document.status === 'completed') {
+    const existing = await deps.storage.getSubmissionForDocument(document.id);
+    if (existing) return replayOrConflict(existing, checksum);
+    throw alreadyCompleted(document.id);
+  }
+  const verdict = checkSubmission(payload, document, request.receivedAt);
+  if (verdict && 'missingFields' in verdict) {
+    throw new ApiError('VALIDATION_ERROR', `Required fields are missing: ${verdict.missingFields.join(', ')}`, {
+      status: 422,
+      details: { missingFields: verdict.missingFields },
+    });
+  }
+  if (verdict) {
+    throw new ApiError('VALIDATION_ERROR', `Invalid ${verdict.issue.field}: ${verdict.issue.reason}`, {
+      status: 422,
+      details: verdict.issue,
+    });
+  }
+
+  const receivedAt = request.receivedAt.toISOString();
+  const submissionId = newId('sub');
+  const submission: StoredSubmission = {
+    id: submissionId,
+    documentId: document.id,
+    organizationId: document.organizationId,
+    keyId: request.key.id,
+    checksum,
+    payload: request.rawText,
+    result: {
+      success: true,
+      submissionId,
+      documentId: document.id,
+      timestamp: receivedAt,
+      message: 'Document submitted successfully',
+    },
+    clientIp: request.clientIp,
+    userAgent: request.userAgent,
+    receivedAt,
+  };
+  const outcome = await deps.storage.recordSubmission(submission, request.idempotency);
+  if (outcome.created) return { status: 201, result: submission.result };
+  return replayOrConflict(outcome.existing, checksum);
+}
