@@ -1,0 +1,75 @@
+import { HTTPException } from 'hono/http-exception';
+import { ApiError } from './errors.js';
+import { sendError } from './http/envelope.js';
+import type { AppDependencies } from './http/env.js';
+import { requestContext } from './middleware/request-context/index.js';
+import { sdkCors } from './middleware/sdk-cors/index.js';
+import { createOpenApiApp, type SignetApp } from './routes/openapi.js';
+import { registerSdkDocumentRoutes } from './routes/sdk-documents.js';
+import { registerDocumentFileRoute } from './routes/sdk-document-file.js';
+import { registerSubmitRoute } from './routes/sdk-submit.js';
+import { registerDocumentRoutes } from './routes/documents.js';
+import { registerReferenceRoutes } from './routes/reference.js';
+import { registerHealthRoute } from './routes/health.js';
+
+export type { AppDependencies } from './http/env.js';
+
+/** The methods other routes accept at a path, for the 405 of a known path with a wrong method. */
+function allowedMethods(app: SignetApp, path: string): string[] {
+  const methods = new Set<string>();
+  for (const route of app.routes) {
+    if (route.method === 'ALL' || route.path.includes('*')) continue;
+    const pattern = new RegExp(`^${route.path.replace(/:[^/]+/g, '[^/]+')}$`);
+    if (pattern.test(path)) methods.add(route.method);
+  }
+  return [...methods];
+}
+
+/**
+ * The Signet HTTP API as a Hono app: the SDK endpoints of the contract, the management endpoints, the OpenAPI
+ * document and its reference page. Nothing here listens on a port (see `server.ts`), so tests call
+ * `app.request(…)` on the real thing.
+ * @example const app = createApp({ storage, rateLimits, config, secret, logger })
+ */
+export function createApp(deps: AppDependencies, options: { isShuttingDown?: () => boolean } = {}): SignetApp {
+  const app = createOpenApiApp();
+  app.use('*', requestContext({ logger: deps.logger }));
+  app.use('/sdk/*', sdkCors());
+
+  registerSdkDocumentRoutes(app, deps);
+  registerDocumentFileRoute(app, deps);
+  registerSubmitRoute(app, deps);
+  registerDocumentRoutes(app, deps);
+  registerReferenceRoutes(app);
+  registerHealthRoute(app, deps, options.isShuttingDown ?? (() => false));
+
+  app.notFound((c) => {
+    const allowed = allowedMethods(app, c.req.path);
+    if (allowed.length > 0) {
+      return sendError(
+        c,
+        new ApiError('NOT_FOUND', `Method ${c.req.method} is not allowed on ${c.req.path}`, {
+          status: 405,
+          details: { reason: `allowed: ${allowed.join(', ')}` },
+          headers: { Allow: allowed.join(', ') },
+        }),
+      );
+    }
+    return sendError(c, new ApiError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`));
+  });
+
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return sendError(c, error);
+    if (error instanceof HTTPException && error.status < 500) {
+      const reason = error.status === 400 ? 'the body could not be read' : error.message;
+      return sendError(c, new ApiError('VALIDATION_ERROR', `Invalid request: ${reason}`, {
+        status: error.status,
+        details: { field: 'body', reason },
+      }));
+    }
+    deps.logger.error({ requestId: c.get('requestId'), err: error }, 'unhandled error');
+    return sendError(c, new ApiError('INTERNAL_ERROR', 'Internal server error'));
+  });
+
+  return app;
+}

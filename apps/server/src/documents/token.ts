@@ -1,0 +1,34 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+function mac(secret: string, documentId: string, version: number, expires: number): Buffer {
+  return createHmac('sha256', secret).update(`${documentId}\n${version}\n${expires}`).digest();
+}
+
+/**
+ * A document token: the capability in `documentUrl` (SPEC §4). HMAC-SHA256 over document id, version and expiry,
+ * written `<expiry unix seconds>.<base64url mac>`.
+ * @example signDocumentToken(secret, { documentId: 'doc_…', version: 1, expires: 1764000000 })
+ */
+export function signDocumentToken(
+  secret: string,
+  { documentId, version, expires }: { documentId: string; version: number; expires: number },
+): string {
+  return `${expires}.${mac(secret, documentId, version, expires).toString('base64url')}`;
+}
+
+export type TokenCheck = 'valid' | 'expired' | 'invalid';
+
+/** Whether `token` grants the file of this version of this document at `now`. */
+export function checkDocumentToken(
+  secret: string,
+  token: string | undefined,
+  { documentId, version, now }: { documentId: string; version: number; now: Date },
+): TokenCheck {
+  const match = token ? /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token) : null;
+  if (!match) return 'invalid';
+  const expires = Number(match[1]);
+  const given = Buffer.from(match[2]!, 'base64url');
+  const expected = mac(secret, documentId, version, expires);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
+  return expires * 1000 <= now.getTime() ? 'expired' : 'valid';
+}

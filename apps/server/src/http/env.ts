@@ -1,0 +1,29 @@
+import type { Storage, AuthenticatedKey } from '../storage/types.js';
+import type { Config } from '../config.js';
+import type { RateLimits } from '../rate-limit/index.js';
+import type { Logger } from '../logger.js';
+
+/** What the app is built from: storage, rate limits, settings, a logger and a clock. */
+export interface AppDependencies {
+  storage: Storage;
+  rateLimits: RateLimits;
+  config: Config;
+  /** HMAC key of document tokens. */
+  secret: string;
+  logger: Logger;
+  /** The clock; tests pass a fixed one. */
+  now?: () => Date;
+}
+
+/** Hono's environment for Signet: per-request variables set by the middleware. */
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    /** When the request arrived (ms since the epoch). */
+    receivedAt: number;
+    /** The authenticated API key; set by `middleware/api-key`. */
+    apiKey: AuthenticatedKey;
+    /** Set by routes that authenticate, for the request log. */
+    keyId: string;
+  };
+}

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildPayload, call, createTestApp, type TestApp } from '../../test-support/harness.js';
+import type { DocumentRecord } from '../../storage/types.js';
+import { generateSamplePdf, sampleFields } from '../../pdf/sample.js';
+
+let t: TestApp;
+let document: DocumentRecord;
+let payload: Record<string, unknown>;
+let uploadBody: () => FormData;
+
+beforeAll(async () => {
+  t = await createTestApp(undefined, { AUTH_FAILURES_PER_MINUTE: '1000' });
+  document = await t.createDocument();
+  payload = await buildPayload(document);
+  const pdf = await generateSamplePdf({ pages: 1 });
+  uploadBody = () => {
+    const form = new FormData();
+    form.set('file', new File([pdf as Uint8Array<ArrayBuffer>], 'a.pdf'));
+    form.set('fields', JSON.stringify(sampleFields(1)));
+    return form;
+  };
+});
+afterAll(() => t.close());
+
+interface Endpoint {
+  name: string;
+  method: string;
+  path: () => string;
+  body?: () => unknown;
+  scope?: string;
+  management: boolean;
+}
+
+const endpoints: Endpoint[] = [
+  { name: 'POST /sdk/validate-key', method: 'POST', path: () => '/sdk/validate-key', management: false },
+  { name: 'GET /sdk/documents/{id}', method: 'GET', path: () => `/sdk/documents/${document.id}`, scope: 'documents:read', management: false },
+  { name: 'POST /sdk/documents/submit', method: 'POST', path: () => '/sdk/documents/submit', body: () => payload, scope: 'documents:submit', management: false },
+  { name: 'POST /documents', method: 'POST', path: () => '/documents', body: () => uploadBody(), scope: 'documents:write', management: true },
+  { name: 'GET /documents', method: 'GET', path: () => '/documents', scope: 'documents:read', management: true },
+  { name: 'GET /documents/{id}', method: 'GET', path: () => `/documents/${document.id}`, scope: 'documents:read', management: true },
+  { name: 'GET /documents/{id}/submission', method: 'GET', path: () => `/documents/${document.id}/submission`, scope: 'documents:read', management: true },
+];
+
+function request(endpoint: Endpoint, key: string | undefined, headers: Record<string, string> = {}) {
+  const body = endpoint.body?.();
+  const allHeaders: Record<string, string> = { 'X-Forwarded-For': '198.51.100.1', ...headers };
+  if (key !== undefined) allHeaders['X-API-Key'] = key;
+  if (body === undefined || body instanceof FormData) {
+    return t.app.request(endpoint.path(), { method: endpoint.method, headers: allHeaders, body: body as FormData | undefined });
+  }
+  return call(t, endpoint.method, endpoint.path(), { key, body, headers });
+}
+
+async function expectError(res: Response, status: number, code: string) {
+  expect(res.status).toBe(status);
+  const body = (await res.json()) as any;
+  expect(body).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
+  expect(body.meta.requestId).toBe(res.headers.get('X-Request-Id'));
+  return body.error as { details?: Record<string, unknown> };
+}
+
+/** validate-key answers 401 with `{ valid: false, error }` rather than the envelope (SPEC §2). */
+async function expect401(endpoint: Endpoint, res: Response, code: string) {
+  if (endpoint.management || endpoint.name !== 'POST /sdk/validate-key') return expectError(res, 401, code);
+  expect(res.status).toBe(401);
+  expect(await res.json()).toEqual({ valid: false, error: expect.any(String) });
+}
+
+describe.each(endpoints)('$name', (endpoint) => {
+  const kind = endpoint.management ? 'sk' : 'pk';
+
+  it('401 INVALID_API_KEY for a missing key', async () => {
+    await expect401(endpoint, await request(endpoint, undefined), 'INVALID_API_KEY');
+  });
+  it('401 INVALID_API_KEY for a malformed key', async () => {
+    await expect401(endpoint, await request(endpoint, 'pk_123'), 'INVALID_API_KEY');
+  });
+  it('401 INVALID_API_KEY for an unknown key', async () => {
+    await expect401(endpoint, await request(endpoint, `${kind}_${'Z'.repeat(40)}`), 'INVALID_API_KEY');
+  });
+  it('401 INVALID_API_KEY for a revoked key', async () => {
+    const { secret } = await t.createKey({ kind, revokedAt: '2026-01-01T00:00:00.000Z' });
+    await expect401(endpoint, await request(endpoint, secret), 'INVALID_API_KEY');
+  });
+  it('401 EXPIRED_API_KEY for an expired key', async () => {
+    const { secret } = await t.createKey({ kind, expiresAt: '2026-01-01T00:00:00.000Z' });
+    await expect401(endpoint, await request(endpoint, secret), 'EXPIRED_API_KEY');
+  });
+
+  it.skipIf(!endpoint.scope)('403 INSUFFICIENT_PERMISSIONS with details.required for a key without the scope', async () => {
+    const others = ['documents:read', 'documents:submit', 'documents:write'].filter((s) => s !== endpoint.scope) as any;
+    const { secret } = await t.createKey({ kind, scopes: others });
+    const error = await expectError(await request(endpoint, secret), 403, 'INSUFFICIENT_PERMISSIONS');
+    expect(error.details?.required).toEqual([endpoint.scope]);
+  });
+
+  it('403 INSUFFICIENT_PERMISSIONS for a pk key used from an origin it does not allow', async () => {
+    const { secret } = await t.createKey({ kind: 'pk', origins: ['https://allowed.example'], scopes: ['documents:read', 'documents:submit', 'documents:write'] });
+    const res = await request(endpoint, secret, { Origin: 'https://evil.example' });
+    const error = await expectError(res, 403, 'INSUFFICIENT_PERMISSIONS');
+    expect(error.details?.reason).toEqual(expect.any(String));
+  });
+
+  it('403 INSUFFICIENT_PERMISSIONS for an sk key sent from a browser origin', async () => {
+    const { secret } = await t.createKey({ kind: 'sk' });
+    const error = await expectError(await request(endpoint, secret, { Origin: 'https://host.example' }), 403, 'INSUFFICIENT_PERMISSIONS');
+    expect(error.details?.reason).toMatch(/sk_/);
+  });
+
+  it.runIf(endpoint.management)('403 INSUFFICIENT_PERMISSIONS for a pk key, whatever its scopes', async () => {
+    const { secret } = await t.createKey({ kind: 'pk', scopes: ['documents:read', 'documents:submit', 'documents:write'] });
+    await expectError(await request(endpoint, secret), 403, 'INSUFFICIENT_PERMISSIONS');
+  });
+
+  it('carries the rate-limit headers on every authenticated response', async () => {
+    const { secret } = await t.createKey({ kind, rateLimit: 50 });
+    const res = await request(endpoint, secret);
+    expect(res.headers.get('X-RateLimit-Limit')).toBe('50');
+    expect(Number(res.headers.get('X-RateLimit-Remaining'))).toBe(49);
+    const reset = Number(res.headers.get('X-RateLimit-Reset'));
+    expect(reset).toBeGreaterThan(Date.now() / 1000);
+    expect(reset).toBeLessThanOrEqual(Date.now() / 1000 + 61);
+  });
+});
+
+describe('rate limits', () => {
+  it('429 RATE_LIMIT_EXCEEDED with Retry-After once the key used its window', async () => {
+    const { secret } = await t.createKey({ rateLimit: 3 });
+    for (let i = 0; i < 3; i++) expect((await call(t, 'POST', '/sdk/validate-key', { key: secret })).status).toBe(200);
+    const res = await call(t, 'GET', `/sdk/documents/${document.id}`, { key: secret });
+    const error = await expectError(res, 429, 'RATE_LIMIT_EXCEEDED');
+    expect(error).toBeDefined();
+    expect(Number(res.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1);
+    expect(res.headers.get('X-RateLimit-Remaining')).toBe('0');
+    expect(res.headers.get('X-RateLimit-Limit')).toBe('3');
+  });
+
+  it('limits failed authentications per client IP, then refuses even a good key from that IP', async () => {
+    const c = await createTestApp(undefined, { AUTH_FAILURES_PER_MINUTE: '5' });
+    try {
+      const { secret } = await c.createKey();
+      for (let i = 0; i < 5; i++) {
+        expect((await call(c, 'POST', '/sdk/validate-key', { key: `pk_${'x'.repeat(40)}`, ip: '192.0.2.9' })).status).toBe(401);
+      }
+      const blocked = await call(c, 'GET', `/sdk/documents/doc_${'A'.repeat(24)}`, { key: secret, ip: '192.0.2.9' });
+      expect(blocked.status).toBe(429);
+      expect(((await blocked.json()) as any).error.code).toBe('RATE_LIMIT_EXCEEDED');
+      expect(Number(blocked.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1);
+      const elsewhere = await call(c, 'POST', '/sdk/validate-key', { key: secret, ip: '192.0.2.10' });
+      expect(elsewhere.status).toBe(200);
+    } finally {
+      await c.close();
+    }
+  });
+});

@@ -1,0 +1,35 @@
+import type { MiddlewareHandler } from 'hono';
+import { newId } from '../../ids.js';
+import type { AppEnv } from '../../http/env.js';
+import type { Logger } from '../../logger.js';
+
+export interface RequestContextOptions {
+  logger: Logger;
+}
+
+/**
+ * Gives every request its id (`X-Request-Id`, equal to `meta.requestId`), the security headers of SPEC §7, and
+ * one log line when it ends: method, path (never the query, which may hold a document token), status, duration.
+ * @example app.use('*', requestContext({ logger }))
+ */
+export function requestContext({ logger }: RequestContextOptions): MiddlewareHandler<AppEnv> {
+  return async function requestContextMiddleware(c, next) {
+    const requestId = newId('req');
+    const startedAt = performance.now();
+    c.set('requestId', requestId);
+    c.set('receivedAt', Date.now());
+    c.header('X-Request-Id', requestId);
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer');
+    await next();
+    if (c.res.headers.get('Content-Type')?.startsWith('application/json')) c.res.headers.set('Cache-Control', 'no-store');
+    logger.info({
+      requestId,
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      durationMs: Math.round((performance.now() - startedAt) * 100) / 100,
+      keyId: c.get('keyId'),
+    });
+  };
+}

@@ -1,0 +1,52 @@
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../../http/env.js';
+
+/** Response headers a browser page may read (SPEC §3). */
+export const EXPOSED_HEADERS = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-Request-Id',
+  'Idempotent-Replayed',
+  'Accept-Ranges',
+  'Content-Range',
+  'Content-Length',
+  'ETag',
+  'Retry-After',
+].join(', ');
+
+const ALLOWED_HEADERS = 'X-API-Key, Content-Type, Idempotency-Key, Range, If-None-Match, If-Range';
+const ALLOWED_METHODS = 'GET, HEAD, POST, OPTIONS';
+
+/**
+ * CORS for `/sdk/*`, where `pk_` keys are used from host pages of other origins (SPEC §3).
+ * A preflight carries no key, so it is answered for any origin; the real request then decides: its response
+ * grants the origin when it is an error (the page may read why it failed) or when the route allows the caller —
+ * a `pk_` key whose origins admit it (checked by `middleware/api-key`), or the token-guarded document file.
+ * A success made with an `sk_` key is never granted to a browser.
+ * @example app.use('/sdk/*', sdkCors())
+ */
+export function sdkCors(): MiddlewareHandler<AppEnv> {
+  return async function sdkCorsMiddleware(c, next) {
+    const origin = c.req.header('Origin');
+    if (c.req.method === 'OPTIONS') {
+      if (!origin) return c.body(null, 204, { Allow: ALLOWED_METHODS });
+      return c.body(null, 204, {
+        'Access-Control-Allow-Origin': origin,
+        'Access-Control-Allow-Methods': ALLOWED_METHODS,
+        'Access-Control-Allow-Headers': ALLOWED_HEADERS,
+        'Access-Control-Max-Age': '600',
+        Vary: 'Origin, Access-Control-Request-Headers',
+      });
+    }
+    await next();
+    if (!origin) return;
+    const key = c.get('apiKey');
+    const grant = c.res.status >= 400 || !key || key.kind === 'pk';
+    c.res.headers.append('Vary', 'Origin');
+    if (grant) {
+      c.res.headers.set('Access-Control-Allow-Origin', origin);
+      c.res.headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    }
+  };
+}

@@ -1,0 +1,37 @@
+import { readFile } from 'node:fs/promises';
+import { Scalar } from '@scalar/hono-api-reference';
+import type { SignetApp } from './openapi.js';
+
+// The package exports no path to its browser bundle; it sits beside the main entry.
+const SCALAR_BUNDLE = new URL('./browser/standalone.js', import.meta.resolve('@scalar/api-reference'));
+let scalarBundle: Promise<string> | undefined;
+
+/**
+ * `GET /openapi.json` (OpenAPI 3.1, generated from the contract's schemas) and `GET /docs`, a readable API
+ * reference (Scalar). The page's script is served from this server, so the reference works offline and behind a
+ * strict CSP.
+ */
+export function registerReferenceRoutes(app: SignetApp): void {
+  app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: '`pk_…` (public, browsers, /sdk only) or `sk_…` (secret, servers)',
+  });
+  app.doc31('/openapi.json', (c) => ({
+    openapi: '3.1.0',
+    info: {
+      title: 'Signet signing API',
+      version: '1.0.0',
+      description:
+        'Validate an API key, fetch a document with its predefined fields, submit the completed fields; manage documents with secret keys.',
+    },
+    servers: [{ url: new URL(c.req.url).origin }],
+  }));
+  app.get('/docs/scalar.js', async (c) => {
+    scalarBundle ??= readFile(SCALAR_BUNDLE, 'utf8');
+    c.header('Cache-Control', 'public, max-age=86400');
+    return c.body(await scalarBundle, 200, { 'Content-Type': 'text/javascript; charset=utf-8' });
+  });
+  app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'Signet API reference', cdn: '/docs/scalar.js' }));
+}

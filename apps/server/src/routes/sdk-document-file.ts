@@ -1,0 +1,104 @@
+import { isId } from '@signet/contract';
+import { ApiError, validationError } from '../errors.js';
+import { checkDocumentToken } from '../documents/token.js';
+import { parseRange } from '../documents/range.js';
+import type { AppDependencies } from '../http/env.js';
+import type { SignetApp } from './openapi.js';
+import { errorResponses } from './openapi.js';
+import { DocumentIdParams } from './sdk-documents.js';
+import { z } from '@hono/zod-openapi';
+
+/** Size of the slices a whole-file response is streamed in. */
+const STREAM_SLICE = 256 * 1024;
+
+function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+/**
+ * `GET /sdk/documents/{documentId}/file?token=…`: the PDF, guarded by the token of `documentUrl` rather than a key
+ * (SPEC §4). Byte ranges (206) let pdf.js load large files a piece at a time; no compression on this route.
+ */
+export function registerDocumentFileRoute(app: SignetApp, deps: AppDependencies): void {
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/sdk/documents/{documentId}/file',
+    tags: ['SDK'],
+    summary: 'Download the document PDF',
+    description:
+      'The URL comes from `documentUrl`; its `token` is the capability, no API key is needed. Supports `Range` (206), `If-None-Match` (304) and `If-Range`.',
+    request: {
+      params: DocumentIdParams,
+      query: z.object({ token: z.string().meta({ description: 'Document token from `documentUrl`' }) }),
+    },
+    responses: {
+      200: { description: 'The whole PDF', content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } } },
+      206: { description: 'The requested byte range', content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } } },
+      304: { description: 'Not modified (`If-None-Match`)' },
+      ...errorResponses(400, 416),
+      403: {
+        description: 'Missing, tampered or expired token (`INSUFFICIENT_PERMISSIONS`)',
+        content: errorResponses(403)[403]!.content,
+      },
+    },
+  });
+
+  app.get('/sdk/documents/:documentId/file', async (c) => {
+    const documentId = c.req.param('documentId');
+    if (!isId('doc', documentId)) throw validationError('documentId', 'must be "doc_" followed by 20 or more letters and digits');
+    const document = await deps.storage.getDocument(documentId);
+    const check = document
+      ? checkDocumentToken(deps.secret, c.req.query('token'), {
+          documentId,
+          version: document.version,
+          now: deps.now?.() ?? new Date(),
+        })
+      : 'invalid';
+    if (!document || check !== 'valid') {
+      const reason = check === 'expired' ? 'the document token has expired' : 'the document token is missing or invalid';
+      throw new ApiError('INSUFFICIENT_PERMISSIONS', `Cannot open this document: ${reason}`, { details: { reason } });
+    }
+
+    const size = document.fileSize;
+    const etag = `"${document.sha256}"`;
+    c.header('Content-Type', 'application/pdf');
+    c.header('Accept-Ranges', 'bytes');
+    c.header('ETag', etag);
+    c.header('Cache-Control', 'private, max-age=300');
+    c.header('Content-Disposition', contentDisposition(document.filename));
+    if (c.req.header('If-None-Match')?.split(',').some((tag) => tag.trim() === etag)) return c.body(null, 304);
+
+    const ifRange = c.req.header('If-Range');
+    const range = ifRange && ifRange !== etag ? null : parseRange(c.req.header('Range'), size);
+    if (range === 'unsatisfiable') {
+      throw new ApiError('VALIDATION_ERROR', 'Range not satisfiable', {
+        status: 416,
+        details: { field: 'Range', reason: `the file has ${size} bytes` },
+        headers: { 'Content-Range': `bytes */${size}` },
+      });
+    }
+    if (c.req.method === 'HEAD') {
+      c.header('Content-Length', String(range ? range.end - range.start + 1 : size));
+      if (range) c.header('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
+      return c.body(null, range ? 206 : 200);
+    }
+    if (range) {
+      const bytes = await deps.storage.readDocumentContent(documentId, range.start, range.end);
+      c.header('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
+      c.header('Content-Length', String(bytes.byteLength));
+      return c.body(bytes as Uint8Array<ArrayBuffer>, 206);
+    }
+    let offset = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (offset >= size) return controller.close();
+        const end = Math.min(offset + STREAM_SLICE, size) - 1;
+        controller.enqueue(await deps.storage.readDocumentContent(documentId, offset, end));
+        offset = end + 1;
+      },
+    });
+    c.header('Content-Length', String(size));
+    return c.body(stream, 200);
+  });
+}

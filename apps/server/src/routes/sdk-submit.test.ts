@@ -1,0 +1,211 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SubmissionResultSchema, submissionChecksum } from '@signet/contract';
+import { buildPayload, call, completeValues, createTestApp, engines, type TestApp } from '../test-support/harness.js';
+import { pngDataUrl } from '../submissions/test-png.js';
+import type { DocumentRecord } from '../storage/types.js';
+
+let t: TestApp;
+let key: string;
+let document: DocumentRecord;
+beforeEach(async () => {
+  t = await createTestApp();
+  key = (await t.createKey()).secret;
+  document = await t.createDocument({ pages: 3 });
+});
+afterEach(() => t.close());
+
+const submit = (body: unknown, headers: Record<string, string> = {}, k = key) =>
+  call(t, 'POST', '/sdk/documents/submit', { key: k, body, headers });
+
+async function errorOf(res: Response) {
+  const body = (await res.json()) as any;
+  expect(body.success).toBe(false);
+  expect(body.meta.requestId).toBe(res.headers.get('X-Request-Id'));
+  return body.error as { code: string; message: string; details?: Record<string, any> };
+}
+
+describe('POST /sdk/documents/submit: accepted', () => {
+  it('201 with the submission result; the document becomes completed and the submission is stored', async () => {
+    const payload = await buildPayload(document);
+    const res = await submit(payload, { 'User-Agent': 'vitest-agent' });
+    expect(res.status).toBe(201);
+    const result = SubmissionResultSchema.parse(await res.json());
+    expect(result).toMatchObject({ success: true, documentId: document.id, message: expect.any(String) });
+    expect(Date.parse(result.timestamp)).not.toBeNaN();
+
+    const stored = await t.storage.getSubmissionForDocument(document.id);
+    expect(stored).toMatchObject({ id: result.submissionId, checksum: payload.checksum, clientIp: '203.0.113.7', userAgent: 'vitest-agent' });
+    expect(JSON.parse(stored!.payload)).toEqual(payload);
+    expect((await t.storage.getDocument(document.id))?.status).toBe('completed');
+  });
+
+  it('replays the original result (200) for the same payload, and refuses another with 409 SUBMISSION_FAILED', async () => {
+    const payload = await buildPayload(document);
+    const first = await (await submit(payload)).json();
+    const again = await submit(payload);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual(first);
+
+    const other = await buildPayload(document, { ...completeValues(document.fields), signer_name: { type: 'text', content: 'Someone Else' } });
+    const res = await submit(other);
+    expect(res.status).toBe(409);
+    const error = await errorOf(res);
+    expect(error.code).toBe('SUBMISSION_FAILED');
+    expect(error.details?.reason).toMatch(/already completed/);
+  });
+
+  it('accepts the checksum computed by the contract package over a payload with keys in any order', async () => {
+    const payload = await buildPayload(document);
+    const reordered = Object.fromEntries(Object.entries(payload).reverse());
+    expect(await submissionChecksum(reordered)).toBe(payload.checksum);
+    expect((await submit(reordered)).status).toBe(201);
+  });
+});
+
+describe('POST /sdk/documents/submit: refused', () => {
+  it('422 VALIDATION_ERROR with missingFields listing every incomplete required field', async () => {
+    const values = completeValues(document.fields);
+    delete values['signature'];
+    values['signer_name'] = { type: 'text', content: '   ' };
+    const res = await submit(await buildPayload(document, values));
+    expect(res.status).toBe(422);
+    const error = await errorOf(res);
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.details).toEqual({ missingFields: ['signer_name', 'signature'] });
+    expect((await t.storage.getDocument(document.id))?.status).toBe('pending');
+  });
+
+  it('422 for a tampered payload: the checksum no longer matches', async () => {
+    const payload = await buildPayload(document);
+    payload.fields[1].value.content = 'Mallory';
+    const res = await submit(payload);
+    expect(res.status).toBe(422);
+    expect(await errorOf(res)).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'checksum', reason: expect.any(String) } });
+  });
+
+  it.each([
+    ['an unknown field id', (p: any) => (p.fields[1].id = 'nope'), 'fields[1].id'],
+    ['a type differing from the definition', (p: any) => { p.fields[1].type = 'date'; p.fields[1].value = { type: 'date', content: '2026-01-01' }; }, 'fields[1].type'],
+    ['a moved field', (p: any) => (p.fields[1].position.x += 0.01), 'fields[1].position.x'],
+    ['a changed read-only prefill', (p: any) => (p.fields[0].value.content = 'AGR-HACKED'), 'fields[0].value'],
+    ['text over 10,000 characters', (p: any) => (p.fields[1].value.content = 'x'.repeat(10_001)), 'fields[1].value.content'],
+    ['an image that is not a PNG', (p: any) => (p.fields.find((f: any) => f.type === 'signature').value.imageData = 'data:image/png;base64,' + Buffer.from('GIF89a not a png at all').toString('base64')), 'value.imageData'],
+    ['an image over 4096 px', (p: any) => (p.fields.find((f: any) => f.type === 'signature').value.imageData = pngDataUrl(4097, 1)), 'value.imageData'],
+    ['a date that is not real', (p: any) => (p.fields.find((f: any) => f.type === 'date').value.content = '2026-02-30'), 'value.content'],
+    ['submittedAt in the future', (p: any) => (p.submittedAt = new Date(Date.now() + 10 * 60_000).toISOString()), 'submittedAt'],
+    ['a required checkbox unchecked', (p: any) => (p.fields.find((f: any) => f.type === 'checkbox').value.checked = false), 'value.checked'],
+  ])('422 VALIDATION_ERROR for %s, naming the field', async (_case, mutate, field) => {
+    const res = await submit(await buildPayload(document, undefined, mutate));
+    expect(res.status).toBe(422);
+    const error = await errorOf(res);
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.details?.field).toContain(field);
+    expect(error.details?.reason).toEqual(expect.any(String));
+  });
+
+  it.each([
+    ['not JSON', '{"documentId":', 'body'],
+    ['a JSON array', '[]', 'body'],
+    ['a missing renderContext', { documentId: 'doc_AAAAAAAAAAAAAAAAAAAAAAAA', submittedAt: 'x', pages: [], fields: [], checksum: 'x' }, 'renderContext'],
+    ['a malformed documentId', { documentId: 'd1' }, 'documentId'],
+    ['a text value without content', null, 'fields[1].value.content'],
+  ])('400 VALIDATION_ERROR for %s, naming the field', async (_case, body, field) => {
+    const payload = body ?? (await buildPayload(document, undefined, (p) => delete p.fields[1].value.content));
+    const res = await submit(payload);
+    expect(res.status).toBe(400);
+    expect(await errorOf(res)).toMatchObject({ code: 'VALIDATION_ERROR', details: { field, reason: expect.any(String) } });
+  });
+
+  it('413 VALIDATION_ERROR for a body over MAX_BODY_BYTES', async () => {
+    await t.close();
+    t = await createTestApp(undefined, { MAX_BODY_BYTES: '2048' });
+    key = (await t.createKey()).secret;
+    document = await t.createDocument();
+    const res = await submit(await buildPayload(document));
+    expect(res.status).toBe(413);
+    expect(await errorOf(res)).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'body' } });
+  });
+
+  it('404 DOCUMENT_NOT_FOUND for a document of another organization', async () => {
+    const other = await t.storage.ensureOrganization('other-org', 'Other');
+    const foreign = await t.createDocument({ organizationId: other.id });
+    const res = await submit(await buildPayload(foreign));
+    expect(res.status).toBe(404);
+    expect((await errorOf(res)).code).toBe('DOCUMENT_NOT_FOUND');
+  });
+});
+
+describe('Idempotency-Key', () => {
+  it('same key and body replays the first response with Idempotent-Replayed: true', async () => {
+    const payload = await buildPayload(document);
+    const headers = { 'Idempotency-Key': 'order-42' };
+    const first = await submit(payload, headers);
+    expect(first.status).toBe(201);
+    const firstBody = await first.json();
+    const second = await submit(payload, headers);
+    expect(second.status).toBe(201);
+    expect(second.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await second.json()).toEqual(firstBody);
+  });
+
+  it('same key with a different body: 422 VALIDATION_ERROR', async () => {
+    const headers = { 'Idempotency-Key': 'order-43' };
+    expect((await submit(await buildPayload(document), headers)).status).toBe(201);
+    const other = await buildPayload(document, { ...completeValues(document.fields), signer_name: { type: 'text', content: 'Other' } });
+    const res = await submit(other, headers);
+    expect(res.status).toBe(422);
+    expect(await errorOf(res)).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'Idempotency-Key' } });
+  });
+
+  it('same key while the first request is in flight: 409 SUBMISSION_FAILED', async () => {
+    const payload = await buildPayload(document);
+    await t.storage.claimIdempotencyKey({ organizationId: t.org.id, key: 'busy' }, `${payload.checksum}:${payload.checksum}`, {
+      now: new Date(),
+      expiresAfterMs: 86_400_000,
+      staleAfterMs: 60_000,
+    });
+    const res = await submit(payload, { 'Idempotency-Key': 'busy' });
+    expect(res.status).toBe(409);
+    expect((await errorOf(res)).code).toBe('SUBMISSION_FAILED');
+  });
+
+  it('a refused request frees its key, so the corrected body may use it', async () => {
+    const headers = { 'Idempotency-Key': 'retry-me' };
+    const values = completeValues(document.fields);
+    delete values['signature'];
+    expect((await submit(await buildPayload(document, values), headers)).status).toBe(422);
+    expect((await submit(await buildPayload(document), headers)).status).toBe(201);
+  });
+
+  it('400 for an Idempotency-Key over 255 characters', async () => {
+    const res = await submit(await buildPayload(document), { 'Idempotency-Key': 'k'.repeat(256) });
+    expect(res.status).toBe(400);
+    expect(await errorOf(res)).toMatchObject({ details: { field: 'Idempotency-Key' } });
+  });
+});
+
+describe.each(engines)('concurrent identical submissions on $name', (engine) => {
+  it('create exactly one submission, with or without an Idempotency-Key', async () => {
+    const c = await createTestApp(engine);
+    try {
+      const pk = (await c.createKey()).secret;
+      for (const headers of [{}, { 'Idempotency-Key': 'same-key' }]) {
+        const doc = await c.createDocument();
+        const payload = await buildPayload(doc);
+        const responses = await Promise.all(
+          Array.from({ length: 12 }, () => call(c, 'POST', '/sdk/documents/submit', { key: pk, body: payload, headers })),
+        );
+        const statuses = responses.map((r) => r.status);
+        expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
+        expect(statuses.every((s) => s === 201 || s === 200 || s === 409)).toBe(true);
+        const ids = new Set<string>();
+        for (const r of responses) if (r.status < 300) ids.add(((await r.json()) as { submissionId: string }).submissionId);
+        expect(ids.size).toBe(1);
+        const stored = await c.storage.getSubmissionForDocument(doc.id);
+        expect(ids.has(stored!.id)).toBe(true);
+      }
+    } finally {
+      await c.close();
+    }
+  });
+});

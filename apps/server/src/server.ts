@@ -1,0 +1,67 @@
+import { serve, type ServerType } from '@hono/node-server';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { createLogger, type Logger } from './logger.js';
+import { createRateLimits } from './rate-limit/index.js';
+import { resolveSecret } from './secret.js';
+import { openStorage } from './storage/index.js';
+
+export interface RunningServer {
+  url: string;
+  /** Stops taking connections, lets in-flight requests finish, then closes storage and Redis. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the API on `config.host:config.port` (0 picks a free port): storage migrated, rate limits on Redis when
+ * configured. SIGTERM and SIGINT close it gracefully when `handleSignals` is set.
+ * @example const server = await startServer({ config: loadConfig() }); console.log(server.url)
+ */
+export async function startServer(options: {
+  config: Config;
+  logger?: Logger;
+  handleSignals?: boolean;
+}): Promise<RunningServer> {
+  const { config } = options;
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const secret = await resolveSecret(config);
+  const storage = await openStorage(config.databaseUrl);
+  const rateLimits = createRateLimits({
+    redisUrl: config.redisUrl,
+    authFailuresPerWindow: config.authFailuresPerMinute,
+    logger,
+  });
+  let shuttingDown = false;
+  const app = createApp({ storage, rateLimits, config, secret, logger }, { isShuttingDown: () => shuttingDown });
+
+  const server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  logger.info({ url, storage: storage.engine, rateLimits: rateLimits.backend }, 'signet server listening');
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      shuttingDown = true;
+      logger.info('shutting down: finishing in-flight requests');
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      if ('closeIdleConnections' in server) server.closeIdleConnections();
+      const timeout = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref());
+      await Promise.race([drained, timeout]);
+      if ('closeAllConnections' in server) server.closeAllConnections();
+      await storage.close();
+      await rateLimits.close();
+      logger.info('stopped');
+      logger.flush();
+    })());
+
+  if (options.handleSignals) {
+    const onSignal = () => void close().then(() => process.exit(0));
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
+  }
+  return { url, close };
+}

@@ -1,0 +1,195 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { submissionChecksum, type FieldDefinition, type FieldValue, type SdkDocument, type Scope } from '@signet/contract';
+import { createApp } from '../app.js';
+import { loadConfig, type Config } from '../config.js';
+import { newId } from '../ids.js';
+import { generateApiKey } from '../keys.js';
+import { createLogger } from '../logger.js';
+import { createRateLimits, type RateLimits } from '../rate-limit/index.js';
+import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
+import { storageEngines, type StorageEngine } from '../storage/test-engines.js';
+import type { DocumentRecord, Organization, Storage } from '../storage/types.js';
+import { pngDataUrl } from '../submissions/test-png.js';
+import { createHash } from 'node:crypto';
+
+/** The engines the app tests run on: SQLite always, PostgreSQL where reachable (always in CI). */
+export const engines: StorageEngine[] = await storageEngines();
+export const sqlite = engines.find((engine) => engine.name === 'sqlite')!;
+
+export interface KeyOptions {
+  kind?: 'pk' | 'sk';
+  scopes?: Scope[];
+  expiresAt?: string | null;
+  revokedAt?: string | null;
+  origins?: string[];
+  rateLimit?: number;
+}
+
+/** A running app over real storage, with an organization and helpers to add keys and documents. */
+export interface TestApp {
+  app: ReturnType<typeof createApp>;
+  storage: Storage;
+  rateLimits: RateLimits;
+  config: Config;
+  org: Organization;
+  /** Every log line written, parsed, to check what is (not) logged. */
+  logs: Array<Record<string, unknown>>;
+  createKey(options?: KeyOptions, organizationId?: string): Promise<{ id: string; secret: string }>;
+  createDocument(options?: { pages?: number; fields?: FieldDefinition[]; organizationId?: string }): Promise<DocumentRecord>;
+  close(): Promise<void>;
+}
+
+const samplePdfs = new Map<number, Promise<Uint8Array>>();
+function samplePdf(pages: number): Promise<Uint8Array> {
+  let pdf = samplePdfs.get(pages);
+  if (!pdf) samplePdfs.set(pages, (pdf = generateSamplePdf({ pages })));
+  return pdf;
+}
+
+/**
+ * Builds the real app on a fresh storage of `engine`. Client IPs come from `X-Forwarded-For` (TRUST_PROXY), so a
+ * test can act as several clients.
+ */
+export async function createTestApp(
+  engine: StorageEngine = sqlite,
+  env: Record<string, string> = {},
+  rateLimits?: RateLimits,
+): Promise<TestApp> {
+  const storage = await engine.open();
+  const config = loadConfig({ TRUST_PROXY: 'true', LOG_LEVEL: 'info', ...env });
+  const logs: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line) logs.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const logger = createLogger('info', sink);
+  const limits = rateLimits ?? createRateLimits({ authFailuresPerWindow: config.authFailuresPerMinute });
+  const secret = randomBytes(32).toString('hex');
+  const app = createApp({ storage, rateLimits: limits, config, secret, logger });
+  const org = await storage.ensureOrganization(`org-${randomBytes(4).toString('hex')}`, 'Acme Test');
+
+  return {
+    app,
+    storage,
+    rateLimits: limits,
+    config,
+    org,
+    logs,
+    async createKey(options = {}, organizationId = org.id) {
+      const kind = options.kind ?? 'pk';
+      const { secret: keySecret, hash, prefix } = generateApiKey(kind);
+      const id = newId('key');
+      await storage.createApiKey({
+        id,
+        organizationId,
+        kind,
+        hash,
+        displayPrefix: prefix,
+        scopes: options.scopes ?? (kind === 'pk' ? ['documents:read', 'documents:submit'] : ['documents:read', 'documents:submit', 'documents:write']),
+        expiresAt: options.expiresAt ?? null,
+        revokedAt: options.revokedAt ?? null,
+        allowedOrigins: options.origins ?? [],
+        rateLimit: options.rateLimit ?? 600,
+        createdAt: new Date().toISOString(),
+      });
+      return { id, secret: keySecret };
+    },
+    async createDocument(options = {}) {
+      const pages = options.pages ?? 3;
+      const bytes = await samplePdf(pages);
+      return storage.createDocument(
+        {
+          id: newId('doc'),
+          organizationId: options.organizationId ?? org.id,
+          filename: 'agreement.pdf',
+          mimeType: 'application/pdf',
+          pageCount: pages,
+          fileSize: bytes.byteLength,
+          sha256: createHash('sha256').update(bytes).digest('hex'),
+          fields: options.fields ?? sampleFields(pages),
+          createdAt: new Date().toISOString(),
+        },
+        bytes,
+      );
+    },
+    async close() {
+      if (!rateLimits) await limits.close();
+      await storage.close();
+    },
+  };
+}
+
+/** Values that complete every required field of the sample document's fields. */
+export function completeValues(fields: readonly FieldDefinition[]): Record<string, FieldValue> {
+  const values: Record<string, FieldValue> = {};
+  for (const field of fields) {
+    if (!field.editable) continue;
+    switch (field.type) {
+      case 'text':
+        values[field.id] = { type: 'text', content: 'Ada Lovelace' };
+        break;
+      case 'signature':
+      case 'initials':
+        values[field.id] = { type: field.type, imageData: pngDataUrl(120, 40) };
+        break;
+      case 'date':
+        values[field.id] = { type: 'date', content: '2026-11-22' };
+        break;
+      case 'checkbox':
+        values[field.id] = { type: 'checkbox', checked: true };
+        break;
+    }
+  }
+  return values;
+}
+
+/**
+ * A submission payload for `document` with `values`, checksummed as the contract says. `mutate` changes the
+ * payload before the checksum is computed (to build well-checksummed bad payloads).
+ */
+export async function buildPayload(
+  document: Pick<SdkDocument, 'fields'> & { id: string; pageCount: number },
+  values: Record<string, FieldValue> = completeValues(document.fields),
+  mutate?: (payload: Record<string, any>) => void,
+): Promise<Record<string, any>> {
+  const payload: Record<string, any> = {
+    documentId: document.id,
+    submittedAt: new Date().toISOString(),
+    renderContext: { scale: 1.5, viewportWidth: 1280, viewportHeight: 800, devicePixelRatio: 2 },
+    pages: Array.from({ length: document.pageCount }, (_, i) => ({ pageNumber: i + 1, width: 612, height: 792, rotation: 0 })),
+    fields: document.fields
+      .filter((field) => values[field.id] ?? field.value)
+      .map((field) => ({
+        id: field.id,
+        type: field.type,
+        page: field.page,
+        position: { x: field.x, y: field.y, width: field.width, height: field.height },
+        value: values[field.id] ?? field.value,
+        ...(field.type === 'text' ? { style: { fontSize: 14, fontFamily: 'Helvetica', textAlign: 'left' } } : {}),
+      })),
+  };
+  mutate?.(payload);
+  payload.checksum = await submissionChecksum(payload);
+  return payload;
+}
+
+/** `app.request` with a key, an optional JSON body and extra headers. */
+export function call(
+  t: Pick<TestApp, 'app'>,
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; headers?: Record<string, string>; ip?: string } = {},
+) {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key !== undefined) headers['X-API-Key'] = options.key;
+  headers['X-Forwarded-For'] = options.ip ?? '203.0.113.7';
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    headers['Content-Type'] ??= 'application/json';
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+  }
+  return t.app.request(path, { method, headers, body });
+}
