@@ -189,7 +189,7 @@ describe.each(engines)('concurrent identical submissions on $name', (engine) => 
     const c = await createTestApp(engine);
     try {
       const pk = (await c.createKey()).secret;
-      for (const headers of [{}, { 'Idempotency-Key': 'same-key' }]) {
+      for (const headers of [{}, { 'Idempotency-Key': 'same-key' }] as Array<Record<string, string>>) {
         const doc = await c.createDocument();
         const payload = await buildPayload(doc);
         const responses = await Promise.all(

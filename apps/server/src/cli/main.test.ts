@@ -1,0 +1,112 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStorage } from '../storage/index.js';
+import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
+import { hashApiKey } from '../keys.js';
+
+const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+/** The repository's tsx, so the command runs from any working directory. */
+const TSX = fileURLToPath(new URL('../../../../node_modules/.bin/tsx', import.meta.url));
+let dir: string;
+let databaseUrl: string;
+
+function signet(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      TSX,
+      [MAIN, ...args],
+      { env: { ...process.env, DATABASE_URL: databaseUrl }, cwd: dir },
+      (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
+    );
+  });
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'signet-cli-'));
+  databaseUrl = `file:${join(dir, 'cli.db')}`;
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('signet', () => {
+  it('keys create --json prints the key once, creating the organization, and stores only its hash', async () => {
+    const { code, stdout } = await signet('keys', 'create', '--org', 'acme', '--kind', 'pk', '--origins', 'https://app.acme.com', '--rate-limit', '120', '--expires-at', '2030-01-01T00:00:00Z', '--json');
+    expect(code).toBe(0);
+    const created = JSON.parse(stdout);
+    expect(Object.keys(created).sort()).toEqual(['expiresAt', 'id', 'key', 'kind', 'organizationId', 'scopes']);
+    expect(created).toMatchObject({ kind: 'pk', scopes: ['documents:read', 'documents:submit'], expiresAt: '2030-01-01T00:00:00.000Z' });
+    expect(created.key).toMatch(/^pk_[A-Za-z0-9]{32,}$/);
+    const storage = await openStorage(databaseUrl);
+    try {
+      const stored = await storage.findApiKeyByHash(hashApiKey(created.key));
+      expect(stored).toMatchObject({ id: created.id, allowedOrigins: ['https://app.acme.com'], rateLimit: 120, organization: { slug: 'acme' } });
+      expect(JSON.stringify(stored)).not.toContain(created.key);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('keys revoke revokes, and fails with one line for an unknown key', async () => {
+    const created = JSON.parse((await signet('keys', 'create', '--org', 'acme', '--kind', 'sk', '--json')).stdout);
+    expect(created.scopes).toEqual(['documents:read', 'documents:submit', 'documents:write']);
+    expect((await signet('keys', 'revoke', created.id)).code).toBe(0);
+    const unknown = await signet('keys', 'revoke', 'key_nothere');
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr.trim().split('\n')).toEqual(['signet: no API key key_nothere']);
+  });
+
+  it.each([
+    [['keys', 'create', '--org', 'acme', '--kind', 'xk'], /pk, sk/],
+    [['keys', 'create', '--org', 'acme', '--kind', 'pk', '--scopes', 'documents:delete'], /unknown scope/],
+    [['keys', 'create', '--org', 'acme', '--kind', 'pk', '--expires-at', 'tomorrow'], /ISO 8601/],
+    [['keys', 'create', '--org', 'acme', '--kind', 'pk', '--rate-limit', '0'], /whole number/],
+    [['keys', 'create', '--org', 'acme', '--kind', 'pk', '--origins', 'https://a.com/path'], /not an origin/],
+    [['keys', 'create', '--org', 'acme', '--kind', 'sk', '--origins', 'https://a.com'], /pk keys only/],
+    [['documents', 'create', '--org', 'nobody', '--pdf', 'x.pdf', '--fields', 'f.json'], /no organization nobody/],
+  ])('refuses %j with one line on stderr and a non-zero exit', async (args, message) => {
+    const { code, stderr } = await signet(...args);
+    expect(code).not.toBe(0);
+    const lines = stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^signet: /);
+    expect(lines[0]).toMatch(message);
+  });
+
+  it('documents create --json prints the metadata; a bad field file fails naming the field', async () => {
+    await writeFile(join(dir, 'a.pdf'), await generateSamplePdf({ pages: 2 }));
+    await writeFile(join(dir, 'fields.json'), JSON.stringify(sampleFields(2)));
+    await writeFile(join(dir, 'bad.json'), JSON.stringify([{ ...sampleFields(2)[1], page: 5 }]));
+    const ok = await signet('documents', 'create', '--org', 'acme', '--pdf', 'a.pdf', '--fields', 'fields.json', '--json');
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ id: expect.stringMatching(/^doc_/), filename: 'a.pdf', mimeType: 'application/pdf', pageCount: 2, version: 1, status: 'pending' });
+    const bad = await signet('documents', 'create', '--org', 'acme', '--pdf', 'a.pdf', '--fields', 'bad.json');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr.trim()).toMatch(/^signet: fields\[0\]\.page: /);
+  });
+
+  it('seed --json creates the demo organization, documents with every field type, and two working keys', async () => {
+    const { code, stdout } = await signet('seed', '--json');
+    expect(code).toBe(0);
+    const seeded = JSON.parse(stdout);
+    expect(seeded.organization).toMatchObject({ slug: 'demo', name: 'Demo Company' });
+    expect(seeded.documents.length).toBeGreaterThanOrEqual(2);
+    expect(seeded.keys.pk.key).toMatch(/^pk_/);
+    expect(seeded.keys.sk.key).toMatch(/^sk_/);
+    const storage = await openStorage(databaseUrl);
+    try {
+      const document = await storage.getDocument(seeded.documents[0].id);
+      expect(new Set(document!.fields.map((f) => f.type))).toEqual(new Set(['text', 'signature', 'initials', 'date', 'checkbox']));
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('migrate and --help work', async () => {
+    expect((await signet('migrate')).stdout).toMatch(/migrated \(sqlite\)/);
+    const help = await signet('--help');
+    for (const command of ['serve', 'migrate', 'keys', 'documents', 'seed']) expect(help.stdout).toContain(command);
+  });
+});

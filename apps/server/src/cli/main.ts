@@ -1,0 +1,166 @@
+/**
+ * The `signet` command line (SPEC §10): `pnpm signet <command>` from the repository root. Every command honours
+ * DATABASE_URL; a failure exits 1 with one line on stderr.
+ */
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { Command, Option } from 'commander';
+import { loadConfig } from '../config.js';
+import { openStorage } from '../storage/index.js';
+import type { Storage } from '../storage/types.js';
+import { createDocument } from '../documents/create-document.js';
+import { documentMetadata } from '../documents/present.js';
+import { createApiKeyRecord, seedDemo } from '../documents/seed.js';
+import { ApiError } from '../errors.js';
+import type { Scope } from '@signet/contract';
+import { parseIsoTime, parseOrigins, parseScopes, parseWholeNumber } from './options.js';
+
+class CliError extends Error {}
+
+async function withStorage<T>(work: (storage: Storage) => Promise<T>): Promise<T> {
+  const storage = await openStorage(loadConfig().databaseUrl);
+  try {
+    return await work(storage);
+  } finally {
+    await storage.close();
+  }
+}
+
+const print = (value: unknown): void => {
+  process.stdout.write(`${typeof value === 'string' ? value : JSON.stringify(value, null, 2)}\n`);
+};
+
+const program = new Command()
+  .name('signet')
+  .description('Signet: the signing API server and its administration')
+  .configureOutput({ outputError: (text, write) => write(`signet: ${text.replace(/^error: /, '')}`) });
+
+program
+  .command('serve')
+  .description('start the API server')
+  .option('--port <n>', 'port to listen on (default: PORT or 3000)', parseWholeNumber(0, 65535))
+  .action(async (options: { port?: number }) => {
+    const { startServer } = await import('../server.js');
+    const config = loadConfig(options.port === undefined ? process.env : { ...process.env, PORT: String(options.port) });
+    const server = await startServer({ config, handleSignals: true });
+    process.stderr.write(`Signet API listening on ${server.url} (reference: ${server.url}/docs)\n`);
+  });
+
+program
+  .command('migrate')
+  .description('create or upgrade the database schema')
+  .action(() =>
+    withStorage(async (storage) => {
+      print(`Database migrated (${storage.engine}).`);
+    }),
+  );
+
+const keys = program.command('keys').description('create and revoke API keys');
+
+keys
+  .command('create')
+  .description('create an API key (and its organization when new); the key is printed once')
+  .requiredOption('--org <slug>', 'organization slug')
+  .addOption(new Option('--kind <kind>', 'pk (public, browsers) or sk (secret, servers)').choices(['pk', 'sk']).makeOptionMandatory())
+  .option('--scopes <list>', 'comma-separated scopes (pk default: documents:read,documents:submit; sk: all)', parseScopes)
+  .option('--expires-at <iso>', 'expiry time, ISO 8601', parseIsoTime)
+  .option('--origins <list>', 'pk only: comma-separated origins it may be used from (default: any)', parseOrigins)
+  .option('--rate-limit <n>', 'requests per minute (default 600)', parseWholeNumber(1, 1_000_000_000))
+  .option('--json', 'print one JSON object')
+  .action(
+    (options: { org: string; kind: 'pk' | 'sk'; scopes?: Scope[]; expiresAt?: string; origins?: string[]; rateLimit?: number; json?: boolean }) =>
+      withStorage(async (storage) => {
+        if (options.kind === 'sk' && options.origins?.length) throw new CliError('--origins applies to pk keys only');
+        if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(options.org)) throw new CliError('--org must be a slug: lowercase letters, digits and -');
+        const organization = await storage.ensureOrganization(options.org, options.org);
+        const created = await createApiKeyRecord(storage, {
+          organizationId: organization.id,
+          kind: options.kind,
+          scopes: options.scopes,
+          expiresAt: options.expiresAt ?? null,
+          origins: options.origins,
+          rateLimit: options.rateLimit,
+        });
+        if (options.json) return print(created);
+        print(
+          [
+            `Created ${created.kind} key ${created.id} for organization ${organization.slug} (${organization.id})`,
+            `  Key:      ${created.key}`,
+            `  Scopes:   ${created.scopes.join(', ')}`,
+            `  Expires:  ${created.expiresAt ?? 'never'}`,
+            ...(options.origins?.length ? [`  Origins:  ${options.origins.join(', ')}`] : []),
+            'Store the key now: it will not be shown again.',
+          ].join('\n'),
+        );
+      }),
+  );
+
+keys
+  .command('revoke')
+  .description('revoke an API key by its id (key_…)')
+  .argument('<keyId>', 'the key record id')
+  .action((keyId: string) =>
+    withStorage(async (storage) => {
+      if (!(await storage.revokeApiKey(keyId, new Date().toISOString()))) throw new CliError(`no API key ${keyId}`);
+      print(`Revoked ${keyId}.`);
+    }),
+  );
+
+const documents = program.command('documents').description('manage documents');
+
+documents
+  .command('create')
+  .description("create a document from a PDF and a JSON file of field definitions, in an existing organization")
+  .requiredOption('--org <slug>', 'organization slug')
+  .requiredOption('--pdf <file>', 'the PDF')
+  .requiredOption('--fields <file>', 'JSON array of field definitions')
+  .option('--json', 'print the document metadata as JSON')
+  .action((options: { org: string; pdf: string; fields: string; json?: boolean }) =>
+    withStorage(async (storage) => {
+      const organization = await storage.getOrganizationBySlug(options.org);
+      if (!organization) throw new CliError(`no organization ${options.org} (create one with: signet keys create --org ${options.org} …)`);
+      const [bytes, fields] = await Promise.all([readFile(options.pdf), readFile(options.fields, 'utf8')]);
+      const document = await createDocument(storage, {
+        organizationId: organization.id,
+        filename: basename(options.pdf),
+        bytes: new Uint8Array(bytes),
+        fields,
+        maxPdfBytes: loadConfig().maxPdfBytes,
+      });
+      if (options.json) return print(documentMetadata(document));
+      print(`Created ${document.id}: ${document.filename}, ${document.pageCount} pages, ${document.fields.length} fields.`);
+    }),
+  );
+
+program
+  .command('seed')
+  .description('create the demo organization, sample documents with fields of every type, a pk and an sk key')
+  .option('--json', 'print the result as JSON')
+  .action((options: { json?: boolean }) =>
+    withStorage(async (storage) => {
+      const result = await seedDemo(storage);
+      if (options.json) return print(result);
+      print(
+        [
+          `Organization ${result.organization.slug} (${result.organization.id}): ${result.organization.name}`,
+          ...result.documents.map((d) => `  Document ${d.id}  ${d.filename} (${d.pageCount} page${d.pageCount === 1 ? '' : 's'})`),
+          `  pk key ${result.keys.pk.id}: ${result.keys.pk.key}`,
+          `  sk key ${result.keys.sk.id}: ${result.keys.sk.key}`,
+          'Store the keys now: they will not be shown again.',
+        ].join('\n'),
+      );
+    }),
+  );
+
+function describeFailure(error: unknown): string {
+  if (error instanceof ApiError && error.details?.field) return `${error.details.field}: ${error.details.reason}`;
+  if (error instanceof Error) return error.message.split('\n')[0]!;
+  return String(error);
+}
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  process.stderr.write(`signet: ${describeFailure(error)}\n`);
+  process.exit(1);
+}

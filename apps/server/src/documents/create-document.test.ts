@@ -1,0 +1,58 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../errors.js';
+import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
+import { sqlite } from '../test-support/harness.js';
+import type { Storage } from '../storage/types.js';
+import { cleanFilename, createDocument } from './create-document.js';
+
+let storage: Storage;
+let organizationId: string;
+beforeEach(async () => {
+  storage = await sqlite.open();
+  organizationId = (await storage.ensureOrganization('acme', 'Acme')).id;
+});
+afterEach(() => storage.close());
+
+async function refusal(input: Partial<Parameters<typeof createDocument>[1]>) {
+  const bytes = await generateSamplePdf({ pages: 2 });
+  try {
+    await createDocument(storage, { organizationId, bytes, fields: sampleFields(2), maxPdfBytes: 10_000_000, ...input });
+  } catch (error) {
+    expect(error).toBeInstanceOf(ApiError);
+    return error as ApiError;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('createDocument', () => {
+  it('stores a parsed PDF with its page count, size, hash and fields', async () => {
+    const bytes = await generateSamplePdf({ pages: 2 });
+    const document = await createDocument(storage, { organizationId, filename: '../../etc/Lease\u0007.pdf', bytes, fields: JSON.stringify(sampleFields(2)), maxPdfBytes: 10_000_000 });
+    expect(document).toMatchObject({ filename: 'Lease.pdf', pageCount: 2, fileSize: bytes.byteLength, status: 'pending', version: 1 });
+    expect(document.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(await storage.getDocument(document.id)).toEqual(document);
+  });
+
+  it.each([
+    ['bytes that are not a PDF', { bytes: new TextEncoder().encode('<html>') }, 400, 'file'],
+    ['a truncated PDF', { bytes: new TextEncoder().encode('%PDF-1.7\n1 0 obj') }, 400, 'file'],
+    ['a file over the limit', { maxPdfBytes: 100 }, 413, 'file'],
+    ['fields that are not JSON', { fields: '[{' }, 400, 'fields'],
+    ['fields that are not an array', { fields: { id: 'x' } }, 400, 'fields'],
+    ['a field beyond the right edge', { fields: [{ ...sampleFields(2)[1]!, x: 0.9, width: 0.2 }] }, 400, 'fields[0].width'],
+    ['a field past the last page', { fields: [{ ...sampleFields(2)[1]!, page: 3 }] }, 400, 'fields[0].page'],
+    ['duplicate field ids', { fields: [sampleFields(2)[1]!, sampleFields(2)[1]!] }, 400, 'fields[1].id'],
+    ['a negative coordinate', { fields: [{ ...sampleFields(2)[1]!, y: -0.1 }] }, 400, 'fields[0].y'],
+  ])('refuses %s', async (_case, input, status, field) => {
+    const error = await refusal(input as never);
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.status).toBe(status);
+    expect(error.details).toMatchObject({ field, reason: expect.any(String) });
+  });
+
+  it('cleans file names', () => {
+    expect(cleanFilename('C:\\Users\\me\\a.pdf')).toBe('a.pdf');
+    expect(cleanFilename('')).toBe('document.pdf');
+    expect(cleanFilename('x'.repeat(300)).length).toBe(255);
+  });
+});

@@ -1,0 +1,104 @@
+import { SCOPES, type ApiKeyKind, type Scope } from '@signet/contract';
+import { newId } from '../ids.js';
+import { generateApiKey } from '../keys.js';
+import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
+import type { Storage } from '../storage/types.js';
+import { createDocument } from './create-document.js';
+
+export const DEFAULT_SCOPES: Record<ApiKeyKind, Scope[]> = {
+  pk: ['documents:read', 'documents:submit'],
+  sk: [...SCOPES],
+};
+export const DEFAULT_RATE_LIMIT = 600;
+
+export interface NewApiKeyOptions {
+  organizationId: string;
+  kind: ApiKeyKind;
+  scopes?: Scope[];
+  expiresAt?: string | null;
+  /** pk keys only: the origins it may be used from (empty: any). */
+  origins?: string[];
+  rateLimit?: number;
+}
+
+/** A key as shown once at creation: the secret is in `key`, and is never stored. */
+export interface CreatedApiKey {
+  id: string;
+  key: string;
+  kind: ApiKeyKind;
+  organizationId: string;
+  scopes: Scope[];
+  expiresAt: string | null;
+}
+
+/**
+ * Creates an API key (SPEC §2): only its SHA-256 and a display prefix are stored.
+ * @example const { key } = await createApiKeyRecord(storage, { organizationId, kind: 'pk' })
+ */
+export async function createApiKeyRecord(storage: Storage, options: NewApiKeyOptions): Promise<CreatedApiKey> {
+  const origins = options.origins ?? [];
+  if (options.kind === 'sk' && origins.length > 0) throw new Error('origins apply to pk keys only');
+  const { secret, hash, prefix } = generateApiKey(options.kind);
+  const record = {
+    id: newId('key'),
+    organizationId: options.organizationId,
+    kind: options.kind,
+    hash,
+    displayPrefix: prefix,
+    scopes: options.scopes ?? DEFAULT_SCOPES[options.kind],
+    expiresAt: options.expiresAt ?? null,
+    revokedAt: null,
+    allowedOrigins: origins,
+    rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT,
+    createdAt: new Date().toISOString(),
+  };
+  await storage.createApiKey(record);
+  return {
+    id: record.id,
+    key: secret,
+    kind: record.kind,
+    organizationId: record.organizationId,
+    scopes: record.scopes,
+    expiresAt: record.expiresAt,
+  };
+}
+
+export interface SeedResult {
+  organization: { id: string; slug: string; name: string };
+  documents: Array<{ id: string; filename: string; pageCount: number }>;
+  keys: { pk: { id: string; key: string }; sk: { id: string; key: string } };
+}
+
+const SAMPLES = [
+  { title: 'Mutual Non-Disclosure Agreement', filename: 'mutual-nda.pdf', pages: 3 },
+  { title: 'Photo Consent Form', filename: 'consent-form.pdf', pages: 1 },
+  { title: 'Master Services Agreement', filename: 'services-agreement.pdf', pages: 12 },
+];
+
+/**
+ * The demo data: organization `demo` ("Demo Company"), three sample agreements with fields of every type, a pk and
+ * an sk key. Run again, it adds new documents and keys to the same organization.
+ * @example const { keys } = await seedDemo(storage)
+ */
+export async function seedDemo(storage: Storage): Promise<SeedResult> {
+  const organization = await storage.ensureOrganization('demo', 'Demo Company');
+  const documents: SeedResult['documents'] = [];
+  for (const sample of SAMPLES) {
+    const bytes = await generateSamplePdf({ pages: sample.pages, title: sample.title });
+    const document = await createDocument(storage, {
+      organizationId: organization.id,
+      filename: sample.filename,
+      bytes,
+      fields: sampleFields(sample.pages),
+      maxPdfBytes: Number.MAX_SAFE_INTEGER,
+    });
+    documents.push({ id: document.id, filename: document.filename, pageCount: document.pageCount });
+  }
+  const pk = await createApiKeyRecord(storage, { organizationId: organization.id, kind: 'pk' });
+  const sk = await createApiKeyRecord(storage, { organizationId: organization.id, kind: 'sk' });
+  return {
+    organization: { id: organization.id, slug: organization.slug, name: organization.name },
+    documents,
+    keys: { pk: { id: pk.id, key: pk.key }, sk: { id: sk.id, key: sk.key } },
+  };
+}

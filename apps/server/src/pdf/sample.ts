@@ -1,0 +1,420 @@
+import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { FieldDefinition } from '@signet/contract';
+
+/** US Letter, in PDF points. */
+export const SAMPLE_PAGE_SIZE = { width: 612, height: 792 } as const;
+
+const { width: PAGE_WIDTH, height: PAGE_HEIGHT } = SAMPLE_PAGE_SIZE;
+const MARGIN_LEFT = 72;
+const MARGIN_RIGHT = PAGE_WIDTH - 72;
+const TEXT_WIDTH = MARGIN_RIGHT - MARGIN_LEFT;
+const BODY_SIZE = 10.5;
+const BODY_LEADING = 14.5;
+const PARAGRAPH_GAP = 7;
+const LABEL_SIZE = 8;
+
+/** Where a sample field sits: points from the page's left and TOP edges, like the fractions Signet stores. */
+interface FieldBox {
+  x: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+type SampleField = Omit<FieldDefinition, 'page' | 'x' | 'y' | 'width' | 'height'> & { box: FieldBox };
+
+/**
+ * The single layout table: the PDF draws these boxes and `sampleFields` turns them into field definitions,
+ * so the two cannot drift apart.
+ */
+const FIRST_PAGE_FIELDS: readonly SampleField[] = [
+  {
+    id: 'agreement_number',
+    type: 'text',
+    label: 'Agreement number',
+    required: false,
+    editable: false,
+    value: { type: 'text', content: 'AGR-2025-0042' },
+    box: { x: 72, top: 138, width: 168, height: 20 },
+  },
+  {
+    id: 'signer_name',
+    type: 'text',
+    label: 'Full legal name',
+    placeholder: 'Jane Doe',
+    required: true,
+    editable: true,
+    box: { x: 72, top: 188, width: 222, height: 22 },
+  },
+  {
+    id: 'signer_company',
+    type: 'text',
+    label: 'Company',
+    placeholder: 'Company name (optional)',
+    required: false,
+    editable: true,
+    box: { x: 318, top: 188, width: 222, height: 22 },
+  },
+  {
+    id: 'signer_initials',
+    type: 'initials',
+    label: 'Initials',
+    required: true,
+    editable: true,
+    box: { x: 468, top: 712, width: 72, height: 36 },
+  },
+];
+
+const LAST_PAGE_FIELDS: readonly SampleField[] = [
+  {
+    id: 'accept_terms',
+    type: 'checkbox',
+    label: 'I have read and agree to the terms of this Agreement',
+    required: true,
+    editable: true,
+    box: { x: 72, top: 494, width: 14, height: 14 },
+  },
+  {
+    id: 'signature',
+    type: 'signature',
+    label: 'Signature',
+    required: true,
+    editable: true,
+    box: { x: 72, top: 546, width: 270, height: 64 },
+  },
+  {
+    id: 'signed_date',
+    type: 'date',
+    label: 'Date',
+    placeholder: 'YYYY-MM-DD',
+    required: true,
+    editable: true,
+    box: { x: 372, top: 580, width: 168, height: 30 },
+  },
+];
+
+/** Vertical bands (points from the top) that body text may use, by the page's role. */
+const TEXT_BAND = {
+  firstPageTop: 238,
+  continuationTop: 96,
+  /** Above the initials box on page 1 and the footer elsewhere. */
+  fullPageBottom: 696,
+  /** Above the signature block of the last page. */
+  signaturePageBottom: 452,
+} as const;
+const SIGNATURE_RULE_TOP = 462;
+
+const CLAUSES: ReadonlyArray<readonly [string, string]> = [
+  [
+    'Purpose',
+    'The parties wish to explore a business relationship (the "Purpose"). In connection with the Purpose, each party may disclose information to the other that it considers confidential, and this Agreement sets out the terms on which that information is shared and protected.',
+  ],
+  [
+    'Confidential Information',
+    '"Confidential Information" means all non-public information disclosed by a party, whether orally, in writing or by inspection, including business plans, pricing, customer lists, product designs, source code, financial data and the terms of this Agreement, that is marked confidential or would reasonably be understood to be confidential.',
+  ],
+  [
+    'Obligations of the Recipient',
+    'The recipient shall use Confidential Information only for the Purpose, shall protect it with at least the care it uses for its own information of like importance and never less than reasonable care, and shall disclose it only to employees and advisers who need to know it and are bound by duties of confidentiality no less protective than these.',
+  ],
+  [
+    'Exclusions',
+    'These obligations do not apply to information that is or becomes public through no fault of the recipient, was lawfully known to the recipient before disclosure, is received from a third party without a duty of confidentiality, or is independently developed without use of the Confidential Information.',
+  ],
+  [
+    'Compelled Disclosure',
+    'If the recipient is required by law or court order to disclose Confidential Information, it shall give the disclosing party prompt written notice where lawful, cooperate in any effort to obtain a protective order, and disclose only the portion that it is legally required to disclose.',
+  ],
+  [
+    'Term and Termination',
+    'This Agreement begins on the date of the last signature and continues for two (2) years unless terminated earlier by either party on thirty (30) days written notice. The obligations of confidentiality survive termination for three (3) years, and indefinitely for trade secrets.',
+  ],
+  [
+    'Return of Materials',
+    'On written request or on termination, the recipient shall promptly return or destroy all documents and copies containing Confidential Information and, if asked, confirm in writing that it has done so, except for copies retained in routine backups or as required by law.',
+  ],
+  [
+    'No License or Warranty',
+    'Nothing in this Agreement grants any license or right under any patent, copyright or other intellectual property. All Confidential Information is provided "as is", without warranty of any kind as to its accuracy or completeness.',
+  ],
+  [
+    'Remedies',
+    'Unauthorised use or disclosure may cause irreparable harm for which damages would be an inadequate remedy. The disclosing party is therefore entitled to seek injunctive relief in addition to any other remedy available at law or in equity, without the need to post a bond.',
+  ],
+];
+
+const FINAL_CLAUSES: ReadonlyArray<readonly [string, string]> = [
+  [
+    'Electronic Signatures',
+    'The parties agree that this Agreement may be signed electronically, that an electronic signature has the same effect as a handwritten one, and that a copy of the signed Agreement kept by either party is as valid as the original.',
+  ],
+  [
+    'Governing Law',
+    'This Agreement is governed by the laws of the State of Delaware, without regard to its conflict of laws rules, and the parties submit to the exclusive jurisdiction of the state and federal courts located in Wilmington, Delaware.',
+  ],
+  [
+    'Entire Agreement',
+    'This Agreement is the entire agreement between the parties on its subject and supersedes all prior discussions. It may be amended only in a writing signed by both parties. If any provision is held unenforceable, the remainder continues in full force.',
+  ],
+];
+
+interface Fonts {
+  regular: PDFFont;
+  bold: PDFFont;
+}
+
+const INK = rgb(0.11, 0.11, 0.13);
+const MUTED = rgb(0.42, 0.43, 0.47);
+const BOX_BORDER = rgb(0.62, 0.66, 0.74);
+const BOX_FILL = rgb(0.965, 0.972, 0.99);
+
+/** Standard fonts speak WinAnsi; anything else would make pdf-lib throw, so it becomes "?". */
+function winAnsi(text: string): string {
+  return text.replace(/[^\x20-\x7E\xA0-\xFF]/g, '?');
+}
+
+/** pdf-lib's y is from the bottom; the layout's `top` is from the top. */
+function baselineY(top: number): number {
+  return PAGE_HEIGHT - top;
+}
+
+function wrapText(text: string, font: PDFFont, size: number, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    const candidate = line ? `${line} ${word}` : word;
+    if (line && font.widthOfTextAtSize(candidate, size) > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = candidate;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** Lays out text in bands; wrapping is cached because a 300-page file repeats the same paragraphs. */
+class TextFlow {
+  private readonly wrapped = new Map<string, string[]>();
+
+  constructor(private readonly fonts: Fonts) {}
+
+  lines(text: string): string[] {
+    let lines = this.wrapped.get(text);
+    if (!lines) {
+      lines = wrapText(text, this.fonts.regular, BODY_SIZE, TEXT_WIDTH);
+      this.wrapped.set(text, lines);
+    }
+    return lines;
+  }
+
+  /** Height a heading plus paragraph takes. */
+  blockHeight(body: string, withHeading: boolean): number {
+    return (this.lines(body).length + (withHeading ? 1 : 0)) * BODY_LEADING + PARAGRAPH_GAP;
+  }
+
+  /** Draws a block whose first line's top is `top`; returns the top of what follows. */
+  drawBlock(page: PDFPage, top: number, body: string, heading?: string): number {
+    let cursor = top;
+    if (heading) {
+      cursor += BODY_LEADING;
+      page.drawText(heading, { x: MARGIN_LEFT, y: baselineY(cursor - 3.5), size: BODY_SIZE, font: this.fonts.bold, color: INK });
+    }
+    for (const line of this.lines(body)) {
+      cursor += BODY_LEADING;
+      page.drawText(line, { x: MARGIN_LEFT, y: baselineY(cursor - 3.5), size: BODY_SIZE, font: this.fonts.regular, color: INK });
+    }
+    return cursor + PARAGRAPH_GAP;
+  }
+}
+
+/** Numbered clauses, cycling through the templates so that any number of pages can be filled. */
+class ClauseSource {
+  private next = 0;
+
+  constructor(private readonly templates: ReadonlyArray<readonly [string, string]>, private number: number) {}
+
+  get exhausted(): boolean {
+    return this.next >= this.templates.length;
+  }
+
+  peek(cycle: boolean): { heading: string; body: string } | null {
+    if (!cycle && this.exhausted) return null;
+    const [title, body] = this.templates[this.next % this.templates.length]!;
+    return { heading: `${this.number}. ${title}`, body };
+  }
+
+  advance(): void {
+    this.next++;
+    this.number++;
+  }
+
+  get clauseNumber(): number {
+    return this.number;
+  }
+}
+
+/** Draws clauses from `source` into the band [top, bottom]; stops at the first that does not fit. */
+function fillBand(page: PDFPage, flow: TextFlow, source: ClauseSource, top: number, bottom: number, cycle: boolean): void {
+  let cursor = top;
+  for (let clause = source.peek(cycle); clause; clause = source.peek(cycle)) {
+    if (cursor + flow.blockHeight(clause.body, true) > bottom) return;
+    cursor = flow.drawBlock(page, cursor, clause.body, clause.heading);
+    source.advance();
+  }
+}
+
+function drawFieldBox(page: PDFPage, field: SampleField, fonts: Fonts): void {
+  const { x, top, width, height } = field.box;
+  const y = PAGE_HEIGHT - top - height;
+  if (field.type === 'checkbox') {
+    page.drawRectangle({ x, y, width, height, borderColor: INK, borderWidth: 0.8, color: rgb(1, 1, 1) });
+    page.drawText(winAnsi(field.label), { x: x + width + 8, y: y + 3, size: 9.5, font: fonts.regular, color: INK });
+    return;
+  }
+  page.drawText(winAnsi(field.label), { x, y: y + height + 4, size: LABEL_SIZE, font: fonts.bold, color: MUTED });
+  page.drawRectangle({ x, y, width, height, borderColor: BOX_BORDER, borderWidth: 0.6, color: BOX_FILL });
+  if (field.type === 'signature' || field.type === 'initials') {
+    // The line a wet signature would sit on, with the customary "x".
+    page.drawLine({ start: { x: x + 6, y: y + 10 }, end: { x: x + width - 6, y: y + 10 }, thickness: 0.7, color: MUTED });
+    page.drawText('x', { x: x + 8, y: y + 13, size: 9, font: fonts.regular, color: MUTED });
+  }
+}
+
+function drawFooter(page: PDFPage, fonts: Fonts, title: string, pageNumber: number, pageCount: number): void {
+  const text = `${title}  -  Page ${pageNumber} of ${pageCount}`;
+  const width = fonts.regular.widthOfTextAtSize(text, 8);
+  page.drawText(text, { x: (PAGE_WIDTH - width) / 2, y: 30, size: 8, font: fonts.regular, color: MUTED });
+}
+
+function drawFirstPageHeader(page: PDFPage, fonts: Fonts, title: string): void {
+  page.drawText('DEMO COMPANY, INC.  -  CONFIDENTIAL', { x: MARGIN_LEFT, y: baselineY(58), size: 8, font: fonts.bold, color: MUTED });
+  const titleSize = fonts.bold.widthOfTextAtSize(title, 20) > TEXT_WIDTH ? 15 : 20;
+  const titleWidth = fonts.bold.widthOfTextAtSize(title, titleSize);
+  page.drawText(title, {
+    x: Math.max(MARGIN_LEFT, (PAGE_WIDTH - titleWidth) / 2),
+    y: baselineY(102),
+    size: titleSize,
+    font: fonts.bold,
+    color: INK,
+    maxWidth: TEXT_WIDTH,
+  });
+  page.drawLine({ start: { x: MARGIN_LEFT, y: baselineY(116) }, end: { x: MARGIN_RIGHT, y: baselineY(116) }, thickness: 0.8, color: INK });
+  page.drawText('Effective on the date of the last signature below', {
+    x: 318,
+    y: baselineY(154),
+    size: 9,
+    font: fonts.regular,
+    color: MUTED,
+  });
+}
+
+function drawSignatureBlock(page: PDFPage, fonts: Fonts): void {
+  page.drawLine({
+    start: { x: MARGIN_LEFT, y: baselineY(SIGNATURE_RULE_TOP) },
+    end: { x: MARGIN_RIGHT, y: baselineY(SIGNATURE_RULE_TOP) },
+    thickness: 0.6,
+    color: MUTED,
+  });
+  page.drawText('IN WITNESS WHEREOF, the Signer has executed this Agreement:', {
+    x: MARGIN_LEFT,
+    y: baselineY(482),
+    size: 10.5,
+    font: fonts.bold,
+    color: INK,
+  });
+  page.drawText('By signing electronically, the Signer agrees that the signature is binding as if signed by hand.', {
+    x: MARGIN_LEFT,
+    y: baselineY(630),
+    size: 8,
+    font: fonts.regular,
+    color: MUTED,
+  });
+}
+
+/**
+ * A realistic sample agreement (US Letter, Helvetica): a title and prefilled agreement number, name fields and
+ * initials on page 1, numbered clauses, and a signature block (checkbox, signature, date) on the last page.
+ * Pages between hold further clauses. `sampleFields(pages)` returns the matching field definitions.
+ * Deterministic: the same options give the same bytes.
+ * @example const pdf = await generateSamplePdf({ pages: 3, title: 'Mutual NDA' }); const fields = sampleFields(3)
+ */
+export async function generateSamplePdf(options: { pages?: number; title?: string } = {}): Promise<Uint8Array> {
+  const pageCount = checkPageCount(options.pages ?? 3);
+  const title = winAnsi(options.title ?? 'Mutual Non-Disclosure Agreement');
+
+  const pdf = await PDFDocument.create({ updateMetadata: false });
+  pdf.setTitle(title);
+  pdf.setAuthor('Demo Company, Inc.');
+  pdf.setSubject('Sample agreement for Signet');
+  pdf.setCreator('Signet');
+  pdf.setProducer('Signet sample generator (pdf-lib)');
+  const fonts: Fonts = {
+    regular: await pdf.embedFont(StandardFonts.Helvetica),
+    bold: await pdf.embedFont(StandardFonts.HelveticaBold),
+  };
+  const flow = new TextFlow(fonts);
+  const clauses = new ClauseSource(CLAUSES, 1);
+
+  for (let pageNumber = 1; pageNumber <= pageCount; pageNumber++) {
+    const page = pdf.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
+    const isFirst = pageNumber === 1;
+    const isLast = pageNumber === pageCount;
+    let top: number = TEXT_BAND.continuationTop;
+    if (isFirst) {
+      drawFirstPageHeader(page, fonts, title);
+      top = flow.drawBlock(
+        page,
+        TEXT_BAND.firstPageTop,
+        `This ${title} (the "Agreement") is entered into between Demo Company, Inc. (the "Company") and the person ` +
+          'named above (the "Signer"). In consideration of the mutual promises below, the parties agree as follows.',
+      );
+    }
+    const bottom = isLast ? TEXT_BAND.signaturePageBottom : TEXT_BAND.fullPageBottom;
+    if (isLast) {
+      // The final provisions close the document; on a one-page document only what fits is printed.
+      fillBand(page, flow, new ClauseSource(FINAL_CLAUSES, clauses.clauseNumber), top, bottom, false);
+      drawSignatureBlock(page, fonts);
+    } else {
+      fillBand(page, flow, clauses, top, bottom, true);
+    }
+    const fields = [...(isFirst ? FIRST_PAGE_FIELDS : []), ...(isLast ? LAST_PAGE_FIELDS : [])];
+    for (const field of fields) drawFieldBox(page, field, fonts);
+    drawFooter(page, fonts, title, pageNumber, pageCount);
+  }
+  return pdf.save();
+}
+
+function checkPageCount(pages: number): number {
+  if (!Number.isInteger(pages) || pages < 1) throw new RangeError(`pages must be a positive integer, got ${pages}`);
+  return pages;
+}
+
+const fraction = (points: number, of: number) => Math.round((points / of) * 10_000) / 10_000;
+
+function toDefinition(field: SampleField, page: number): FieldDefinition {
+  const { box, value, ...rest } = field;
+  return {
+    ...rest,
+    ...(value ? { value: { ...value } } : {}),
+    page,
+    x: fraction(box.x, PAGE_WIDTH),
+    y: fraction(box.top, PAGE_HEIGHT),
+    width: fraction(box.width, PAGE_WIDTH),
+    height: fraction(box.height, PAGE_HEIGHT),
+  };
+}
+
+/**
+ * The field definitions of `generateSamplePdf({ pages: pageCount })`: every field type, including a non-editable
+ * prefilled text field, on page 1 and on the last page. Positions are fractions of the page, y from the top.
+ * @example sampleFields(3).map((f) => `${f.id}@${f.page}`) // ['agreement_number@1', …, 'signature@3', …]
+ */
+export function sampleFields(pageCount: number): FieldDefinition[] {
+  const last = checkPageCount(pageCount);
+  return [
+    ...FIRST_PAGE_FIELDS.map((field) => toDefinition(field, 1)),
+    ...LAST_PAGE_FIELDS.map((field) => toDefinition(field, last)),
+  ];
+}
