@@ -48,9 +48,12 @@ export async function startServer(options: {
       shuttingDown = true;
       logger.info('shutting down: finishing in-flight requests');
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
-      if ('closeIdleConnections' in server) server.closeIdleConnections();
+      // A keep-alive connection goes idle once its request is answered; close each as it does, rather than
+      // waiting for the client to hang up.
+      const reaper = setInterval(() => 'closeIdleConnections' in server && server.closeIdleConnections(), 50);
       const timeout = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref());
       await Promise.race([drained, timeout]);
+      clearInterval(reaper);
       if ('closeAllConnections' in server) server.closeAllConnections();
       await storage.close();
       await rateLimits.close();
