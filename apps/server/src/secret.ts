@@ -2,14 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Config } from './config.js';
-
-/** Where the embedded database lives for a `DATABASE_URL` (unset or `file:`), or null for other engines. */
-export function embeddedDatabaseDir(databaseUrl: string | undefined): string | null {
-  if (!databaseUrl) return '.signet';
-  if (!databaseUrl.startsWith('file:')) return null;
-  const path = databaseUrl.slice('file:'.length);
-  return path === '' || path.includes(':memory:') ? null : dirname(path);
-}
+import { databaseLocation } from './storage/index.js';
 
 /**
  * The HMAC key of document tokens: `SIGNET_SECRET`, or, on the embedded store, one generated at first start and
@@ -18,11 +11,12 @@ export function embeddedDatabaseDir(databaseUrl: string | undefined): string | n
  */
 export async function resolveSecret(config: Config): Promise<string> {
   if (config.secret) return config.secret;
-  if (config.databaseUrl && /^postgres(ql)?:\/\//.test(config.databaseUrl)) {
+  const location = databaseLocation(config.databaseUrl);
+  if (location.engine === 'postgres') {
     throw new Error('SIGNET_SECRET is required with PostgreSQL (every instance must share it)');
   }
-  const dir = embeddedDatabaseDir(config.databaseUrl);
-  if (!dir) return randomBytes(32).toString('base64url');
+  if (location.path === ':memory:') return randomBytes(32).toString('base64url');
+  const dir = dirname(location.path);
   const file = join(dir, 'signet.secret');
   await mkdir(dir, { recursive: true });
   try {

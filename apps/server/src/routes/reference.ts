@@ -33,5 +33,18 @@ export function registerReferenceRoutes(app: SignetApp): void {
     c.header('Cache-Control', 'public, max-age=86400');
     return c.body(await scalarBundle, 200, { 'Content-Type': 'text/javascript; charset=utf-8' });
   });
-  app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'Signet API reference', cdn: '/docs/scalar.js' }));
+  app.get(
+    '/docs',
+    Scalar({
+      url: '/openapi.json',
+      pageTitle: 'Signet API reference',
+      cdn: '/docs/scalar.js',
+      // A self-hosted reference: none of Scalar's hosted services (AI agent, MCP, deploy, telemetry).
+      agent: { disabled: true },
+      showDeveloperTools: 'never',
+      telemetry: false,
+      hideClientButton: true,
+      authentication: { preferredSecurityScheme: 'ApiKey' },
+    }),
+  );
 }

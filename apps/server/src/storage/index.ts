@@ -33,24 +33,35 @@ export async function openStorage(databaseUrl: string | undefined, options: Open
   return storage;
 }
 
-function createStorage(databaseUrl: string | undefined, options: OpenStorageOptions): Storage {
-  if (databaseUrl === undefined || databaseUrl === '') {
-    return new SqliteStorage(sqliteFile(join(options.dataDir ?? './.signet', 'signet.db')));
+/**
+ * Which database `databaseUrl` names: the embedded one's file (`':memory:'` for a throwaway one), or PostgreSQL.
+ * Throws for anything else.
+ * @example databaseLocation(undefined) // { engine: 'sqlite', path: '.signet/signet.db' }
+ */
+export function databaseLocation(
+  databaseUrl: string | undefined,
+  dataDir = './.signet',
+): { engine: 'sqlite'; path: string } | { engine: 'postgres' } {
+  if (databaseUrl === undefined || databaseUrl === '') return { engine: 'sqlite', path: join(dataDir, 'signet.db') };
+  if (databaseUrl === ':memory:' || databaseUrl === 'file::memory:') return { engine: 'sqlite', path: ':memory:' };
+  if (databaseUrl.startsWith('file://')) return { engine: 'sqlite', path: fileURLToPath(databaseUrl) };
+  if (databaseUrl.startsWith('file:')) {
+    const path = databaseUrl.slice('file:'.length);
+    if (path === '') throw new Error('DATABASE_URL "file:" needs a path, such as file:./data/signet.db');
+    return { engine: 'sqlite', path };
   }
-  if (databaseUrl === ':memory:' || databaseUrl === 'file::memory:') return new SqliteStorage(':memory:');
-  if (databaseUrl.startsWith('file://')) return new SqliteStorage(sqliteFile(fileURLToPath(databaseUrl)));
-  if (databaseUrl.startsWith('file:')) return new SqliteStorage(sqliteFile(databaseUrl.slice('file:'.length)));
-  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return new PostgresStorage(databaseUrl, { schema: options.pgSchema });
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return { engine: 'postgres' };
   throw new Error(
     `Unsupported DATABASE_URL "${redact(databaseUrl)}": use file:<path> for SQLite or postgres://… for PostgreSQL`,
   );
 }
 
-/** The path of an embedded database, its directory created on first start. */
-function sqliteFile(path: string): string {
-  if (path === '') throw new Error('DATABASE_URL "file:" needs a path, such as file:./data/signet.db');
-  mkdirSync(dirname(path), { recursive: true });
-  return path;
+function createStorage(databaseUrl: string | undefined, options: OpenStorageOptions): Storage {
+  const location = databaseLocation(databaseUrl, options.dataDir);
+  if (location.engine === 'postgres') return new PostgresStorage(databaseUrl!, { schema: options.pgSchema });
+  // The embedded database's directory is created on first start.
+  if (location.path !== ':memory:') mkdirSync(dirname(location.path), { recursive: true });
+  return new SqliteStorage(location.path);
 }
 
 /** A URL fit for an error message: no password. */
