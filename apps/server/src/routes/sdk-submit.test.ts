@@ -184,8 +184,32 @@ describe('Idempotency-Key', () => {
   });
 });
 
-describe.each(engines)('concurrent identical submissions on $name', (engine) => {
-  it('create exactly one submission, with or without an Idempotency-Key', async () => {
+describe.each(engines)('on $name', (engine) => {
+  it('the whole flow: get the document and its file, submit, replay, read the submission back', async () => {
+    const c = await createTestApp(engine);
+    try {
+      const pk = (await c.createKey()).secret;
+      const sk = (await c.createKey({ kind: 'sk' })).secret;
+      const doc = await c.createDocument({ pages: 300 });
+      const got = (await (await call(c, 'GET', `/sdk/documents/${doc.id}`, { key: pk })).json()) as { documentUrl: string };
+      const file = new URL(got.documentUrl);
+      const part = await c.app.request(file.pathname + file.search, { headers: { Range: 'bytes=262000-262300' } });
+      expect(part.status).toBe(206);
+      expect((await part.arrayBuffer()).byteLength).toBe(301);
+      const payload = await buildPayload(doc);
+      const first = await call(c, 'POST', '/sdk/documents/submit', { key: pk, body: payload });
+      expect(first.status).toBe(201);
+      const replay = await call(c, 'POST', '/sdk/documents/submit', { key: pk, body: payload });
+      expect(replay.status).toBe(200);
+      expect(await replay.json()).toEqual(await first.json());
+      const record = (await (await call(c, 'GET', `/documents/${doc.id}/submission`, { key: sk })).json()) as any;
+      expect(record.data).toMatchObject({ documentId: doc.id, checksum: payload.checksum, fields: payload.fields });
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('concurrent identical submissions create exactly one submission, with or without an Idempotency-Key', async () => {
     const c = await createTestApp(engine);
     try {
       const pk = (await c.createKey()).secret;
