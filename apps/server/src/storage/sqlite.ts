@@ -126,6 +126,12 @@ export class SqliteStorage implements Storage {
   readonly engine = 'sqlite' as const;
   readonly #db: Database.Database;
   #statements: Statements | undefined;
+  #pendingSubmissions: Array<{
+    submission: StoredSubmission;
+    idempotency: IdempotencyScope | undefined;
+    resolve(created: boolean): void;
+    reject(error: unknown): void;
+  }> = [];
 
   /** Opens (creating when absent) the database file at `path`, or an in-memory one for `:memory:`. */
   constructor(path: string) {
@@ -168,7 +174,10 @@ export class SqliteStorage implements Storage {
   }
 
   async close(): Promise<void> {
-    if (this.#db.open) this.#db.close();
+    if (!this.#db.open) return;
+    // Submissions still waiting for their group commit are written, not dropped.
+    if (this.#pendingSubmissions.length > 0) this.#commitPendingSubmissions();
+    this.#db.close();
   }
 
   async ensureOrganization(slug: string, name: string): Promise<Organization> {
@@ -234,22 +243,61 @@ export class SqliteStorage implements Storage {
     );
   }
 
+  /**
+   * Group commit: submissions that reach this point in the same turn of the event loop are written in one
+   * transaction, each in a savepoint of its own, so that one disk sync makes them all durable. Each promise
+   * resolves only after that COMMIT; a failure of one submission rejects only its own promise.
+   */
   async recordSubmission(
     submission: StoredSubmission,
     idempotency?: IdempotencyScope,
   ): Promise<RecordSubmissionOutcome> {
-    const created = this.#transaction(() => {
-      const completed = this.#sql.completeDocument.run([toMillis(submission.receivedAt), submission.documentId]);
-      if (completed.changes !== 1) return false;
-      this.#sql.insertSubmission.run(submissionValues(submission));
-      if (idempotency) {
-        const body = JSON.stringify(submission.result);
-        this.#sql.completeIdempotency.run([201, body, idempotency.organizationId, idempotency.key]);
-      }
-      return true;
+    const created = await new Promise<boolean>((resolve, reject) => {
+      this.#pendingSubmissions.push({ submission, idempotency, resolve, reject });
+      if (this.#pendingSubmissions.length === 1) setImmediate(() => this.#commitPendingSubmissions());
     });
     if (created) return { created: true, submission };
     return { created: false, existing: await this.#existingSubmission(submission.documentId) };
+  }
+
+  #commitPendingSubmissions(): void {
+    const batch = this.#pendingSubmissions.splice(0);
+    const outcomes: Array<{ created: boolean } | { error: unknown }> = [];
+    try {
+      this.#transaction(() => {
+        for (const { submission, idempotency } of batch) {
+          this.#db.exec('SAVEPOINT submission');
+          try {
+            outcomes.push({ created: this.#recordOne(submission, idempotency) });
+            this.#db.exec('RELEASE submission');
+          } catch (error) {
+            this.#db.exec('ROLLBACK TO submission');
+            this.#db.exec('RELEASE submission');
+            outcomes.push({ error });
+          }
+        }
+      });
+    } catch (error) {
+      for (const pending of batch) pending.reject(error);
+      return;
+    }
+    batch.forEach((pending, i) => {
+      const outcome = outcomes[i]!;
+      if ('error' in outcome) pending.reject(outcome.error);
+      else pending.resolve(outcome.created);
+    });
+  }
+
+  /** Completes the document and stores its submission; false when the document was no longer pending. */
+  #recordOne(submission: StoredSubmission, idempotency: IdempotencyScope | undefined): boolean {
+    const completed = this.#sql.completeDocument.run([toMillis(submission.receivedAt), submission.documentId]);
+    if (completed.changes !== 1) return false;
+    this.#sql.insertSubmission.run(submissionValues(submission));
+    if (idempotency) {
+      const body = JSON.stringify(submission.result);
+      this.#sql.completeIdempotency.run([201, body, idempotency.organizationId, idempotency.key]);
+    }
+    return true;
   }
 
   async #existingSubmission(documentId: string): Promise<StoredSubmission> {

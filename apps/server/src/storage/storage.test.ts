@@ -293,6 +293,19 @@ describe.each(engines)('$name storage', (engine) => {
   });
 
   describe('submissions', () => {
+    it('records many concurrent submissions, and a failing one fails alone, leaving its document pending', async () => {
+      const documents = await Promise.all(Array.from({ length: 20 }, (_, i) => createDocument(storage, org, at(i))));
+      const submissions = documents.map((document) => submissionFor(document));
+      // The last reuses the first one's id: its INSERT breaks the primary key.
+      const clash = { ...submissions[19]!, id: submissions[0]!.id };
+      const outcomes = await Promise.allSettled([...submissions.slice(0, 19), clash].map((s) => storage.recordSubmission(s)));
+      expect(outcomes.slice(0, 19).every((o) => o.status === 'fulfilled' && o.value.created)).toBe(true);
+      expect(outcomes[19]!.status).toBe('rejected');
+      for (const document of documents.slice(0, 19)) expect((await storage.getDocument(document.id))?.status).toBe('completed');
+      expect((await storage.getDocument(documents[19]!.id))?.status).toBe('pending');
+      expect(await storage.getSubmissionForDocument(documents[19]!.id)).toBeNull();
+    });
+
     it('records a submission and completes the document in one step', async () => {
       const document = await createDocument(storage, org);
       const submission = submissionFor(document);

@@ -1,0 +1,217 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type autocannon from 'autocannon';
+import { newId } from '../src/ids.js';
+import { startChild, type ChildServer } from './child.js';
+import { createFixtures, submitBodies, SUBMIT_FIELDS, type BenchFixtures, type SubmitBodies } from './fixtures.js';
+import { runPhase, type PhaseResult } from './load.js';
+import { printReport } from './report.js';
+import { verifyDurability, type DurabilityReport, type SubmitLedger } from './verify.js';
+
+/*
+ * `pnpm bench:server`: the real server (embedded store, request logging on) against a bare Hono app serving the
+ * same JSON from memory (the ceiling), each in its own process, loaded in turn by autocannon over loopback.
+ * Environment: BENCH_DURATION (s, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (50), BENCH_SUBMIT_POOL (fresh
+ * documents for the submit phase), BENCH_PHASES (subset of ceiling-get,get,ceiling-submit,submit),
+ * BENCH_PROFILE=<dir> (--cpu-prof the server into dir), BENCH_KEEP=1 (keep the temporary directory).
+ */
+
+const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
+const PHASES = ['ceiling-get', 'get', 'ceiling-submit', 'submit'] as const;
+type PhaseName = (typeof PHASES)[number];
+
+function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  return value;
+}
+
+function readSettings() {
+  const duration = envNumber('BENCH_DURATION', 10);
+  const warmup = envNumber('BENCH_WARMUP', 2);
+  const phases = (process.env.BENCH_PHASES ?? PHASES.join(',')).split(',').map((name) => name.trim());
+  const unknown = phases.filter((name) => !PHASES.includes(name as PhaseName));
+  if (unknown.length > 0) throw new Error(`BENCH_PHASES: unknown phase ${unknown.join(', ')} (use ${PHASES.join(', ')})`);
+  return {
+    duration,
+    warmup,
+    connections: envNumber('BENCH_CONNECTIONS', 50),
+    // Room for 5,000 submissions a second through warm-up and measurement, plus the sanity check.
+    submitPool: Math.ceil(envNumber('BENCH_SUBMIT_POOL', (duration + warmup) * 5000 + 1000)),
+    phases: new Set(phases as PhaseName[]),
+    profileDir: process.env.BENCH_PROFILE,
+    keep: process.env.BENCH_KEEP === '1',
+  };
+}
+export type BenchSettings = ReturnType<typeof readSettings>;
+
+/** What one real submit request needs: the next fresh document, its body, and a ledger of what happened. */
+function submitSource(fixtures: BenchFixtures, bodies: SubmitBodies, ledger: SubmitLedger) {
+  let next = 0;
+  let exhausted = false;
+  return {
+    get exhausted() {
+      return exhausted;
+    },
+    take(): string {
+      const id = fixtures.submitDocumentIds[next++];
+      if (id !== undefined) return id;
+      exhausted = true;
+      // Out of fresh documents: resend the first (a replay), and report the run as failed.
+      return fixtures.submitDocumentIds[0]!;
+    },
+    setupRequest(request: autocannon.Request, context: Record<string, unknown>): autocannon.Request {
+      const documentId = this.take();
+      const { body, checksum } = bodies.build(documentId);
+      if (!ledger.sent.has(documentId)) ledger.sent.set(documentId, checksum);
+      context.documentId = documentId;
+      request.body = body;
+      return request;
+    },
+    onResponse(status: number, context: Record<string, unknown>) {
+      const documentId = context.documentId as string;
+      ledger.answered.add(documentId);
+      if (status === 201) ledger.accepted.add(documentId);
+    },
+  };
+}
+
+async function expectStatus(response: Response, status: number, what: string): Promise<string> {
+  const text = await response.text();
+  if (response.status !== status) throw new Error(`${what}: expected ${status}, got ${response.status}: ${text.slice(0, 500)}`);
+  return text;
+}
+
+export interface BenchOutcome {
+  settings: BenchSettings;
+  fixtures: BenchFixtures;
+  bodies: SubmitBodies;
+  results: Partial<Record<PhaseName, PhaseResult>>;
+  durability: DurabilityReport | null;
+  poolExhausted: boolean;
+  serverLogLines: number;
+  serverExitCode: number | null;
+}
+
+async function measure(settings: BenchSettings, fixtures: BenchFixtures): Promise<BenchOutcome> {
+  const bodies = await submitBodies();
+  const ledger: SubmitLedger = { sent: new Map(), accepted: new Set(), answered: new Set() };
+  const source = submitSource(fixtures, bodies, ledger);
+  const serverLog = join(fixtures.dir, 'server.log');
+  const results: BenchOutcome['results'] = {};
+  const children: ChildServer[] = [];
+  let serverExitCode: number | null = null;
+
+  try {
+    const real = await startChild({
+      script: 'bench/serve.ts',
+      cwd: APP_DIR,
+      env: { ...process.env, DATABASE_URL: fixtures.databaseUrl, BENCH_SERVER_LOG: serverLog },
+      nodeArgs: settings.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.profileDir}`] : [],
+    });
+    children.push(real);
+    const keyHeaders = { 'X-API-Key': fixtures.apiKey };
+    const getPath = `/sdk/documents/${fixtures.getDocumentId}`;
+    const documentJson = await expectStatus(await fetch(real.url + getPath, { headers: keyHeaders }), 200, 'GET of the real server');
+
+    // One submission before the load: the templated payload must be accepted as it is.
+    const sanityId = source.take();
+    const sanity = bodies.build(sanityId);
+    ledger.sent.set(sanityId, sanity.checksum);
+    const sanityResponse = await fetch(`${real.url}/sdk/documents/submit`, {
+      method: 'POST',
+      headers: { ...keyHeaders, 'Content-Type': 'application/json' },
+      body: sanity.body.toString('utf8'),
+    });
+    const submissionResult = await expectStatus(sanityResponse, 201, 'sanity submission to the real server');
+    ledger.answered.add(sanityId);
+    ledger.accepted.add(sanityId);
+
+    const ceilingFile = join(fixtures.dir, 'ceiling.json');
+    writeFileSync(ceilingFile, JSON.stringify({ document: JSON.parse(documentJson), submissionResult: JSON.parse(submissionResult) }));
+    const ceiling = await startChild({ script: 'bench/ceiling.ts', args: [ceilingFile], cwd: APP_DIR, env: process.env });
+    children.push(ceiling);
+    const ceilingJson = await expectStatus(await fetch(ceiling.url + getPath), 200, 'GET of the ceiling');
+    if (ceilingJson !== documentJson) throw new Error('the ceiling does not serve the same JSON as the real server');
+
+    const load = { connections: settings.connections, duration: settings.duration, warmup: settings.warmup };
+    const post = { method: 'POST' as const, path: '/sdk/documents/submit', headers: { ...keyHeaders, 'Content-Type': 'application/json' } };
+    const plan: Array<[PhaseName, () => Promise<PhaseResult>]> = [
+      ['ceiling-get', () => runPhase({ name: 'ceiling GET', url: ceiling.url, serverPid: ceiling.pid, method: 'GET', path: getPath, headers: keyHeaders, ...load })],
+      ['get', () => runPhase({ name: 'real GET', url: real.url, serverPid: real.pid, method: 'GET', path: getPath, headers: keyHeaders, ...load })],
+      [
+        'ceiling-submit',
+        () =>
+          runPhase({
+            name: 'ceiling POST',
+            url: ceiling.url,
+            serverPid: ceiling.pid,
+            ...post,
+            ...load,
+            // The same work on the load generator as the real phase: a fresh id and checksum every time.
+            setupRequest: (request) => ({ ...request, body: bodies.build(newId('doc')).body }),
+          }),
+      ],
+      [
+        'submit',
+        () =>
+          runPhase({
+            name: 'real POST',
+            url: real.url,
+            serverPid: real.pid,
+            ...post,
+            ...load,
+            setupRequest: (request, context) => source.setupRequest(request, context),
+            onResponse: (status, _body, context) => source.onResponse(status, context),
+          }),
+      ],
+    ];
+    for (const [name, run] of plan) {
+      if (!settings.phases.has(name)) continue;
+      process.stderr.write(`running ${name}…\n`);
+      results[name] = await run();
+    }
+  } finally {
+    // The real server first: its exit code says whether it shut down cleanly after the load.
+    const codes = [];
+    for (const child of children) codes.push(await child.stop());
+    serverExitCode = codes[0] ?? null;
+  }
+
+  const durability = settings.phases.has('submit') ? verifyDurability(fixtures.databasePath, ledger) : null;
+  const serverLogLines = readFileSync(serverLog, 'utf8').split('\n').filter(Boolean).length;
+  return {
+    settings,
+    fixtures,
+    bodies,
+    results,
+    durability,
+    poolExhausted: source.exhausted,
+    serverLogLines,
+    serverExitCode,
+  };
+}
+
+const startedAt = performance.now();
+let settings: BenchSettings | undefined;
+let fixtures: BenchFixtures | undefined;
+let outcome: BenchOutcome | undefined;
+try {
+  settings = readSettings();
+  fixtures = await createFixtures(settings.submitPool);
+  outcome = await measure(settings, fixtures);
+  printReport(outcome, { fields: SUBMIT_FIELDS.length });
+  process.stdout.write(`wall time:  ${((performance.now() - startedAt) / 1000).toFixed(1)} s\n`);
+} catch (error) {
+  process.stderr.write(`benchmark failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+} finally {
+  if (fixtures && !settings?.keep) rmSync(fixtures.dir, { recursive: true, force: true });
+  else if (fixtures) process.stdout.write(`kept ${fixtures.dir}\n`);
+}
+if (outcome && (outcome.durability?.ok === false || outcome.poolExhausted)) {
+  process.exitCode = 1;
+}
