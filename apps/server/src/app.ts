@@ -1,7 +1,8 @@
 import { HTTPException } from 'hono/http-exception';
 import { ApiError } from './errors.js';
 import { sendError } from './http/envelope.js';
-import type { AppDependencies } from './http/env.js';
+import type { AppContext, AppDependencies } from './http/env.js';
+import { createReadCache } from './http/read-cache.js';
 import { requestContext } from './middleware/request-context/index.js';
 import { sdkCors } from './middleware/sdk-cors/index.js';
 import { createOpenApiApp, type SignetApp } from './routes/openapi.js';
@@ -31,7 +32,8 @@ function allowedMethods(app: SignetApp, path: string): string[] {
  * `app.request(…)` on the real thing.
  * @example const app = createApp({ storage, rateLimits, config, secret, logger })
  */
-export function createApp(deps: AppDependencies, options: { isShuttingDown?: () => boolean } = {}): SignetApp {
+export function createApp(dependencies: AppDependencies, options: { isShuttingDown?: () => boolean } = {}): SignetApp {
+  const deps: AppContext = { ...dependencies, reads: createReadCache(dependencies.storage) };
   const app = createOpenApiApp();
   app.use('*', requestContext({ logger: deps.logger }));
   app.use('/sdk/*', sdkCors());

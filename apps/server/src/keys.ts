@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ApiKeyKind } from '@signet/contract';
 import { newSecretBody } from './ids.js';
 
-/** SHA-256 hex of a key secret: the only form in which a key is stored. */
+/** SHA-256 hex of a key secret: the only form in which a key is stored. Runs on every request (one-shot hash). */
 export function hashApiKey(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 /** The short prefix shown to people to recognise a key (`pk_AbCd…`); never enough to use it. */

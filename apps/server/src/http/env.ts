@@ -2,6 +2,7 @@ import type { Storage, AuthenticatedKey } from '../storage/types.js';
 import type { Config } from '../config.js';
 import type { RateLimits } from '../rate-limit/index.js';
 import type { Logger } from '../logger.js';
+import type { ReadCache } from './read-cache.js';
 
 /** What the app is built from: storage, rate limits, settings, a logger and a clock. */
 export interface AppDependencies {
@@ -13,6 +14,11 @@ export interface AppDependencies {
   logger: Logger;
   /** The clock; tests pass a fixed one. */
   now?: () => Date;
+}
+
+/** What routes and middleware work with: the dependencies plus what the app builds from them. */
+export interface AppContext extends AppDependencies {
+  reads: ReadCache;
 }
 
 /** Hono's environment for Signet: per-request variables set by the middleware. */

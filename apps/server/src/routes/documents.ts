@@ -14,7 +14,7 @@ import { sendEnvelope, responseMeta } from '../http/envelope.js';
 import { createDocument } from '../documents/create-document.js';
 import { documentMetadata, managedDocument, submissionRecord } from '../documents/present.js';
 import { decodeCursor, encodeCursor } from '../documents/cursor.js';
-import type { AppDependencies } from '../http/env.js';
+import type { AppContext } from '../http/env.js';
 import { API_KEY_SECURITY, errorResponses, type SignetApp } from './openapi.js';
 import { DocumentIdParams, findOwnDocument } from './sdk-documents.js';
 
@@ -92,7 +92,7 @@ const routes = {
 };
 
 /** The management endpoints (SPEC §5), for `sk_` keys. */
-export function registerDocumentRoutes(app: SignetApp, deps: AppDependencies): void {
+export function registerDocumentRoutes(app: SignetApp, deps: AppContext): void {
   const read = apiKey(deps, { scopes: ['documents:read'], secretOnly: true });
   const write = apiKey(deps, { scopes: ['documents:write'], secretOnly: true });
   const uploadLimit = bodyLimit({

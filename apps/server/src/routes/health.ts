@@ -1,8 +1,8 @@
 import type { SignetApp } from './openapi.js';
-import type { AppDependencies } from '../http/env.js';
+import type { AppContext } from '../http/env.js';
 
 /** `GET /healthz`: 200 while the server takes requests; reports the storage engine and rate-limit backend. */
-export function registerHealthRoute(app: SignetApp, deps: AppDependencies, isShuttingDown: () => boolean): void {
+export function registerHealthRoute(app: SignetApp, deps: AppContext, isShuttingDown: () => boolean): void {
   app.get('/healthz', (c) => {
     const body = {
       status: isShuttingDown() ? 'shutting-down' : 'ok',

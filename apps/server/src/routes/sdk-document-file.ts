@@ -2,7 +2,7 @@ import { isId } from '@signet/contract';
 import { ApiError, validationError } from '../errors.js';
 import { checkDocumentToken } from '../documents/token.js';
 import { parseRange } from '../documents/range.js';
-import type { AppDependencies } from '../http/env.js';
+import type { AppContext } from '../http/env.js';
 import type { SignetApp } from './openapi.js';
 import { errorResponses } from './openapi.js';
 import { DocumentIdParams } from './sdk-documents.js';
@@ -20,7 +20,7 @@ function contentDisposition(filename: string): string {
  * `GET /sdk/documents/{documentId}/file?token=…`: the PDF, guarded by the token of `documentUrl` rather than a key
  * (SPEC §4). Byte ranges (206) let pdf.js load large files a piece at a time; no compression on this route.
  */
-export function registerDocumentFileRoute(app: SignetApp, deps: AppDependencies): void {
+export function registerDocumentFileRoute(app: SignetApp, deps: AppContext): void {
   app.openAPIRegistry.registerPath({
     method: 'get',
     path: '/sdk/documents/{documentId}/file',
@@ -47,7 +47,7 @@ export function registerDocumentFileRoute(app: SignetApp, deps: AppDependencies)
   app.get('/sdk/documents/:documentId/file', async (c) => {
     const documentId = c.req.param('documentId');
     if (!isId('doc', documentId)) throw validationError('documentId', 'must be "doc_" followed by 20 or more letters and digits');
-    const document = await deps.storage.getDocument(documentId);
+    const document = await deps.reads.document(documentId);
     const check = document
       ? checkDocumentToken(deps.secret, c.req.query('token'), {
           documentId,

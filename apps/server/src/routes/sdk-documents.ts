@@ -1,10 +1,12 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { KeyValidationResultSchema, SdkDocumentSchema, idSchema } from '@signet/contract';
+import { LRUCache } from 'lru-cache';
+import type { TypedResponse } from 'hono';
+import { KeyValidationResultSchema, SdkDocumentSchema, idSchema, type SdkDocument } from '@signet/contract';
 import { ApiError } from '../errors.js';
 import { apiKey, authenticate, applyRateLimit, authorize } from '../middleware/api-key/index.js';
 import { documentMetadata } from '../documents/present.js';
 import { signDocumentToken } from '../documents/token.js';
-import type { AppDependencies } from '../http/env.js';
+import type { AppContext } from '../http/env.js';
 import { API_KEY_SECURITY, errorResponses, type SignetApp } from './openapi.js';
 
 export const DocumentIdParams = z.object({
@@ -44,8 +46,8 @@ const getDocumentRoute = createRoute({
 });
 
 /** The document of the key's organization, or the 404 that never reveals another organization's documents. */
-export async function findOwnDocument(deps: AppDependencies, organizationId: string, documentId: string) {
-  const document = await deps.storage.getDocument(documentId);
+export async function findOwnDocument(deps: Pick<AppContext, 'reads'>, organizationId: string, documentId: string) {
+  const document = await deps.reads.document(documentId);
   if (!document || document.organizationId !== organizationId) {
     throw new ApiError('DOCUMENT_NOT_FOUND', `Document ${documentId} not found`);
   }
@@ -53,7 +55,7 @@ export async function findOwnDocument(deps: AppDependencies, organizationId: str
 }
 
 /** `POST /sdk/validate-key` and `GET /sdk/documents/{documentId}`. */
-export function registerSdkDocumentRoutes(app: SignetApp, deps: AppDependencies): void {
+export function registerSdkDocumentRoutes(app: SignetApp, deps: AppContext): void {
   app.openapi(validateKeyRoute, async (c) => {
     let key;
     try {
@@ -79,27 +81,33 @@ export function registerSdkDocumentRoutes(app: SignetApp, deps: AppDependencies)
     );
   });
 
+  // A document's response changes only with its state and its token; tokens expire on a step of 1/60 of their
+  // lifetime (a minute by default), so one rendering serves every request within the step.
+  const rendered = new LRUCache<string, string>({ max: 1000 });
+  const ttl = deps.config.documentTokenTtlSeconds;
+  const step = Math.max(1, Math.floor(ttl / 60));
+
   app.openapi(
     { ...getDocumentRoute, middleware: [apiKey(deps, { scopes: ['documents:read'] })] as const },
     async (c) => {
       const { documentId } = c.req.valid('param');
-      const key = c.get('apiKey');
-      const document = await findOwnDocument(deps, key.organizationId, documentId);
-      const now = deps.now?.() ?? new Date();
-      const token = signDocumentToken(deps.secret, {
-        documentId: document.id,
-        version: document.version,
-        expires: Math.floor(now.getTime() / 1000) + deps.config.documentTokenTtlSeconds,
-      });
+      const document = await findOwnDocument(deps, c.get('apiKey').organizationId, documentId);
+      const now = Math.floor((deps.now?.() ?? new Date()).getTime() / 1000);
+      const expires = (Math.floor((now + ttl) / step) + 1) * step;
       const base = deps.config.publicBaseUrl ?? new URL(c.req.url).origin;
-      return c.json(
-        {
+      const cacheKey = `${document.id} ${document.version} ${document.status} ${document.updatedAt} ${base} ${expires}`;
+      let body = rendered.get(cacheKey);
+      if (!body) {
+        const token = signDocumentToken(deps.secret, { documentId: document.id, version: document.version, expires });
+        const response: SdkDocument = {
           metadata: documentMetadata(document),
           documentUrl: `${base}/sdk/documents/${document.id}/file?token=${token}`,
           fields: document.fields,
-        },
-        200,
-      );
+        };
+        body = JSON.stringify(response);
+        rendered.set(cacheKey, body);
+      }
+      return c.body(body, 200, { 'Content-Type': 'application/json' }) as unknown as TypedResponse<SdkDocument, 200, 'json'>;
     },
   );
 }

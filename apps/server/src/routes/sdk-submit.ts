@@ -6,7 +6,7 @@ import { apiKey } from '../middleware/api-key/index.js';
 import { clientIp } from '../middleware/api-key/client-ip.js';
 import { parseOrThrow } from '../http/validation.js';
 import { submitDocument, type SubmitResponse } from '../submissions/submit.js';
-import type { AppDependencies } from '../http/env.js';
+import type { AppContext } from '../http/env.js';
 import type { IdempotencyScope } from '../storage/types.js';
 import { API_KEY_SECURITY, errorResponses, type SignetApp } from './openapi.js';
 import { findOwnDocument } from './sdk-documents.js';
@@ -37,7 +37,7 @@ const submitRoute = createRoute({
 });
 
 /** `POST /sdk/documents/submit`. */
-export function registerSubmitRoute(app: SignetApp, deps: AppDependencies): void {
+export function registerSubmitRoute(app: SignetApp, deps: AppContext): void {
   const limit = bodyLimit({
     maxSize: deps.config.maxBodyBytes,
     onError: () => {

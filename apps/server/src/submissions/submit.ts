@@ -1,7 +1,7 @@
 import { type SubmissionPayload, type SubmissionResult } from '@signet/contract';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
-import type { AppDependencies } from '../http/env.js';
+import type { AppContext } from '../http/env.js';
 import type { AuthenticatedKey, DocumentRecord, IdempotencyScope, StoredSubmission } from '../storage/types.js';
 import { checkSubmission } from './validate.js';
 
@@ -41,7 +41,7 @@ function replayOrConflict(existing: StoredSubmission, checksum: string): SubmitR
  * Accepts a submission (SPEC §6): checksum, document rules, then one durable transaction that stores it and
  * completes the document. A payload equal to the accepted one replays its result; any other is refused.
  */
-export async function submitDocument(deps: AppDependencies, request: SubmitRequest): Promise<SubmitResponse> {
+export async function submitDocument(deps: AppContext, request: SubmitRequest): Promise<SubmitResponse> {
   const { document, payload } = request;
   const { checksum } = request;
   if (checksum !== payload.checksum) {
@@ -90,6 +90,7 @@ export async function submitDocument(deps: AppDependencies, request: SubmitReque
     receivedAt,
   };
   const outcome = await deps.storage.recordSubmission(submission, request.idempotency);
+  deps.reads.forgetDocument(document.id);
   if (outcome.created) return { status: 201, result: submission.result };
   return replayOrConflict(outcome.existing, checksum);
 }

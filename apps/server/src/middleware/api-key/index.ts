@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { apiKeyKind, type Scope } from '@signet/contract';
 import { ApiError } from '../../errors.js';
 import { hashApiKey } from '../../keys.js';
-import type { AppDependencies, AppEnv } from '../../http/env.js';
+import type { AppContext, AppEnv } from '../../http/env.js';
 import type { AuthenticatedKey } from '../../storage/types.js';
 import { clientIp } from './client-ip.js';
 
@@ -25,7 +25,7 @@ function rateLimitHeaders(limit: number, remaining: number, reset: number): Reco
  * Who is calling: the key of `X-API-Key`, checked for form, existence, revocation and expiry, with failures
  * counted per client IP so keys cannot be guessed. Throws the 401 or 429 to send.
  */
-export async function authenticate(c: Context<AppEnv>, deps: AppDependencies): Promise<AuthenticatedKey> {
+export async function authenticate(c: Context<AppEnv>, deps: AppContext): Promise<AuthenticatedKey> {
   const ip = clientIp(c, deps.config.trustProxy) ?? 'unknown';
   const guard = await deps.rateLimits.authFailureStatus(ip);
   if (guard.blocked) {
@@ -40,7 +40,7 @@ export async function authenticate(c: Context<AppEnv>, deps: AppDependencies): P
   const secret = c.req.header('X-API-Key');
   if (!secret) return refuse('INVALID_API_KEY', 'Missing API key: send it in the X-API-Key header');
   if (!apiKeyKind(secret)) return refuse('INVALID_API_KEY', 'Malformed API key');
-  const key = await deps.storage.findApiKeyByHash(hashApiKey(secret));
+  const key = await deps.reads.apiKey(hashApiKey(secret));
   if (!key) return refuse('INVALID_API_KEY', 'Unknown API key');
   if (key.revokedAt) return refuse('INVALID_API_KEY', 'This API key has been revoked');
   const now = deps.now?.() ?? new Date();
@@ -51,7 +51,7 @@ export async function authenticate(c: Context<AppEnv>, deps: AppDependencies): P
 }
 
 /** Counts the request against the key's window and sets the three rate-limit headers; throws the 429. */
-export async function applyRateLimit(c: Context<AppEnv>, deps: AppDependencies, key: AuthenticatedKey): Promise<void> {
+export async function applyRateLimit(c: Context<AppEnv>, deps: AppContext, key: AuthenticatedKey): Promise<void> {
   const decision = await deps.rateLimits.consume(key.id, key.rateLimit);
   const headers = rateLimitHeaders(decision.limit, decision.remaining, decision.reset);
   if (!decision.allowed) {
@@ -92,7 +92,7 @@ export function authorize(c: Context<AppEnv>, key: AuthenticatedKey, options: Ap
  * Authentication, rate limit and permissions for a route, in that order (401, 429, 403).
  * @example createRoute({ …, middleware: [apiKey(deps, { scopes: ['documents:read'] })] })
  */
-export function apiKey(deps: AppDependencies, options: ApiKeyOptions = {}): MiddlewareHandler<AppEnv> {
+export function apiKey(deps: AppContext, options: ApiKeyOptions = {}): MiddlewareHandler<AppEnv> {
   return async function apiKeyMiddleware(c, next) {
     const key = await authenticate(c, deps);
     c.set('apiKey', key);

@@ -8,7 +8,7 @@ export interface RequestContextOptions {
 }
 
 /**
- * Gives every request its id (`X-Request-Id`, equal to `meta.requestId`), the security headers of SPEC §7, and
+ * Gives every request its id (`X-Request-Id`, equal to `meta.requestId`), the security headers of SPEC §7 (and `Cache-Control: no-store` unless the route says otherwise), and
  * one log line when it ends: method, path (never the query, which may hold a document token), status, duration.
  * @example app.use('*', requestContext({ logger }))
  */
@@ -21,8 +21,9 @@ export function requestContext({ logger }: RequestContextOptions): MiddlewareHan
     c.header('X-Request-Id', requestId);
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'no-referrer');
+    // API answers are not to be cached; a route that may be (the PDF, the reference page) sets its own.
+    c.header('Cache-Control', 'no-store');
     await next();
-    if (c.res.headers.get('Content-Type')?.startsWith('application/json')) c.res.headers.set('Cache-Control', 'no-store');
     logger.info({
       requestId,
       method: c.req.method,
