@@ -15,15 +15,12 @@ import { registerHealthRoute } from './routes/health.js';
 
 export type { AppDependencies } from './http/env.js';
 
-/** The methods other routes accept at a path, for the 405 of a known path with a wrong method. */
-function allowedMethods(app: SignetApp, path: string): string[] {
-  const methods = new Set<string>();
-  for (const route of app.routes) {
-    if (route.method === 'ALL' || route.path.includes('*')) continue;
-    const pattern = new RegExp(`^${route.path.replace(/:[^/]+/g, '[^/]+')}$`);
-    if (pattern.test(path)) methods.add(route.method);
-  }
-  return [...methods];
+/** For the 405 of a known path with a wrong method: which methods the app's routes accept at a path. */
+function methodsByPath(app: SignetApp): (path: string) => string[] {
+  const routes = app.routes
+    .filter((route) => route.method !== 'ALL' && !route.path.includes('*'))
+    .map((route) => ({ method: route.method, pattern: new RegExp(`^${route.path.replace(/:[^/]+/g, '[^/]+')}$`) }));
+  return (path) => [...new Set(routes.filter((route) => route.pattern.test(path)).map((route) => route.method))];
 }
 
 /**
@@ -45,8 +42,10 @@ export function createApp(dependencies: AppDependencies, options: { isShuttingDo
   registerReferenceRoutes(app);
   registerHealthRoute(app, deps, options.isShuttingDown ?? (() => false));
 
+  let allowedMethods: ((path: string) => string[]) | undefined;
   app.notFound((c) => {
-    const allowed = allowedMethods(app, c.req.path);
+    allowedMethods ??= methodsByPath(app);
+    const allowed = allowedMethods(c.req.path);
     if (allowed.length > 0) {
       return sendError(
         c,

@@ -10,6 +10,7 @@ import type { AppContext } from '../http/env.js';
 import type { IdempotencyScope } from '../storage/types.js';
 import { API_KEY_SECURITY, errorResponses, type SignetApp } from './openapi.js';
 import { findOwnDocument } from './sdk-documents.js';
+import { requestHeader } from '../http/request-header.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A claim still unfinished after this long belongs to a request that died; a retry may take it over. */
@@ -61,7 +62,7 @@ export function registerSubmitRoute(app: SignetApp, deps: AppContext): void {
     }
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw validationError('body', 'must be a JSON object');
     const payload = parseOrThrow(SubmissionPayloadSchema, raw);
-    const idempotencyKey = c.req.header('Idempotency-Key');
+    const idempotencyKey = requestHeader(c, 'idempotency-key');
     if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > 255)) {
       throw validationError('Idempotency-Key', 'must be 1 to 255 characters');
     }
@@ -74,7 +75,7 @@ export function registerSubmitRoute(app: SignetApp, deps: AppContext): void {
       checksum: await submissionChecksum(raw),
       payload,
       clientIp: clientIp(c, deps.config.trustProxy),
-      userAgent: c.req.header('User-Agent') ?? null,
+      userAgent: requestHeader(c, 'user-agent') ?? null,
       receivedAt: new Date(c.get('receivedAt')),
     };
     if (idempotencyKey === undefined) {

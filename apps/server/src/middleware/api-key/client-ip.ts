@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { requestHeader } from '../../http/request-header.js';
 
 /**
  * The client's IP: the first `X-Forwarded-For` hop when the server sits behind a trusted proxy, otherwise the
@@ -6,7 +7,7 @@ import type { Context } from 'hono';
  */
 export function clientIp(c: Context, trustProxy: boolean): string | null {
   if (trustProxy) {
-    const forwarded = c.req.header('X-Forwarded-For');
+    const forwarded = requestHeader(c, 'x-forwarded-for');
     if (forwarded) return forwarded.split(',')[0]!.trim();
   }
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;

@@ -5,6 +5,7 @@ import { hashApiKey } from '../../keys.js';
 import type { AppContext, AppEnv } from '../../http/env.js';
 import type { AuthenticatedKey } from '../../storage/types.js';
 import { clientIp } from './client-ip.js';
+import { requestHeader } from '../../http/request-header.js';
 
 export interface ApiKeyOptions {
   /** Scopes the route needs (SPEC §2). */
@@ -37,7 +38,7 @@ export async function authenticate(c: Context<AppEnv>, deps: AppContext): Promis
     await deps.rateLimits.recordAuthFailure(ip);
     throw new ApiError(code, message);
   };
-  const secret = c.req.header('X-API-Key');
+  const secret = requestHeader(c, 'x-api-key');
   if (!secret) return refuse('INVALID_API_KEY', 'Missing API key: send it in the X-API-Key header');
   if (!apiKeyKind(secret)) return refuse('INVALID_API_KEY', 'Malformed API key');
   const key = await deps.reads.apiKey(hashApiKey(secret));
@@ -64,7 +65,7 @@ export async function applyRateLimit(c: Context<AppEnv>, deps: AppContext, key: 
 
 /** What a key may do from where: sk keys never from a browser, pk keys only from their origins and only on /sdk. */
 export function authorize(c: Context<AppEnv>, key: AuthenticatedKey, options: ApiKeyOptions): void {
-  const origin = c.req.header('Origin');
+  const origin = requestHeader(c, 'origin');
   if (key.kind === 'sk' && origin) {
     throw new ApiError('INSUFFICIENT_PERMISSIONS', 'Secret (sk_) keys must not be used from a browser', {
       details: { reason: 'sk_ keys are for servers only; use a pk_ key in the browser' },

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../http/env.js';
+import { requestHeader } from '../../http/request-header.js';
 
 /** Response headers a browser page may read (SPEC §3). */
 export const EXPOSED_HEADERS = [
@@ -28,7 +29,7 @@ const ALLOWED_METHODS = 'GET, HEAD, POST, OPTIONS';
  */
 export function sdkCors(): MiddlewareHandler<AppEnv> {
   return async function sdkCorsMiddleware(c, next) {
-    const origin = c.req.header('Origin');
+    const origin = requestHeader(c, 'origin');
     if (c.req.method === 'OPTIONS') {
       if (!origin) return c.body(null, 204, { Allow: ALLOWED_METHODS });
       return c.body(null, 204, {
