@@ -18,7 +18,66 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
+/** Starts `signet serve` on a free port over `databaseUrl`; resolves with its URL and the child process. */
+async function serveOn(databaseUrl: string) {
+  const child = spawn(TSX, [MAIN, 'serve', '--port', '0'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = await new Promise<URL>((resolve, reject) => {
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+      const match = /listening on (http:\/\/\S+) /.exec(stderr);
+      if (match) resolve(new URL(match[1]!));
+    });
+    child.on('exit', () => reject(new Error(`serve exited early: ${stderr}`)));
+  });
+  return { child, url, exited };
+}
+
 describe('signet serve', () => {
+  it('sends every required header over real HTTP, once, on successes and errors', async () => {
+    const databaseUrl = `file:${join(dir, 'headers.db')}`;
+    const storage = await openStorage(databaseUrl);
+    const seeded = await seedDemo(storage);
+    await storage.close();
+    const { child, url, exited } = await serveOn(databaseUrl);
+    try {
+      const key = { 'X-API-Key': seeded.keys.pk.key, Origin: 'https://host.example' };
+      const ok = await fetch(new URL(`/sdk/documents/${seeded.documents[0]!.id}`, url), { headers: key });
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('X-Request-Id')).toMatch(/^req_/);
+      expect(ok.headers.get('X-Content-Type-Options')).toBe('nosniff');
+      expect(ok.headers.get('Referrer-Policy')).toBe('no-referrer');
+      expect(ok.headers.get('Cache-Control')).toBe('no-store');
+      expect(ok.headers.get('Content-Type')).toBe('application/json');
+      expect(ok.headers.get('X-RateLimit-Limit')).toBe('600');
+      expect(ok.headers.get('X-RateLimit-Remaining')).toBe('599');
+      expect(ok.headers.get('Access-Control-Allow-Origin')).toBe('https://host.example');
+      const { documentUrl } = (await ok.json()) as { documentUrl: string };
+
+      expect(documentUrl.startsWith(url.origin)).toBe(true);
+      const file = await fetch(documentUrl, { headers: { Range: 'bytes=0-99' } });
+      expect(file.status).toBe(206);
+      expect(file.headers.get('Cache-Control')).toBe('private, max-age=300');
+      expect(file.headers.get('Content-Type')).toBe('application/pdf');
+      expect(file.headers.get('X-Request-Id')).toMatch(/^req_/);
+
+      const missing = await fetch(new URL(`/sdk/documents/doc_${'Z'.repeat(24)}`, url), { headers: key });
+      expect(missing.status).toBe(404);
+      const body = (await missing.json()) as { meta: { requestId: string } };
+      expect(missing.headers.get('X-Request-Id')).toBe(body.meta.requestId);
+      expect(missing.headers.get('X-RateLimit-Remaining')).toBe('598');
+      expect(missing.headers.get('Cache-Control')).toBe('no-store');
+      expect(missing.headers.get('Access-Control-Allow-Origin')).toBe('https://host.example');
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+
   it('on SIGTERM stops taking connections, finishes the request in flight, closes storage and exits 0', async () => {
     const databaseUrl = `file:${join(dir, 'serve.db')}`;
     const storage = await openStorage(databaseUrl);
@@ -27,22 +86,9 @@ describe('signet serve', () => {
     await storage.close();
     const body = JSON.stringify(await buildPayload(document));
 
-    const child = spawn(TSX, [MAIN, 'serve', '--port', '0'], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', HOST: '127.0.0.1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const { child, url, exited } = await serveOn(databaseUrl);
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const url = await new Promise<URL>((resolve, reject) => {
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk;
-        const match = /listening on (http:\/\/\S+) /.exec(stderr);
-        if (match) resolve(new URL(match[1]!));
-      });
-      child.on('exit', () => reject(new Error(`serve exited early: ${stderr}`)));
-    });
 
     // A submission whose body is still arriving when the signal comes.
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {

@@ -5,7 +5,7 @@ import { hashApiKey } from '../../keys.js';
 import type { AppContext, AppEnv } from '../../http/env.js';
 import type { AuthenticatedKey } from '../../storage/types.js';
 import { clientIp } from './client-ip.js';
-import { requestHeader } from '../../http/request-header.js';
+import { requestHeader, setFixedHeader } from '../../http/request-header.js';
 
 export interface ApiKeyOptions {
   /** Scopes the route needs (SPEC §2). */
@@ -60,7 +60,7 @@ export async function applyRateLimit(c: Context<AppEnv>, deps: AppContext, key: 
       headers: { ...headers, 'Retry-After': String(decision.retryAfter) },
     });
   }
-  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  for (const [name, value] of Object.entries(headers)) setFixedHeader(c, name, value);
 }
 
 /** What a key may do from where: sk keys never from a browser, pk keys only from their origins and only on /sdk. */

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { newId } from '../../ids.js';
+import { setFixedHeader } from '../../http/request-header.js';
 import type { AppEnv } from '../../http/env.js';
 import type { Logger } from '../../logger.js';
 
@@ -18,11 +19,11 @@ export function requestContext({ logger }: RequestContextOptions): MiddlewareHan
     const startedAt = performance.now();
     c.set('requestId', requestId);
     c.set('receivedAt', Date.now());
-    c.header('X-Request-Id', requestId);
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Referrer-Policy', 'no-referrer');
+    setFixedHeader(c, 'X-Request-Id', requestId);
+    setFixedHeader(c, 'X-Content-Type-Options', 'nosniff');
+    setFixedHeader(c, 'Referrer-Policy', 'no-referrer');
     // API answers are not to be cached; a route that may be (the PDF, the reference page) sets its own.
-    c.header('Cache-Control', 'no-store');
+    setFixedHeader(c, 'Cache-Control', 'no-store');
     await next();
     logger.info({
       requestId,
