@@ -49,6 +49,14 @@ describe('signet', () => {
     }
   });
 
+  it('keys create without --json shows the key once, with a warning', async () => {
+    const { code, stdout, stderr } = await signet('keys', 'create', '--org', 'acme', '--kind', 'sk');
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    expect(stdout).toMatch(/^\s+Key:\s+sk_[A-Za-z0-9]{32,}$/m);
+    expect(stdout).toMatch(/will not be shown again/);
+  });
+
   it('keys revoke revokes, and fails with one line for an unknown key', async () => {
     const created = JSON.parse((await signet('keys', 'create', '--org', 'acme', '--kind', 'sk', '--json')).stdout);
     expect(created.scopes).toEqual(['documents:read', 'documents:submit', 'documents:write']);
@@ -66,6 +74,10 @@ describe('signet', () => {
     [['keys', 'create', '--org', 'acme', '--kind', 'pk', '--origins', 'https://a.com/path'], /not an origin/],
     [['keys', 'create', '--org', 'acme', '--kind', 'sk', '--origins', 'https://a.com'], /pk keys only/],
     [['documents', 'create', '--org', 'nobody', '--pdf', 'x.pdf', '--fields', 'f.json'], /no organization nobody/],
+    [['documents', 'create', '--org', 'acme', '--pdf', 'missing.pdf', '--fields', 'f.json'], /cannot read --pdf missing\.pdf: no such file/],
+    [['keys', 'create', '--org', 'acme', '--kind', 'pk', '--expires-at', '2030-02-30'], /ISO 8601/],
+    [['keys', 'revoke'], /missing required argument/],
+    [['nonsense'], /unknown command/],
   ])('refuses %j with one line on stderr and a non-zero exit', async (args, message) => {
     const { code, stderr } = await signet(...args);
     expect(code).not.toBe(0);
@@ -108,5 +120,8 @@ describe('signet', () => {
     expect((await signet('migrate')).stdout).toMatch(/migrated \(sqlite\)/);
     const help = await signet('--help');
     for (const command of ['serve', 'migrate', 'keys', 'documents', 'seed']) expect(help.stdout).toContain(command);
+    const keysHelp = await signet('keys', 'create', '--help');
+    expect(keysHelp.code).toBe(0);
+    for (const option of ['--org', '--kind', '--scopes', '--expires-at', '--origins', '--rate-limit', '--json']) expect(keysHelp.stdout).toContain(option);
   });
 });

@@ -26,6 +26,17 @@ async function withStorage<T>(work: (storage: Storage) => Promise<T>): Promise<T
   }
 }
 
+/** A file named by an option; a failure says which option and why, in one line. */
+async function readInput(option: string, path: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await readFile(path));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
+    throw new CliError(`cannot read ${option} ${path}: ${why}`);
+  }
+}
+
 const print = (value: unknown): void => {
   process.stdout.write(`${typeof value === 'string' ? value : JSON.stringify(value, null, 2)}\n`);
 };
@@ -119,12 +130,12 @@ documents
     withStorage(async (storage) => {
       const organization = await storage.getOrganizationBySlug(options.org);
       if (!organization) throw new CliError(`no organization ${options.org} (create one with: signet keys create --org ${options.org} …)`);
-      const [bytes, fields] = await Promise.all([readFile(options.pdf), readFile(options.fields, 'utf8')]);
+      const [bytes, fields] = await Promise.all([readInput('--pdf', options.pdf), readInput('--fields', options.fields)]);
       const document = await createDocument(storage, {
         organizationId: organization.id,
         filename: basename(options.pdf),
-        bytes: new Uint8Array(bytes),
-        fields,
+        bytes,
+        fields: new TextDecoder().decode(fields),
         maxPdfBytes: loadConfig().maxPdfBytes,
       });
       if (options.json) return print(documentMetadata(document));

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { SCOPES, type Scope } from '@signet/contract';
+import { z } from 'zod';
 
 /** `--scopes a,b`: known scopes only. */
 export function parseScopes(value: string): Scope[] {
@@ -11,29 +12,32 @@ export function parseScopes(value: string): Scope[] {
   return [...new Set(scopes)] as Scope[];
 }
 
-/** `--expires-at ISO`: a valid ISO 8601 time, normalised to UTC. */
+const IsoTimeSchema = z.union([z.iso.datetime({ offset: true }), z.iso.date()]);
+
+/**
+ * `--expires-at ISO`: a real calendar date (`2030-01-31`, midnight UTC) or a time with its zone
+ * (`2030-01-31T12:00:00Z`, `…+02:00`), normalised to UTC. A time without a zone is refused rather than read in
+ * the local zone of whoever runs the command.
+ */
 export function parseIsoTime(value: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2})?)?$/.test(value) || Number.isNaN(Date.parse(value))) {
-    throw new InvalidArgumentError(`not an ISO 8601 time: ${value}`);
+  if (!IsoTimeSchema.safeParse(value).success) {
+    throw new InvalidArgumentError(`not an ISO 8601 time with a zone, or a date: ${value} (e.g. 2030-01-31T00:00:00Z)`);
   }
   return new Date(value).toISOString();
 }
 
-/** `--origins o1,o2`: each `scheme://host[:port]`, no path. */
+const ORIGIN_SHAPE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#@\s]+\/?$/;
+
+/** `--origins o1,o2`: each an http(s) `scheme://host[:port]` with no path, normalised as browsers send it. */
 export function parseOrigins(value: string): string[] {
   return value
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)
     .map((origin) => {
-      let url: URL;
-      try {
-        url = new URL(origin);
-      } catch {
-        throw new InvalidArgumentError(`not an origin: ${origin} (expected scheme://host[:port])`);
-      }
-      if (url.origin !== origin.replace(/\/$/, '') || !/^https?:$/.test(url.protocol)) {
-        throw new InvalidArgumentError(`not an origin: ${origin} (expected scheme://host[:port], no path)`);
+      const url = ORIGIN_SHAPE.test(origin) ? URL.parse(origin) : null;
+      if (!url || !/^https?:$/.test(url.protocol)) {
+        throw new InvalidArgumentError(`not an origin: ${origin} (expected http(s)://host[:port], no path)`);
       }
       return url.origin;
     });

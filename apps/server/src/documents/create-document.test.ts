@@ -43,6 +43,9 @@ describe('createDocument', () => {
     ['a field past the last page', { fields: [{ ...sampleFields(2)[1]!, page: 3 }] }, 400, 'fields[0].page'],
     ['duplicate field ids', { fields: [sampleFields(2)[1]!, sampleFields(2)[1]!] }, 400, 'fields[1].id'],
     ['a negative coordinate', { fields: [{ ...sampleFields(2)[1]!, y: -0.1 }] }, 400, 'fields[0].y'],
+    ['a prefill of the wrong shape', { fields: [{ ...sampleFields(2)[0]!, value: { type: 'text', content: 5 } }] }, 400, 'fields[0].value.content'],
+    ['a prefill of another type', { fields: [{ ...sampleFields(2)[0]!, value: { type: 'checkbox', checked: true } }] }, 400, 'fields[0].value.type'],
+    ['no fields at all', { fields: undefined }, 400, 'fields'],
   ])('refuses %s', async (_case, input, status, field) => {
     const error = await refusal(input as never);
     expect(error.code).toBe('VALIDATION_ERROR');
@@ -53,6 +56,12 @@ describe('createDocument', () => {
   it('cleans file names', () => {
     expect(cleanFilename('C:\\Users\\me\\a.pdf')).toBe('a.pdf');
     expect(cleanFilename('')).toBe('document.pdf');
+    expect(cleanFilename('..')).toBe('document.pdf');
     expect(cleanFilename('x'.repeat(300)).length).toBe(255);
+    expect(cleanFilename(`${'x'.repeat(300)}.pdf`)).toBe(`${'x'.repeat(251)}.pdf`);
+    // A right-to-left override would show "invoice\u202Efdp.exe" as "invoiceexe.pdf".
+    expect(cleanFilename('invoice\u202Efdp.exe')).toBe('invoicefdp.exe');
+    expect(cleanFilename('  two\tspaced   name.pdf ')).toBe('two spaced name.pdf');
+    expect(Array.from(cleanFilename('\u{1F4C4}'.repeat(300)))).toHaveLength(255);
   });
 });

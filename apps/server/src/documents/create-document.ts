@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { FieldDefinitionListSchema, fieldDefinitionIssues } from '@signet/contract';
 import { ApiError, validationError } from '../errors.js';
-import { zodValidationError } from '../http/validation.js';
+import { issuePath } from '../http/validation.js';
 import { newId } from '../ids.js';
 import { inspectPdf } from '../pdf/inspect.js';
 import type { DocumentRecord, Storage } from '../storage/types.js';
@@ -15,12 +15,27 @@ export interface CreateDocumentInput {
   maxPdfBytes: number;
 }
 
-/** A file name safe to show and to put in `Content-Disposition`: no path, no control characters, 255 at most. */
+const MAX_FILENAME_LENGTH = 255;
+
+/**
+ * A file name safe to show and to put in `Content-Disposition`: the last path segment, without control or
+ * bidirectional-override characters (which can disguise an extension), at most 255 characters with the extension
+ * kept when shortened; `document.pdf` when nothing usable is left.
+ * @example cleanFilename('C:\\Users\\me\\lease.pdf') // 'lease.pdf'
+ */
 export function cleanFilename(name: string | undefined): string {
-  const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
-  return clean || 'document.pdf';
+  const base = (name ?? '').normalize('NFC').split(/[\\/]/).pop() ?? '';
+  const clean = base
+    .replace(/\s+/g, ' ')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+    .trim();
+  if (clean === '' || clean === '.' || clean === '..') return 'document.pdf';
+  const chars = Array.from(clean); // code points, so that a surrogate pair is never cut in half
+  if (chars.length <= MAX_FILENAME_LENGTH) return clean;
+  const dot = clean.lastIndexOf('.');
+  const extension = dot > 0 && clean.length - dot <= 16 ? Array.from(clean.slice(dot)) : [];
+  return [...chars.slice(0, MAX_FILENAME_LENGTH - extension.length), ...extension].join('');
 }
 
 /**
@@ -46,11 +61,11 @@ export async function createDocument(storage: Storage, input: CreateDocumentInpu
       throw validationError('fields', 'must be a JSON array of field definitions');
     }
   }
+  if (fields === undefined) throw validationError('fields', 'is required: a JSON array of field definitions');
   const parsed = FieldDefinitionListSchema.safeParse(fields);
   if (!parsed.success) {
-    const error = zodValidationError(parsed.error, 'fields');
-    const field = error.details?.field === 'fields' ? 'fields' : `fields${error.details?.field?.startsWith('[') ? '' : '.'}${error.details?.field}`;
-    throw validationError(field, error.details?.reason ?? 'is invalid');
+    const issue = parsed.error.issues[0]!;
+    throw validationError(issuePath(['fields', ...issue.path]), issue.message);
   }
   const issue = fieldDefinitionIssues(parsed.data, pageCount)[0];
   if (issue) throw validationError(issue.field, issue.reason);

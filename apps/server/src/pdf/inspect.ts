@@ -1,4 +1,4 @@
-import { EncryptedPDFError, PDFDocument, ParseSpeeds } from 'pdf-lib';
+import { PDFDocument, ParseSpeeds } from 'pdf-lib';
 import { validationError } from '../errors.js';
 
 /** What Signet needs to know about an uploaded PDF. */
@@ -27,17 +27,17 @@ export async function inspectPdf(bytes: Uint8Array): Promise<PdfInfo> {
   if (bytes.length === 0) throw validationError('file', 'the file is empty');
   if (headerOffset(bytes) < 0) throw validationError('file', 'not a PDF (no %PDF- header)');
 
+  let pdf: PDFDocument;
   let pageCount: number;
   try {
     // `Fast` still yields to the event loop every 1,500 objects, so a large upload does not stall other requests.
-    const pdf = await PDFDocument.load(bytes, { parseSpeed: ParseSpeeds.Fast, updateMetadata: false });
+    // Encryption is checked below rather than caught: pdf-lib's error classes do not survive `instanceof`.
+    pdf = await PDFDocument.load(bytes, { parseSpeed: ParseSpeeds.Fast, updateMetadata: false, ignoreEncryption: true });
     pageCount = pdf.getPageCount();
-  } catch (error) {
-    if (error instanceof EncryptedPDFError) {
-      throw validationError('file', 'the PDF is encrypted or password-protected');
-    }
+  } catch {
     throw validationError('file', 'the PDF cannot be parsed (damaged or not a PDF)');
   }
+  if (pdf.isEncrypted) throw validationError('file', 'the PDF is encrypted or password-protected');
   if (pageCount < 1) throw validationError('file', 'the PDF has no pages');
   return { pageCount };
 }

@@ -6,7 +6,14 @@ import { apiKey, authenticate, applyRateLimit, authorize } from '../middleware/a
 import { documentMetadata } from '../documents/present.js';
 import { signDocumentToken } from '../documents/token.js';
 import type { AppContext } from '../http/env.js';
+import type { DocumentRecord } from '../storage/types.js';
 import { API_KEY_SECURITY, errorResponses, type SignetApp } from './openapi.js';
+
+/** `scheme://host[:port]` of an absolute URL, without parsing it. */
+function requestOrigin(url: string): string {
+  const pathStart = url.indexOf('/', url.indexOf('//') + 2);
+  return pathStart < 0 ? url : url.slice(0, pathStart);
+}
 
 const DOCUMENT_ID_REASON = 'must be "doc_" followed by 20 or more letters and digits';
 
@@ -84,35 +91,38 @@ export function registerSdkDocumentRoutes(app: SignetApp, deps: AppContext): voi
 
   // A document's response changes only with its state and its token; tokens expire on a step of 1/60 of their
   // lifetime (a minute by default), so one rendering serves every request within the step.
-  const rendered = new LRUCache<string, string>({ max: 1000 });
+  const rendered = new LRUCache<string, RenderedDocument>({ max: 1000 });
   const ttl = deps.config.documentTokenTtlSeconds;
   const step = Math.max(1, Math.floor(ttl / 60));
 
   // The hottest route is a plain Hono route checking its one parameter itself; the OpenAPI description is the same.
   app.openAPIRegistry.registerPath(getDocumentRoute);
-  app.get(
-    '/sdk/documents/:documentId',
-    apiKey(deps, { scopes: ['documents:read'] }),
-    async (c) => {
-      const documentId = c.req.param('documentId');
-      if (!isId('doc', documentId)) throw validationError('documentId', DOCUMENT_ID_REASON);
-      const document = await findOwnDocument(deps, c.get('apiKey').organizationId, documentId);
-      const now = Math.floor((deps.now?.() ?? new Date()).getTime() / 1000);
-      const expires = (Math.floor((now + ttl) / step) + 1) * step;
-      const base = deps.config.publicBaseUrl ?? new URL(c.req.url).origin;
-      const cacheKey = `${document.id} ${document.version} ${document.status} ${document.updatedAt} ${base} ${expires}`;
-      let body = rendered.get(cacheKey);
-      if (!body) {
-        const token = signDocumentToken(deps.secret, { documentId: document.id, version: document.version, expires });
-        const response: SdkDocument = {
-          metadata: documentMetadata(document),
-          documentUrl: `${base}/sdk/documents/${document.id}/file?token=${token}`,
-          fields: document.fields,
-        };
-        body = JSON.stringify(response);
-        rendered.set(cacheKey, body);
-      }
-      return c.body(body, 200, { 'Content-Type': 'application/json' });
-    },
-  );
+  app.get('/sdk/documents/:documentId', apiKey(deps, { scopes: ['documents:read'] }), async (c) => {
+    const documentId = c.req.param('documentId');
+    if (!isId('doc', documentId)) throw validationError('documentId', DOCUMENT_ID_REASON);
+    const document = await findOwnDocument(deps, c.get('apiKey').organizationId, documentId);
+    const now = Math.floor((deps.now ? deps.now().getTime() : Date.now()) / 1000);
+    const expires = (Math.floor((now + ttl) / step) + 1) * step;
+    const base = deps.config.publicBaseUrl ?? requestOrigin(c.req.url);
+    let entry = rendered.get(document.id);
+    if (!entry || entry.document !== document || entry.base !== base || entry.expires !== expires) {
+      const token = signDocumentToken(deps.secret, { documentId: document.id, version: document.version, expires });
+      const response: SdkDocument = {
+        metadata: documentMetadata(document),
+        documentUrl: `${base}/sdk/documents/${document.id}/file?token=${token}`,
+        fields: document.fields,
+      };
+      entry = { document, base, expires, body: JSON.stringify(response) };
+      rendered.set(document.id, entry);
+    }
+    return c.body(entry.body, 200, { 'Content-Type': 'application/json' });
+  });
+}
+
+/** A rendered `GET /sdk/documents/{id}` body and what it was rendered from (the cached record itself). */
+interface RenderedDocument {
+  document: DocumentRecord;
+  base: string;
+  expires: number;
+  body: string;
 }

@@ -14,12 +14,21 @@ export interface ApiKeyOptions {
   secretOnly?: boolean;
 }
 
-function rateLimitHeaders(limit: number, remaining: number, reset: number): Record<string, string> {
-  return {
-    'X-RateLimit-Limit': String(limit),
-    'X-RateLimit-Remaining': String(remaining),
-    'X-RateLimit-Reset': String(reset),
-  };
+type KeyRefusal = { code: 'INVALID_API_KEY' | 'EXPIRED_API_KEY'; message: string };
+
+/** The key of `X-API-Key`, or why it cannot be used. */
+async function findUsableKey(c: Context<AppEnv>, deps: AppContext): Promise<AuthenticatedKey | KeyRefusal> {
+  const secret = requestHeader(c, 'x-api-key');
+  if (!secret) return { code: 'INVALID_API_KEY', message: 'Missing API key: send it in the X-API-Key header' };
+  if (!apiKeyKind(secret)) return { code: 'INVALID_API_KEY', message: 'Malformed API key' };
+  const key = await deps.reads.apiKey(hashApiKey(secret));
+  if (!key) return { code: 'INVALID_API_KEY', message: 'Unknown API key' };
+  if (key.revokedAt) return { code: 'INVALID_API_KEY', message: 'This API key has been revoked' };
+  const now = deps.now ? deps.now().getTime() : Date.now();
+  if (key.expiresAt && Date.parse(key.expiresAt) <= now) {
+    return { code: 'EXPIRED_API_KEY', message: `This API key expired at ${key.expiresAt}` };
+  }
+  return key;
 }
 
 /**
@@ -34,33 +43,25 @@ export async function authenticate(c: Context<AppEnv>, deps: AppContext): Promis
       headers: { 'Retry-After': String(guard.retryAfter) },
     });
   }
-  const refuse = async (code: 'INVALID_API_KEY' | 'EXPIRED_API_KEY', message: string): Promise<never> => {
+  const found = await findUsableKey(c, deps);
+  if ('code' in found) {
     await deps.rateLimits.recordAuthFailure(ip);
-    throw new ApiError(code, message);
-  };
-  const secret = requestHeader(c, 'x-api-key');
-  if (!secret) return refuse('INVALID_API_KEY', 'Missing API key: send it in the X-API-Key header');
-  if (!apiKeyKind(secret)) return refuse('INVALID_API_KEY', 'Malformed API key');
-  const key = await deps.reads.apiKey(hashApiKey(secret));
-  if (!key) return refuse('INVALID_API_KEY', 'Unknown API key');
-  if (key.revokedAt) return refuse('INVALID_API_KEY', 'This API key has been revoked');
-  const now = deps.now?.() ?? new Date();
-  if (key.expiresAt && Date.parse(key.expiresAt) <= now.getTime()) {
-    return refuse('EXPIRED_API_KEY', `This API key expired at ${key.expiresAt}`);
+    throw new ApiError(found.code, found.message);
   }
-  return key;
+  return found;
 }
 
 /** Counts the request against the key's window and sets the three rate-limit headers; throws the 429. */
 export async function applyRateLimit(c: Context<AppEnv>, deps: AppContext, key: AuthenticatedKey): Promise<void> {
-  const decision = await deps.rateLimits.consume(key.id, key.rateLimit);
-  const headers = rateLimitHeaders(decision.limit, decision.remaining, decision.reset);
-  if (!decision.allowed) {
-    throw new ApiError('RATE_LIMIT_EXCEEDED', `Rate limit of ${decision.limit} requests per minute exceeded`, {
-      headers: { ...headers, 'Retry-After': String(decision.retryAfter) },
+  const { allowed, limit, remaining, reset, retryAfter } = await deps.rateLimits.consume(key.id, key.rateLimit);
+  setFixedHeader(c, 'X-RateLimit-Limit', String(limit));
+  setFixedHeader(c, 'X-RateLimit-Remaining', String(remaining));
+  setFixedHeader(c, 'X-RateLimit-Reset', String(reset));
+  if (!allowed) {
+    throw new ApiError('RATE_LIMIT_EXCEEDED', `Rate limit of ${limit} requests per minute exceeded`, {
+      headers: { 'Retry-After': String(retryAfter) },
     });
   }
-  for (const [name, value] of Object.entries(headers)) setFixedHeader(c, name, value);
 }
 
 /** What a key may do from where: sk keys never from a browser, pk keys only from their origins and only on /sdk. */
