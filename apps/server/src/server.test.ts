@@ -72,6 +72,15 @@ describe('signet serve', () => {
       expect(missing.headers.get('X-RateLimit-Remaining')).toBe('598');
       expect(missing.headers.get('Cache-Control')).toBe('no-store');
       expect(missing.headers.get('Access-Control-Allow-Origin')).toBe('https://host.example');
+
+      // A declared body over MAX_BODY_BYTES (10 MiB) is refused from its Content-Length.
+      const huge = await fetch(new URL('/sdk/documents/submit', url), {
+        method: 'POST',
+        headers: { 'X-API-Key': seeded.keys.pk.key, 'Content-Type': 'application/json' },
+        body: `{"pad":"${'x'.repeat(10 * 1024 * 1024)}"}`,
+      });
+      expect(huge.status).toBe(413);
+      expect(await huge.json()).toMatchObject({ error: { code: 'VALIDATION_ERROR', details: { field: 'body' } } });
     } finally {
       child.kill('SIGTERM');
       await exited;

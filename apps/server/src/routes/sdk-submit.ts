@@ -1,6 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
-import { SubmissionPayloadSchema, SubmissionResultSchema, submissionChecksum } from '@signet/contract';
+import type { MiddlewareHandler } from 'hono';
+import { hash } from 'node:crypto';
+import { SubmissionPayloadSchema, SubmissionResultSchema, canonicalPayload } from '@signet/contract';
 import { ApiError, validationError } from '../errors.js';
 import { apiKey } from '../middleware/api-key/index.js';
 import { clientIp } from '../middleware/api-key/client-ip.js';
@@ -39,15 +41,21 @@ const submitRoute = createRoute({
 
 /** `POST /sdk/documents/submit`. */
 export function registerSubmitRoute(app: SignetApp, deps: AppContext): void {
-  const limit = bodyLimit({
-    maxSize: deps.config.maxBodyBytes,
-    onError: () => {
-      throw new ApiError('VALIDATION_ERROR', 'Request body too large', {
-        status: 413,
-        details: { field: 'body', reason: `the body may not exceed ${deps.config.maxBodyBytes} bytes` },
-      });
-    },
-  });
+  const tooLarge = () => {
+    throw new ApiError('VALIDATION_ERROR', 'Request body too large', {
+      status: 413,
+      details: { field: 'body', reason: `the body may not exceed ${deps.config.maxBodyBytes} bytes` },
+    });
+  };
+  const streamingLimit = bodyLimit({ maxSize: deps.config.maxBodyBytes, onError: tooLarge });
+  // A declared length is checked from the header, so the body is then read straight from Node's request; only a
+  // chunked body goes through Hono's streaming limit (which needs a Web Request built around it).
+  const limit: MiddlewareHandler = async (c, next) => {
+    const declared = requestHeader(c, 'content-length');
+    if (declared === undefined || requestHeader(c, 'transfer-encoding') !== undefined) return streamingLimit(c, next);
+    if (Number(declared) > deps.config.maxBodyBytes) tooLarge();
+    await next();
+  };
   // The body is read and validated here rather than by the route's validator: the checksum is computed over the
   // body as sent, and the size limit must hold before it is parsed.
   const { request: _documented, ...route } = submitRoute;
@@ -72,7 +80,7 @@ export function registerSubmitRoute(app: SignetApp, deps: AppContext): void {
       key,
       document,
       rawText,
-      checksum: await submissionChecksum(raw),
+      checksum: hash('sha256', canonicalPayload(raw), 'hex'),
       payload,
       clientIp: clientIp(c, deps.config.trustProxy),
       userAgent: requestHeader(c, 'user-agent') ?? null,

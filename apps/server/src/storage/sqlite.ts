@@ -66,6 +66,9 @@ function fastGet(statement: Database.Statement): (params: unknown[]) => Record<s
 
 function prepareStatements(db: Database.Database) {
   return {
+    savepoint: db.prepare('SAVEPOINT submission'),
+    release: db.prepare('RELEASE submission'),
+    rollbackToSavepoint: db.prepare('ROLLBACK TO submission'),
     insertOrganization: db.prepare(
       `INSERT INTO organizations (${ORGANIZATION_COLUMNS}) VALUES (?, ?, ?, ?) ON CONFLICT (slug) DO NOTHING`,
     ),
@@ -266,13 +269,13 @@ export class SqliteStorage implements Storage {
     try {
       this.#transaction(() => {
         for (const { submission, idempotency } of batch) {
-          this.#db.exec('SAVEPOINT submission');
+          this.#sql.savepoint.run([]);
           try {
             outcomes.push({ created: this.#recordOne(submission, idempotency) });
-            this.#db.exec('RELEASE submission');
+            this.#sql.release.run([]);
           } catch (error) {
-            this.#db.exec('ROLLBACK TO submission');
-            this.#db.exec('RELEASE submission');
+            this.#sql.rollbackToSavepoint.run([]);
+            this.#sql.release.run([]);
             outcomes.push({ error });
           }
         }
