@@ -13,7 +13,8 @@ import { verifyDurability, type DurabilityReport, type SubmitLedger } from './ve
  * `pnpm bench:server`: the real server (embedded store, request logging on) against a bare Hono app serving the
  * same JSON from memory (the ceiling), each in its own process, loaded in turn by autocannon over loopback.
  * Environment: BENCH_DURATION (s, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (50), BENCH_SUBMIT_POOL (fresh
- * documents for the submit phase), BENCH_PHASES (subset of ceiling-get,get,ceiling-submit,submit),
+ * documents for the submit phase), BENCH_PHASES (subset of ceiling-get,get,ceiling-submit,submit; with both
+ * ceiling-get and get, the ceiling is measured again right after the real GET and the ratio uses their mean),
  * BENCH_PROFILE=<dir> (--cpu-prof the server into dir), BENCH_KEEP=1 (keep the temporary directory).
  */
 
@@ -89,7 +90,8 @@ export interface BenchOutcome {
   settings: BenchSettings;
   fixtures: BenchFixtures;
   bodies: SubmitBodies;
-  results: Partial<Record<PhaseName, PhaseResult>>;
+  /** `ceiling-get-after`: the ceiling again right after the real GET, so drift during the run cancels out. */
+  results: Partial<Record<PhaseName | 'ceiling-get-after', PhaseResult>>;
   durability: DurabilityReport | null;
   poolExhausted: boolean;
   serverLogLines: number;
@@ -173,6 +175,10 @@ async function measure(settings: BenchSettings, fixtures: BenchFixtures): Promis
       if (!settings.phases.has(name)) continue;
       process.stderr.write(`running ${name}…\n`);
       results[name] = await run();
+      if (name === 'get' && settings.phases.has('ceiling-get')) {
+        process.stderr.write('running ceiling-get again…\n');
+        results['ceiling-get-after'] = await plan[0]![1]();
+      }
     }
   } finally {
     // The real server first: its exit code says whether it shut down cleanly after the load.
