@@ -91,6 +91,12 @@ describe('GET /sdk/documents/{id}/file', () => {
     }
   });
 
+  it('400 VALIDATION_ERROR naming documentId for a malformed id', async () => {
+    const res = await get('/sdk/documents/not-a-doc/file?token=1.x');
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: 'VALIDATION_ERROR', details: { field: 'documentId' } } });
+  });
+
   it('403 with reason "expired" once the token lifetime has passed', async () => {
     await t.close();
     t = await createTestApp(undefined, { DOCUMENT_TOKEN_TTL_SECONDS: '1' });

@@ -1,11 +1,10 @@
-import { isId } from '@signet/contract';
-import { ApiError, validationError } from '../errors.js';
+import { ApiError } from '../errors.js';
 import { checkDocumentToken } from '../documents/token.js';
 import { parseRange } from '../documents/range.js';
 import type { AppContext } from '../http/env.js';
 import type { SignetApp } from './openapi.js';
 import { errorResponses } from './openapi.js';
-import { DocumentIdParams } from './sdk-documents.js';
+import { DocumentIdParams, requireDocumentId } from './sdk-documents.js';
 import { z } from '@hono/zod-openapi';
 
 /** Size of the slices a whole-file response is streamed in. */
@@ -45,8 +44,7 @@ export function registerDocumentFileRoute(app: SignetApp, deps: AppContext): voi
   });
 
   app.get('/sdk/documents/:documentId/file', async (c) => {
-    const documentId = c.req.param('documentId');
-    if (!isId('doc', documentId)) throw validationError('documentId', 'must be "doc_" followed by 20 or more letters and digits');
+    const documentId = requireDocumentId(c.req.param('documentId'));
     const document = await deps.reads.document(documentId);
     const check = document
       ? checkDocumentToken(deps.secret, c.req.query('token'), {

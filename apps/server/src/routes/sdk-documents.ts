@@ -15,7 +15,11 @@ function requestOrigin(url: string): string {
   return pathStart < 0 ? url : url.slice(0, pathStart);
 }
 
-const DOCUMENT_ID_REASON = 'must be "doc_" followed by 20 or more letters and digits';
+/** A document id from a path, or the 400 naming `documentId`. */
+export function requireDocumentId(value: string): string {
+  if (!isId('doc', value)) throw validationError('documentId', 'must be "doc_" followed by 20 or more letters and digits');
+  return value;
+}
 
 export const DocumentIdParams = z.object({
   documentId: idSchema('doc').meta({ param: { name: 'documentId', in: 'path' }, example: 'doc_V1StGXR8Z5jdHi6BmyTaQ7fz' }),
@@ -98,8 +102,7 @@ export function registerSdkDocumentRoutes(app: SignetApp, deps: AppContext): voi
   // The hottest route is a plain Hono route checking its one parameter itself; the OpenAPI description is the same.
   app.openAPIRegistry.registerPath(getDocumentRoute);
   app.get('/sdk/documents/:documentId', apiKey(deps, { scopes: ['documents:read'] }), async (c) => {
-    const documentId = c.req.param('documentId');
-    if (!isId('doc', documentId)) throw validationError('documentId', DOCUMENT_ID_REASON);
+    const documentId = requireDocumentId(c.req.param('documentId'));
     const document = await findOwnDocument(deps, c.get('apiKey').organizationId, documentId);
     const now = Math.floor((deps.now ? deps.now().getTime() : Date.now()) / 1000);
     const expires = (Math.floor((now + ttl) / step) + 1) * step;
