@@ -1,40 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { TEST_REDIS_URL, redisAnswers, redisAvailable } from '../test-support/redis.js';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createRateLimits, type RateLimits } from './index.js';
 
-const REDIS_URL = process.env.SIGNET_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-// Port 1 refuses connections at once: Redis "down".
+const REDIS_URL = TEST_REDIS_URL;
 const UNREACHABLE_URL = 'redis://:not-to-be-logged@127.0.0.1:1';
-
-/** True when Redis answers PING within a second. */
-async function redisAnswers(url: string): Promise<boolean> {
-  const probe = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: 1_000,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  probe.on('error', () => {});
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
-
-// In CI the Redis tests always run, so a missing Redis fails them loudly instead of skipping them.
-const redisAvailable = Boolean(process.env.CI) || (await redisAnswers(REDIS_URL));
-if (!redisAvailable) {
-  console.log(
-    `Skipping the Redis-backed rate-limit tests: no Redis answers at ${REDIS_URL} ` +
-      '(set SIGNET_TEST_REDIS_URL to use another); they always run in CI.',
-  );
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const testLogger = () => ({ warn: vi.fn(), info: vi.fn() });
