@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { createApp } from './app.js';
+import { createRateLimits } from './rate-limit/index.js';
 import { call, createTestApp, type TestApp } from './test-support/harness.js';
 import { createLogger } from './logger.js';
 import { Writable } from 'node:stream';
@@ -50,6 +52,26 @@ describe('every response', () => {
     expect(text).not.toMatch(/disk on fire|at .*\.ts/);
     await new Promise((r) => setTimeout(r, 10));
     logger.flush();
+  });
+});
+
+describe('an unreachable Redis', () => {
+  it('never turns into an error: counting falls back to the process, with the headers', async () => {
+    const rateLimits = createRateLimits({ redisUrl: 'redis://127.0.0.1:1' });
+    const c = await createTestApp(undefined, {}, rateLimits);
+    try {
+      const { secret } = await c.createKey({ rateLimit: 2 });
+      const statuses = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await call(c, 'POST', '/sdk/validate-key', { key: secret });
+        statuses.push(res.status);
+        expect(res.headers.get('X-RateLimit-Limit')).toBe('2');
+      }
+      expect(statuses).toEqual([200, 200, 429]);
+    } finally {
+      await c.close();
+      await rateLimits.close();
+    }
   });
 });
 
@@ -132,6 +154,9 @@ describe('reference and health', () => {
     expect(doc.paths['/documents'].post.requestBody.content['multipart/form-data']).toBeDefined();
     expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
     expect(JSON.stringify(doc)).toContain('missingFields');
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
   });
 
   it('serves the API reference page with its script from this server', async () => {
