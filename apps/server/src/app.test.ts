@@ -28,6 +28,9 @@ describe('every response', () => {
     expect(res.status).toBe(405);
     expect(res.headers.get('Allow')).toBe('POST');
     expect(await res.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
+    const getSubmit = await call(t, 'GET', '/sdk/documents/submit', { key: 'pk_whatever' });
+    expect(getSubmit.status).toBe(405);
+    expect(getSubmit.headers.get('Allow')).toBe('POST');
   });
 
   it('JSON responses carry no-store, nosniff and no-referrer', async () => {

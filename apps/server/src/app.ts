@@ -1,5 +1,5 @@
 import { HTTPException } from 'hono/http-exception';
-import { ApiError } from './errors.js';
+import { ApiError, methodNotAllowed } from './errors.js';
 import { sendError } from './http/envelope.js';
 import type { AppContext, AppDependencies } from './http/env.js';
 import { createReadCache } from './http/read-cache.js';
@@ -46,16 +46,7 @@ export function createApp(dependencies: AppDependencies, options: { isShuttingDo
   app.notFound((c) => {
     allowedMethods ??= methodsByPath(app);
     const allowed = allowedMethods(c.req.path);
-    if (allowed.length > 0) {
-      return sendError(
-        c,
-        new ApiError('NOT_FOUND', `Method ${c.req.method} is not allowed on ${c.req.path}`, {
-          status: 405,
-          details: { reason: `allowed: ${allowed.join(', ')}` },
-          headers: { Allow: allowed.join(', ') },
-        }),
-      );
-    }
+    if (allowed.length > 0) return sendError(c, methodNotAllowed(c.req.method, c.req.path, allowed));
     return sendError(c, new ApiError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`));
   });
 

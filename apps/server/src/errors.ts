@@ -30,3 +30,12 @@ export class ApiError extends Error {
 export function validationError(field: string, reason: string, status = 400): ApiError {
   return new ApiError('VALIDATION_ERROR', `Invalid ${field}: ${reason}`, { status, details: { field, reason } });
 }
+
+/** The 405 of a known path asked with another method (`NOT_FOUND`, SPEC §7), with its `Allow` header. */
+export function methodNotAllowed(method: string, path: string, allowed: string[]): ApiError {
+  return new ApiError('NOT_FOUND', `Method ${method} is not allowed on ${path}`, {
+    status: 405,
+    details: { reason: `allowed: ${allowed.join(', ')}` },
+    headers: { Allow: allowed.join(', ') },
+  });
+}

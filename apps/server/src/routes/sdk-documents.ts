@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { LRUCache } from 'lru-cache';
 import { KeyValidationResultSchema, SdkDocumentSchema, idSchema, isId, type SdkDocument } from '@signet/contract';
-import { ApiError, validationError } from '../errors.js';
+import { ApiError, methodNotAllowed, validationError } from '../errors.js';
 import { apiKey, authenticate, applyRateLimit, authorize } from '../middleware/api-key/index.js';
 import { documentMetadata } from '../documents/present.js';
 import { signDocumentToken } from '../documents/token.js';
@@ -101,6 +101,10 @@ export function registerSdkDocumentRoutes(app: SignetApp, deps: AppContext): voi
 
   // The hottest route is a plain Hono route checking its one parameter itself; the OpenAPI description is the same.
   app.openAPIRegistry.registerPath(getDocumentRoute);
+  // `submit` is not a document id: a GET there is a wrong method, not a malformed id.
+  app.get('/sdk/documents/submit', (c) => {
+    throw methodNotAllowed(c.req.method, c.req.path, ['POST']);
+  });
   app.get('/sdk/documents/:documentId', apiKey(deps, { scopes: ['documents:read'] }), async (c) => {
     const documentId = requireDocumentId(c.req.param('documentId'));
     const document = await findOwnDocument(deps, c.get('apiKey').organizationId, documentId);
