@@ -29,6 +29,7 @@ describe('GET /sdk/documents/{id}/file', () => {
     expect(res.headers.get('Content-Length')).toBe(String(document.fileSize));
     expect(res.headers.get('ETag')).toBe(`"${document.sha256}"`);
     expect(res.headers.get('Cache-Control')).toBe('private, max-age=300');
+    expect(res.headers.get('Vary')).toBe('Origin');
     expect(res.headers.get('Content-Disposition')).toMatch(/^inline; filename="agreement.pdf"/);
     expect(res.headers.get('X-Content-Type-Options')).toBe('nosniff');
     expect(res.headers.get('Content-Encoding')).toBeNull();
@@ -114,5 +115,6 @@ describe('GET /sdk/documents/{id}/file', () => {
     const res = await get(fileUrl, { Origin: 'https://host.example', Range: 'bytes=0-9' });
     expect(res.headers.get('Access-Control-Allow-Origin')).toBe('https://host.example');
     expect(res.headers.get('Access-Control-Expose-Headers')).toContain('Content-Range');
+    expect(res.headers.get('Vary')).toBe('Origin');
   });
 });

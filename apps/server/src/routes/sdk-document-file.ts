@@ -64,6 +64,8 @@ export function registerDocumentFileRoute(app: SignetApp, deps: AppContext): voi
     c.header('Accept-Ranges', 'bytes');
     c.header('ETag', etag);
     c.header('Cache-Control', 'private, max-age=300');
+    // Cacheable, and granted to the requesting origin: a cached copy must not serve another origin.
+    c.header('Vary', 'Origin');
     c.header('Content-Disposition', contentDisposition(document.filename));
     if (c.req.header('If-None-Match')?.split(',').some((tag) => tag.trim() === etag)) return c.body(null, 304);
 

@@ -30,8 +30,9 @@ const ALLOWED_METHODS = 'GET, HEAD, POST, OPTIONS';
 export function sdkCors(): MiddlewareHandler<AppEnv> {
   return async function sdkCorsMiddleware(c, next) {
     const origin = requestHeader(c, 'origin');
+    // No Origin: not a browser (or a same-origin GET); nothing to grant.
+    if (!origin) return c.req.method === 'OPTIONS' ? c.body(null, 204, { Allow: ALLOWED_METHODS }) : next();
     if (c.req.method === 'OPTIONS') {
-      if (!origin) return c.body(null, 204, { Allow: ALLOWED_METHODS });
       return c.body(null, 204, {
         'Access-Control-Allow-Origin': origin,
         'Access-Control-Allow-Methods': ALLOWED_METHODS,
@@ -41,10 +42,9 @@ export function sdkCors(): MiddlewareHandler<AppEnv> {
       });
     }
     await next();
-    if (!origin) return;
     const key = c.get('apiKey');
     const grant = c.res.status >= 400 || !key || key.kind === 'pk';
-    c.res.headers.append('Vary', 'Origin');
+    if (!c.res.headers.get('Vary')?.includes('Origin')) c.res.headers.append('Vary', 'Origin');
     if (grant) {
       c.res.headers.set('Access-Control-Allow-Origin', origin);
       c.res.headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
