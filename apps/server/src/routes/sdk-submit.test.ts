@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SubmissionResultSchema, submissionChecksum } from '@signet/contract';
+import { ErrorEnvelopeSchema, SubmissionResultSchema, submissionChecksum } from '@signet/contract';
 import { buildPayload, call, completeValues, createTestApp, engines, type TestApp } from '../test-support/harness.js';
 import { pngDataUrl } from '../submissions/test-png.js';
 import type { DocumentRecord } from '../storage/types.js';
@@ -17,11 +17,11 @@ afterEach(() => t.close());
 const submit = (body: unknown, headers: Record<string, string> = {}, k = key) =>
   call(t, 'POST', '/sdk/documents/submit', { key: k, body, headers });
 
+/** The error of a response, whose body must be exactly the contract's error envelope. */
 async function errorOf(res: Response) {
-  const body = (await res.json()) as any;
-  expect(body.success).toBe(false);
+  const body = ErrorEnvelopeSchema.parse(await res.json());
   expect(body.meta.requestId).toBe(res.headers.get('X-Request-Id'));
-  return body.error as { code: string; message: string; details?: Record<string, any> };
+  return body.error;
 }
 
 describe('POST /sdk/documents/submit: accepted', () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorEnvelopeSchema } from '@signet/contract';
 import { buildPayload, call, createTestApp, type TestApp } from '../../test-support/harness.js';
 import type { DocumentRecord } from '../../storage/types.js';
 import { generateSamplePdf, sampleFields } from '../../pdf/sample.js';
@@ -51,12 +52,13 @@ function request(endpoint: Endpoint, key: string | undefined, headers: Record<st
   return call(t, endpoint.method, endpoint.path(), { key, body, headers });
 }
 
+/** Asserts the status and code of a response whose body must be exactly the contract's error envelope. */
 async function expectError(res: Response, status: number, code: string) {
   expect(res.status).toBe(status);
-  const body = (await res.json()) as any;
-  expect(body).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
+  const body = ErrorEnvelopeSchema.parse(await res.json());
+  expect(body.error.code).toBe(code);
   expect(body.meta.requestId).toBe(res.headers.get('X-Request-Id'));
-  return body.error as { details?: Record<string, unknown> };
+  return body.error;
 }
 
 /** validate-key answers 401 with `{ valid: false, error }` rather than the envelope (SPEC §2). */
