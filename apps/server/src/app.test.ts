@@ -41,20 +41,26 @@ describe('every response', () => {
     }
   });
 
-  it('500 INTERNAL_ERROR without a stack or internal message when storage fails', async () => {
+  it('500 INTERNAL_ERROR without a stack or internal message when storage fails; the cause goes to the log', async () => {
     const storage = Object.create(t.storage, {
       findApiKeyByHash: { value: async () => { throw new Error('disk on fire at /var/lib/secret'); } },
     });
-    const lines: string[] = [];
-    const logger = createLogger('info', new Writable({ write(chunk, _e, done) { lines.push(String(chunk)); done(); } }));
-    const app = createApp({ storage, rateLimits: t.rateLimits, config: t.config, secret: 's'.repeat(32), logger });
+    const lines: Array<Record<string, any>> = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split('\n')) if (line) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const app = createApp({ storage, rateLimits: t.rateLimits, config: t.config, secret: 's'.repeat(32), logger: createLogger('info', sink) });
     const res = await app.request('/sdk/validate-key', { method: 'POST', headers: { 'X-API-Key': `pk_${'a'.repeat(40)}` } });
     expect(res.status).toBe(500);
     const text = await res.text();
     expect(JSON.parse(text)).toMatchObject({ success: false, error: { code: 'INTERNAL_ERROR', message: 'Internal server error' } });
     expect(text).not.toMatch(/disk on fire|at .*\.ts/);
-    await new Promise((r) => setTimeout(r, 10));
-    logger.flush();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const logged = lines.find((line) => line['msg'] === 'unhandled error');
+    expect(logged).toMatchObject({ requestId: res.headers.get('X-Request-Id'), err: { message: 'disk on fire at /var/lib/secret' } });
   });
 });
 

@@ -31,6 +31,15 @@ export function validationError(field: string, reason: string, status = 400): Ap
   return new ApiError('VALIDATION_ERROR', `Invalid ${field}: ${reason}`, { status, details: { field, reason } });
 }
 
+/** The 413 `VALIDATION_ERROR` of a body or file over its size limit. */
+export function tooLarge(field: 'body' | 'file', maxBytes: number): ApiError {
+  const what = field === 'file' ? 'the PDF' : 'the body';
+  return new ApiError('VALIDATION_ERROR', field === 'file' ? 'The file is too large' : 'Request body too large', {
+    status: 413,
+    details: { field, reason: `${what} may not exceed ${maxBytes} bytes` },
+  });
+}
+
 /** The 405 of a known path asked with another method (`NOT_FOUND`, SPEC §7), with its `Allow` header. */
 export function methodNotAllowed(method: string, path: string, allowed: string[]): ApiError {
   return new ApiError('NOT_FOUND', `Method ${method} is not allowed on ${path}`, {

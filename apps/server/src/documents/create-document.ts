@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { FieldDefinitionListSchema, fieldDefinitionIssues } from '@signet/contract';
-import { ApiError, validationError } from '../errors.js';
+import { tooLarge, validationError } from '../errors.js';
 import { issuePath } from '../http/validation.js';
 import { newId } from '../ids.js';
 import { inspectPdf } from '../pdf/inspect.js';
@@ -45,12 +45,7 @@ export function cleanFilename(name: string | undefined): string {
  * @example await createDocument(storage, { organizationId, filename: 'nda.pdf', bytes, fields, maxPdfBytes })
  */
 export async function createDocument(storage: Storage, input: CreateDocumentInput): Promise<DocumentRecord> {
-  if (input.bytes.byteLength > input.maxPdfBytes) {
-    throw new ApiError('VALIDATION_ERROR', 'The file is too large', {
-      status: 413,
-      details: { field: 'file', reason: `the PDF may not exceed ${input.maxPdfBytes} bytes` },
-    });
-  }
+  if (input.bytes.byteLength > input.maxPdfBytes) throw tooLarge('file', input.maxPdfBytes);
   const { pageCount } = await inspectPdf(input.bytes);
 
   let fields: unknown = input.fields;

@@ -17,25 +17,24 @@ export interface ReadCache {
  * @example const reads = createReadCache(storage); const key = await reads.apiKey(hashApiKey(secret))
  */
 export function createReadCache(storage: Storage, { ttlMs = 2000, max = 10_000 } = {}): ReadCache {
-  const keys = new LRUCache<string, AuthenticatedKey>({ max, ttl: ttlMs });
-  const documents = new LRUCache<string, DocumentRecord>({ max, ttl: ttlMs });
+  const keys = cachedLookup((hash) => storage.findApiKeyByHash(hash), { ttlMs, max });
+  const documents = cachedLookup((id) => storage.getDocument(id), { ttlMs, max });
+  return { apiKey: keys.get, document: documents.get, forgetDocument: documents.forget };
+}
+
+/** `load` behind a short-lived LRU cache of its hits. */
+function cachedLookup<T extends object>(load: (id: string) => Promise<T | null>, options: { ttlMs: number; max: number }) {
+  const cache = new LRUCache<string, T>({ max: options.max, ttl: options.ttlMs });
   return {
-    async apiKey(hash) {
-      const cached = keys.get(hash);
+    async get(id: string): Promise<T | null> {
+      const cached = cache.get(id);
       if (cached) return cached;
-      const key = await storage.findApiKeyByHash(hash);
-      if (key) keys.set(hash, key);
-      return key;
+      const found = await load(id);
+      if (found) cache.set(id, found);
+      return found;
     },
-    async document(id) {
-      const cached = documents.get(id);
-      if (cached) return cached;
-      const document = await storage.getDocument(id);
-      if (document) documents.set(id, document);
-      return document;
-    },
-    forgetDocument(id) {
-      documents.delete(id);
+    forget(id: string): void {
+      cache.delete(id);
     },
   };
 }

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { LRUCache } from 'lru-cache';
 import { KeyValidationResultSchema, SdkDocumentSchema, idSchema, isId, type SdkDocument } from '@signet/contract';
 import { ApiError, methodNotAllowed, validationError } from '../errors.js';
-import { apiKey, authenticate, applyRateLimit, authorize } from '../middleware/api-key/index.js';
+import { admit, apiKey, authenticate } from '../middleware/api-key/index.js';
 import { documentMetadata } from '../documents/present.js';
 import { signDocumentToken } from '../documents/token.js';
 import type { AppContext } from '../http/env.js';
@@ -77,10 +77,7 @@ export function registerSdkDocumentRoutes(app: SignetApp, deps: AppContext): voi
       if (error instanceof ApiError && error.status === 401) return c.json({ valid: false, error: error.message }, 401);
       throw error;
     }
-    c.set('apiKey', key);
-    c.set('keyId', key.id);
-    await applyRateLimit(c, deps, key);
-    authorize(c, key, {});
+    await admit(c, deps, key, {});
     return c.json(
       {
         valid: true,

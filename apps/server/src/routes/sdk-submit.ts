@@ -3,20 +3,16 @@ import { bodyLimit } from 'hono/body-limit';
 import type { MiddlewareHandler } from 'hono';
 import { hash } from 'node:crypto';
 import { SubmissionPayloadSchema, SubmissionResultSchema, canonicalPayload } from '@signet/contract';
-import { ApiError, validationError } from '../errors.js';
+import { tooLarge, validationError } from '../errors.js';
 import { apiKey } from '../middleware/api-key/index.js';
 import { clientIp } from '../middleware/api-key/client-ip.js';
 import { parseOrThrow } from '../http/validation.js';
-import { submitDocument, type SubmitResponse } from '../submissions/submit.js';
+import { submitDocument, type SubmitRequest } from '../submissions/submit.js';
+import { submitWithIdempotencyKey } from '../submissions/idempotency.js';
 import type { AppContext } from '../http/env.js';
-import type { IdempotencyScope } from '../storage/types.js';
 import { API_KEY_SECURITY, errorResponses, type SignetApp } from './openapi.js';
 import { findOwnDocument } from './sdk-documents.js';
 import { requestHeader } from '../http/request-header.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-/** A claim still unfinished after this long belongs to a request that died; a retry may take it over. */
-const STALE_CLAIM_MS = 60_000;
 
 const submitRoute = createRoute({
   method: 'post',
@@ -41,26 +37,21 @@ const submitRoute = createRoute({
 
 /** `POST /sdk/documents/submit`. */
 export function registerSubmitRoute(app: SignetApp, deps: AppContext): void {
-  const tooLarge = () => {
-    throw new ApiError('VALIDATION_ERROR', 'Request body too large', {
-      status: 413,
-      details: { field: 'body', reason: `the body may not exceed ${deps.config.maxBodyBytes} bytes` },
-    });
-  };
-  const streamingLimit = bodyLimit({ maxSize: deps.config.maxBodyBytes, onError: tooLarge });
+  const max = deps.config.maxBodyBytes;
+  const streamingLimit = bodyLimit({ maxSize: max, onError: () => { throw tooLarge('body', max); } });
   // A declared length is checked from the header, so the body is then read straight from Node's request; only a
   // chunked body goes through Hono's streaming limit (which needs a Web Request built around it).
   const limit: MiddlewareHandler = async (c, next) => {
     const declared = requestHeader(c, 'content-length');
     if (declared === undefined || requestHeader(c, 'transfer-encoding') !== undefined) return streamingLimit(c, next);
-    if (Number(declared) > deps.config.maxBodyBytes) tooLarge();
+    if (Number(declared) > max) throw tooLarge('body', max);
     await next();
   };
-  // The body is read and validated here rather than by the route's validator: the checksum is computed over the
-  // body as sent, and the size limit must hold before it is parsed.
-  const { request: _documented, ...route } = submitRoute;
+
+  // A plain route reading its body itself: the checksum covers the body as sent, and the size limit must hold before
+  // it is parsed. The OpenAPI description is the route definition above.
   app.openAPIRegistry.registerPath(submitRoute);
-  app.openapi({ ...route, hide: true, middleware: [limit, apiKey(deps, { scopes: ['documents:submit'] })] as const }, async (c) => {
+  app.post('/sdk/documents/submit', limit, apiKey(deps, { scopes: ['documents:submit'] }), async (c) => {
     const rawText = await c.req.text();
     let raw: unknown;
     try {
@@ -75,10 +66,9 @@ export function registerSubmitRoute(app: SignetApp, deps: AppContext): void {
       throw validationError('Idempotency-Key', 'must be 1 to 255 characters');
     }
     const key = c.get('apiKey');
-    const document = await findOwnDocument(deps, key.organizationId, payload.documentId);
-    const request = {
+    const request: SubmitRequest = {
       key,
-      document,
+      document: await findOwnDocument(deps, key.organizationId, payload.documentId),
       rawText,
       checksum: hash('sha256', canonicalPayload(raw), 'hex'),
       payload,
@@ -90,38 +80,8 @@ export function registerSubmitRoute(app: SignetApp, deps: AppContext): void {
       const response = await submitDocument(deps, request);
       return c.json(response.result, response.status);
     }
-
-    const scope: IdempotencyScope = { organizationId: key.organizationId, key: idempotencyKey };
-    const fingerprint = `${request.checksum}:${payload.checksum}`;
-    const claim = await deps.storage.claimIdempotencyKey(scope, fingerprint, {
-      now: request.receivedAt,
-      expiresAfterMs: DAY_MS,
-      staleAfterMs: STALE_CLAIM_MS,
-    });
-    if (claim.state === 'in_flight') {
-      throw new ApiError('SUBMISSION_FAILED', 'A request with this Idempotency-Key is still being processed', {
-        details: { reason: 'the first request with this Idempotency-Key has not finished; retry later' },
-      });
-    }
-    if (claim.state === 'mismatch') {
-      throw new ApiError('VALIDATION_ERROR', 'This Idempotency-Key was used with a different body', {
-        status: 422,
-        details: { field: 'Idempotency-Key', reason: 'an Idempotency-Key may only be reused with the same body' },
-      });
-    }
-    if (claim.state === 'completed') {
-      c.header('Idempotent-Replayed', 'true');
-      return c.json(JSON.parse(claim.body) as SubmitResponse['result'], claim.status as 200 | 201);
-    }
-    let response: SubmitResponse;
-    try {
-      response = await submitDocument(deps, { ...request, idempotency: scope });
-    } catch (error) {
-      // Only successes are kept for replay: a failed request may be corrected and retried under the same key.
-      await deps.storage.releaseIdempotencyKey(scope);
-      throw error;
-    }
-    if (response.status === 200) await deps.storage.completeIdempotencyKey(scope, 200, JSON.stringify(response.result));
+    const response = await submitWithIdempotencyKey(deps, request, idempotencyKey);
+    if (response.replayed) c.header('Idempotent-Replayed', 'true');
     return c.json(response.result, response.status);
   });
 }

@@ -3,15 +3,14 @@ import { Writable } from 'node:stream';
 import { submissionChecksum, type FieldDefinition, type FieldValue, type SdkDocument, type Scope } from '@signet/contract';
 import { createApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
-import { newId } from '../ids.js';
-import { generateApiKey } from '../keys.js';
+import { createDocument } from '../documents/create-document.js';
+import { createApiKeyRecord } from '../documents/seed.js';
 import { createLogger } from '../logger.js';
 import { createRateLimits, type RateLimits } from '../rate-limit/index.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
 import { storageEngines, type StorageEngine } from '../storage/test-engines.js';
 import type { DocumentRecord, Organization, Storage } from '../storage/types.js';
 import { pngDataUrl } from '../submissions/test-png.js';
-import { createHash } from 'node:crypto';
 
 /** The engines the app tests run on: SQLite always, PostgreSQL where reachable (always in CI). */
 export const engines: StorageEngine[] = await storageEngines();
@@ -79,41 +78,26 @@ export async function createTestApp(
     org,
     logs,
     async createKey(options = {}, organizationId = org.id) {
-      const kind = options.kind ?? 'pk';
-      const { secret: keySecret, hash, prefix } = generateApiKey(kind);
-      const id = newId('key');
-      await storage.createApiKey({
-        id,
+      const created = await createApiKeyRecord(storage, {
         organizationId,
-        kind,
-        hash,
-        displayPrefix: prefix,
-        scopes: options.scopes ?? (kind === 'pk' ? ['documents:read', 'documents:submit'] : ['documents:read', 'documents:submit', 'documents:write']),
-        expiresAt: options.expiresAt ?? null,
-        revokedAt: options.revokedAt ?? null,
-        allowedOrigins: options.origins ?? [],
-        rateLimit: options.rateLimit ?? 600,
-        createdAt: new Date().toISOString(),
+        kind: options.kind ?? 'pk',
+        scopes: options.scopes,
+        expiresAt: options.expiresAt,
+        origins: options.origins,
+        rateLimit: options.rateLimit,
       });
-      return { id, secret: keySecret };
+      if (options.revokedAt) await storage.revokeApiKey(created.id, options.revokedAt);
+      return { id: created.id, secret: created.key };
     },
     async createDocument(options = {}) {
       const pages = options.pages ?? 3;
-      const bytes = await samplePdf(pages);
-      return storage.createDocument(
-        {
-          id: newId('doc'),
-          organizationId: options.organizationId ?? org.id,
-          filename: 'agreement.pdf',
-          mimeType: 'application/pdf',
-          pageCount: pages,
-          fileSize: bytes.byteLength,
-          sha256: createHash('sha256').update(bytes).digest('hex'),
-          fields: options.fields ?? sampleFields(pages),
-          createdAt: new Date().toISOString(),
-        },
-        bytes,
-      );
+      return createDocument(storage, {
+        organizationId: options.organizationId ?? org.id,
+        filename: 'agreement.pdf',
+        bytes: await samplePdf(pages),
+        fields: options.fields ?? sampleFields(pages),
+        maxPdfBytes: config.maxPdfBytes,
+      });
     },
     async close() {
       if (!rateLimits) await limits.close();

@@ -52,7 +52,7 @@ export async function authenticate(c: Context<AppEnv>, deps: AppContext): Promis
 }
 
 /** Counts the request against the key's window and sets the three rate-limit headers; throws the 429. */
-export async function applyRateLimit(c: Context<AppEnv>, deps: AppContext, key: AuthenticatedKey): Promise<void> {
+async function applyRateLimit(c: Context<AppEnv>, deps: AppContext, key: AuthenticatedKey): Promise<void> {
   const { allowed, limit, remaining, reset, retryAfter } = await deps.rateLimits.consume(key.id, key.rateLimit);
   setFixedHeader(c, 'X-RateLimit-Limit', String(limit));
   setFixedHeader(c, 'X-RateLimit-Remaining', String(remaining));
@@ -65,7 +65,7 @@ export async function applyRateLimit(c: Context<AppEnv>, deps: AppContext, key: 
 }
 
 /** What a key may do from where: sk keys never from a browser, pk keys only from their origins and only on /sdk. */
-export function authorize(c: Context<AppEnv>, key: AuthenticatedKey, options: ApiKeyOptions): void {
+function authorize(c: Context<AppEnv>, key: AuthenticatedKey, options: ApiKeyOptions): void {
   const origin = requestHeader(c, 'origin');
   if (key.kind === 'sk' && origin) {
     throw new ApiError('INSUFFICIENT_PERMISSIONS', 'Secret (sk_) keys must not be used from a browser', {
@@ -96,11 +96,15 @@ export function authorize(c: Context<AppEnv>, key: AuthenticatedKey, options: Ap
  */
 export function apiKey(deps: AppContext, options: ApiKeyOptions = {}): MiddlewareHandler<AppEnv> {
   return async function apiKeyMiddleware(c, next) {
-    const key = await authenticate(c, deps);
-    c.set('apiKey', key);
-    c.set('keyId', key.id);
-    await applyRateLimit(c, deps, key);
-    authorize(c, key, options);
+    await admit(c, deps, await authenticate(c, deps), options);
     await next();
   };
+}
+
+/** What follows authentication: the key is recorded on the request, counted against its window, then checked. */
+export async function admit(c: Context<AppEnv>, deps: AppContext, key: AuthenticatedKey, options: ApiKeyOptions): Promise<void> {
+  c.set('apiKey', key);
+  c.set('keyId', key.id);
+  await applyRateLimit(c, deps, key);
+  authorize(c, key, options);
 }
