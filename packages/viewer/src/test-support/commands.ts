@@ -1,0 +1,98 @@
+import type { FieldDefinition } from '@signet/contract';
+import type { KeyOptions } from '@signet/server/test-support';
+import type { LiveServer } from '@signet/server/live-server';
+import { tsImport } from 'tsx/esm/api';
+import type { BrowserCommand } from 'vitest/node';
+
+/**
+ * Browser-test commands: they run in Vitest's Node process, where one real Signet server listens on a free port,
+ * and give the browser its URL, fresh documents and keys, and what the server stored.
+ */
+// Kept on globalThis so that the global setup's teardown (loaded by another module loader) can close it.
+const LIVE = Symbol.for('signet.viewer-tests.live-server');
+const holder = globalThis as { [LIVE]?: Promise<LiveServer> };
+const requests: RecordedRequest[] = [];
+let failing = { count: 0, status: 503 };
+
+/** A request the server saw: method, path and the headers that matter to the viewer's tests. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  range: string | null;
+  idempotencyKey: string | null;
+}
+
+// Vitest loads its config (and so these commands) with Node's own loader, which cannot read the server's
+// TypeScript sources; tsx can.
+const server = () =>
+  (holder[LIVE] ??= (
+    tsImport('@signet/server/live-server', import.meta.url) as Promise<typeof import('@signet/server/live-server')>
+  ).then(async ({ startLiveServer }) => {
+    const live = await startLiveServer();
+    live.intercept(async (request, next) => {
+      const path = new URL(request.url).pathname;
+      requests.push({
+        method: request.method,
+        path,
+        range: request.headers.get('range'),
+        idempotencyKey: request.headers.get('idempotency-key'),
+      });
+      if (failing.count > 0 && request.method === 'POST' && path === '/sdk/documents/submit') {
+        failing.count -= 1;
+        const body = { error: { code: 'INTERNAL_ERROR', message: 'Injected failure', details: {} }, meta: { requestId: 'injected' } };
+        return Response.json(body, { status: failing.status, headers: { 'access-control-allow-origin': '*' } });
+      }
+      return next(request);
+    });
+    return live;
+  }));
+
+/** Closes the server, if a test started it. */
+export async function closeLiveServer(): Promise<void> {
+  await (await holder[LIVE])?.close();
+}
+
+export interface CreatedDocument {
+  baseUrl: string;
+  documentId: string;
+  pageCount: number;
+  apiKey: string;
+}
+
+const createDocument: BrowserCommand<[options?: { pages?: number; fields?: FieldDefinition[]; key?: KeyOptions }]> = async (
+  _context,
+  options = {},
+): Promise<CreatedDocument> => {
+  const s = await server();
+  const document = await s.createDocument({ pages: options.pages, fields: options.fields });
+  return { baseUrl: s.url, documentId: document.id, pageCount: document.pageCount, apiKey: await s.createKey(options.key) };
+};
+
+/** The stored submission of a document (null while pending). */
+const storedSubmission: BrowserCommand<[documentId: string]> = async (_context, documentId) => {
+  const s = await server();
+  return s.test.storage.getSubmissionForDocument(documentId);
+};
+
+/** Answers the next `count` submit requests with `status` before the server sees them. */
+const failSubmits: BrowserCommand<[count: number, status: number]> = async (_context, count, status) => {
+  await server();
+  failing = { count, status };
+};
+
+/** Every request the server has seen since the last call (and forgets them). */
+const takeRequests: BrowserCommand<[]> = async () => {
+  await server();
+  return requests.splice(0);
+};
+
+export const signetCommands = { createDocument, storedSubmission, failSubmits, takeRequests };
+
+declare module 'vitest/browser' {
+  interface BrowserCommands {
+    createDocument(options?: { pages?: number; fields?: FieldDefinition[]; key?: KeyOptions }): Promise<CreatedDocument>;
+    storedSubmission(documentId: string): Promise<unknown>;
+    failSubmits(count: number, status: number): Promise<void>;
+    takeRequests(): Promise<RecordedRequest[]>;
+  }
+}
