@@ -157,7 +157,7 @@ describe('Idempotency-Key', () => {
     expect(await errorOf(res)).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'Idempotency-Key' } });
   });
 
-  it('same key while the first request is in flight: 409 SUBMISSION_FAILED', async () => {
+  it('same key while the first request is in flight: 409 SUBMISSION_FAILED with Retry-After', async () => {
     const payload = await buildPayload(document);
     await t.storage.claimIdempotencyKey({ organizationId: t.org.id, key: 'busy' }, `${payload.checksum}:${payload.checksum}`, {
       now: new Date(),
@@ -166,6 +166,7 @@ describe('Idempotency-Key', () => {
     });
     const res = await submit(payload, { 'Idempotency-Key': 'busy' });
     expect(res.status).toBe(409);
+    expect(res.headers.get('Retry-After')).toBe('1');
     expect((await errorOf(res)).code).toBe('SUBMISSION_FAILED');
   });
 

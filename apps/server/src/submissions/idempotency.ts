@@ -35,6 +35,8 @@ export async function submitWithIdempotencyKey(
     case 'in_flight':
       throw new ApiError('SUBMISSION_FAILED', 'A request with this Idempotency-Key is still being processed', {
         details: { reason: 'the first request with this Idempotency-Key has not finished; retry later' },
+        // Tells a client that retrying is the way out: the replay of the first response follows.
+        headers: { 'Retry-After': '1' },
       });
     case 'mismatch':
       throw new ApiError('VALIDATION_ERROR', 'This Idempotency-Key was used with a different body', {

@@ -1,0 +1,177 @@
+import { buildPayload, completeValues } from '@signet/server/test-support';
+import { startLiveServer, type LiveServer } from '@signet/server/live-server';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  ContractViolationError,
+  SigningApiError,
+  createSigningClient,
+  type SigningClient,
+  type SigningClientOptions,
+} from './index.js';
+
+let server: LiveServer;
+beforeAll(async () => {
+  server = await startLiveServer();
+});
+afterAll(() => server.close());
+beforeEach(() => server.intercept(undefined));
+
+function client(apiKey: string, options: Partial<SigningClientOptions> = {}): SigningClient {
+  return createSigningClient({ apiKey, baseUrl: server.url, retry: false, ...options });
+}
+
+/** The error a promise rejects with (fails the test if it resolves). */
+async function failure(promise: Promise<unknown>): Promise<SigningApiError> {
+  const error = await promise.then(
+    () => expect.unreachable('expected a rejection'),
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(SigningApiError);
+  return error as SigningApiError;
+}
+
+describe('success paths against the real server', () => {
+  it('validateKey: the key validation result', async () => {
+    const result = await client(await server.createKey()).validateKey();
+    expect(result).toMatchObject({ valid: true, organizationName: 'Acme Test', scopes: ['documents:read', 'documents:submit'] });
+  });
+
+  it('validateKey of an expired or revoked key: valid false with the reason, not a throw', async () => {
+    const expired = await server.createKey({ expiresAt: '2020-01-01T00:00:00.000Z' });
+    const revoked = await server.createKey({ revokedAt: new Date().toISOString() });
+    expect(await client(expired).validateKey()).toMatchObject({ valid: false, error: expect.stringMatching(/expired/i) });
+    expect(await client(revoked).validateKey()).toMatchObject({ valid: false });
+  });
+
+  it('getDocument: metadata, document URL and fields, parsed', async () => {
+    const document = await server.createDocument({ pages: 2 });
+    const result = await client(await server.createKey()).getDocument(document.id);
+    expect(result.metadata).toMatchObject({ id: document.id, pageCount: 2, status: 'pending' });
+    expect(result.documentUrl).toContain(`/sdk/documents/${document.id}/file?token=`);
+    expect(result.fields.map((field) => field.id)).toContain('signature');
+  });
+
+  it('submitDocument: 201 result, always with an Idempotency-Key, and the rate-limit headers kept', async () => {
+    const keys: Array<string | null> = [];
+    server.intercept((request, next) => {
+      keys.push(request.headers.get('Idempotency-Key'));
+      return next(request);
+    });
+    const document = await server.createDocument();
+    const signer = client(await server.createKey({ rateLimit: 50 }));
+    const payload = await buildPayload(await signer.getDocument(document.id).then(asHarnessDocument));
+    const result = await signer.submitDocument(payload as never);
+    expect(result).toMatchObject({ success: true, documentId: document.id, submissionId: expect.stringMatching(/^sub_/) });
+    expect(keys[1]).toMatch(/^[0-9a-f]{32}$/);
+    expect(signer.rateLimit).toMatchObject({ limit: 50, remaining: 48 });
+    expect(signer.rateLimit!.resetAt.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('listDocuments and getSubmission with an sk key', async () => {
+    const document = await server.createDocument();
+    const admin = client(await server.createKey({ kind: 'sk' }));
+    const page = await admin.listDocuments({ limit: 2 });
+    expect(page.data).toHaveLength(2);
+    expect(page.pagination).toMatchObject({ hasMore: true, limit: 2 });
+
+    const signer = client(await server.createKey());
+    const submitted = await signer.submitDocument((await buildPayload(asHarnessDocument(await signer.getDocument(document.id)))) as never);
+    const record = await admin.getSubmission(document.id);
+    expect(record).toMatchObject({ id: submitted.submissionId, documentId: document.id });
+  });
+});
+
+describe('every error code as a SigningApiError', () => {
+  it('INVALID_API_KEY, EXPIRED_API_KEY (401)', async () => {
+    const document = await server.createDocument();
+    const invalid = await failure(client('pk_test_unknownkeyunknownkey000000').getDocument(document.id));
+    expect(invalid).toMatchObject({ code: 'INVALID_API_KEY', status: 401, retryable: false, requestId: expect.any(String) });
+    const expired = await failure(client(await server.createKey({ expiresAt: '2020-01-01T00:00:00Z' })).getDocument(document.id));
+    expect(expired).toMatchObject({ code: 'EXPIRED_API_KEY', status: 401 });
+  });
+
+  it('INSUFFICIENT_PERMISSIONS (403): a pk key on a management endpoint, with the scopes required', async () => {
+    const error = await failure(client(await server.createKey()).listDocuments());
+    expect(error).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS', status: 403 });
+    const noSubmit = await server.createKey({ scopes: ['documents:read'] });
+    const document = await server.createDocument();
+    const payload = await buildPayload({ id: document.id, pageCount: 3, fields: (await client(noSubmit).getDocument(document.id)).fields });
+    const refused = await failure(client(noSubmit).submitDocument(payload as never));
+    expect(refused.details?.required).toEqual(['documents:submit']);
+  });
+
+  it('VALIDATION_ERROR (400) for a malformed id, with details.field', async () => {
+    const error = await failure(client(await server.createKey()).getDocument('not-an-id'));
+    expect(error).toMatchObject({ code: 'VALIDATION_ERROR', status: 400, details: { field: 'documentId' } });
+  });
+
+  it('VALIDATION_ERROR (422) with missingFields as typed data', async () => {
+    const document = await server.createDocument();
+    const signer = client(await server.createKey());
+    const sdk = await signer.getDocument(document.id);
+    const values = completeValues(sdk.fields);
+    delete values['signature'];
+    delete values['signer_name'];
+    const error = await failure(signer.submitDocument((await buildPayload(asHarnessDocument(sdk), values)) as never));
+    expect(error).toMatchObject({ code: 'VALIDATION_ERROR', status: 422 });
+    expect(error.missingFields).toEqual(['signer_name', 'signature']);
+  });
+
+  it('DOCUMENT_NOT_FOUND (404)', async () => {
+    const error = await failure(client(await server.createKey()).getDocument('doc_0000000000000000000000'));
+    expect(error).toMatchObject({ code: 'DOCUMENT_NOT_FOUND', status: 404 });
+  });
+
+  it('SUBMISSION_FAILED (409): another payload for a completed document', async () => {
+    const document = await server.createDocument();
+    const signer = client(await server.createKey());
+    const sdk = asHarnessDocument(await signer.getDocument(document.id));
+    await signer.submitDocument((await buildPayload(sdk)) as never);
+    const values = { ...completeValues(sdk.fields), signer_name: { type: 'text' as const, content: 'Someone else' } };
+    const error = await failure(signer.submitDocument((await buildPayload(sdk, values)) as never));
+    expect(error).toMatchObject({ code: 'SUBMISSION_FAILED', status: 409, retryable: false });
+  });
+
+  it('RATE_LIMIT_EXCEEDED (429), retryable, with how long to wait', async () => {
+    const signer = client(await server.createKey({ rateLimit: 1 }));
+    await signer.validateKey();
+    const document = await server.createDocument();
+    const error = await failure(signer.getDocument(document.id));
+    expect(error).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', status: 429, retryable: true });
+    expect(error.retryAfterMs).toBeGreaterThan(0);
+    expect(signer.rateLimit).toMatchObject({ limit: 1, remaining: 0 });
+  });
+
+  it('NOT_FOUND (404): the submission of a pending document', async () => {
+    const document = await server.createDocument();
+    const error = await failure(client(await server.createKey({ kind: 'sk' })).getSubmission(document.id));
+    expect(error).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+  });
+
+  it('INTERNAL_ERROR (500), retryable, from the envelope; a proxy page without one gets its code from the status', async () => {
+    server.intercept(async () =>
+      Response.json(
+        { success: false, error: { code: 'INTERNAL_ERROR', message: 'Internal server error' }, meta: { requestId: 'req_x', timestamp: '' } },
+        { status: 500 },
+      ),
+    );
+    const key = await server.createKey();
+    expect(await failure(client(key).validateKey())).toMatchObject({ code: 'INTERNAL_ERROR', status: 500, retryable: true, requestId: 'req_x' });
+    server.intercept(async () => new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }));
+    expect(await failure(client(key).validateKey())).toMatchObject({ code: 'INTERNAL_ERROR', status: 502, message: 'HTTP 502 Bad Gateway' });
+  });
+
+  it('a 200 whose body breaks the contract is a ContractViolationError, not data', async () => {
+    server.intercept(async () => Response.json({ metadata: { id: 'doc_x' }, fields: 'none' }));
+    const error = await client(await server.createKey())
+      .getDocument('doc_0000000000000000000000')
+      .catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(ContractViolationError);
+    expect((error as ContractViolationError).issues.map((issue) => issue.path)).toContain('documentUrl');
+  });
+});
+
+/** The harness's payload builder wants the document's id and page count at the top. */
+function asHarnessDocument(document: Awaited<ReturnType<SigningClient['getDocument']>>) {
+  return { id: document.metadata.id, pageCount: document.metadata.pageCount, fields: document.fields };
+}

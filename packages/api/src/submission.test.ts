@@ -1,0 +1,136 @@
+import { submissionChecksum, type FieldValue, type SdkDocument } from '@signet/contract';
+import { completeValues } from '@signet/server/test-support';
+import { startLiveServer, type LiveServer } from '@signet/server/live-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SigningApiError, SubmissionBuildError, buildSubmission, createSigningClient, missingRequiredFields } from './index.js';
+
+let server: LiveServer;
+beforeAll(async () => {
+  server = await startLiveServer();
+});
+afterAll(() => server.close());
+
+const renderContext = { scale: 1.25, viewportWidth: 1024, viewportHeight: 768, devicePixelRatio: 2 };
+const pagesOf = (count: number) =>
+  Array.from({ length: count }, (_, index) => ({ pageNumber: index + 1, width: 612, height: 792, rotation: 0 }));
+
+async function freshDocument() {
+  const { id } = await server.createDocument({ pages: 2 });
+  const client = createSigningClient({ apiKey: await server.createKey(), baseUrl: server.url, retry: false });
+  return { client, document: await client.getDocument(id) };
+}
+
+function build(document: SdkDocument, values: Record<string, FieldValue | undefined>) {
+  return buildSubmission({ document, values, renderContext, pages: pagesOf(document.metadata.pageCount) });
+}
+
+async function buildError(promise: Promise<unknown>): Promise<SubmissionBuildError> {
+  const error = await promise.then(() => expect.unreachable('expected a refusal'), (reason: unknown) => reason);
+  expect(error).toBeInstanceOf(SubmissionBuildError);
+  return error as SubmissionBuildError;
+}
+
+describe('buildSubmission', () => {
+  it('builds the payload of contract 2.5 whose checksum the server accepts', async () => {
+    const { client, document } = await freshDocument();
+    const submittedAt = new Date(Date.now() - 1000);
+    const payload = await buildSubmission({
+      document,
+      values: completeValues(document.fields),
+      renderContext,
+      pages: pagesOf(2),
+      submittedAt,
+      textStyles: { signer_name: { fontSize: 13.5, fontFamily: 'Inter', textAlign: 'left' } },
+    });
+    expect(payload.checksum).toBe(await submissionChecksum(payload));
+    expect(payload).toMatchObject({ documentId: document.metadata.id, submittedAt: submittedAt.toISOString(), renderContext });
+    const name = payload.fields.find((field) => field.id === 'signer_name')!;
+    const definition = document.fields.find((field) => field.id === 'signer_name')!;
+    expect(name).toEqual({
+      id: 'signer_name',
+      type: 'text',
+      page: definition.page,
+      position: { x: definition.x, y: definition.y, width: definition.width, height: definition.height },
+      value: { type: 'text', content: 'Ada Lovelace' },
+      style: { fontSize: 13.5, fontFamily: 'Inter', textAlign: 'left' },
+    });
+    // The read-only prefilled field travels with its prefill.
+    expect(payload.fields.find((field) => field.id === 'agreement_number')?.value).toEqual(
+      document.fields.find((field) => field.id === 'agreement_number')?.value,
+    );
+    expect(payload.fields.find((field) => field.type === 'signature')).not.toHaveProperty('style');
+
+    const result = await client.submitDocument(payload);
+    expect(result.documentId).toBe(document.metadata.id);
+    const stored = await server.test.storage.getSubmissionForDocument(document.metadata.id);
+    expect(stored?.checksum).toBe(payload.checksum);
+  });
+
+  it('refuses a value for a field the document does not have', async () => {
+    const { document } = await freshDocument();
+    const error = await buildError(build(document, { nope: { type: 'text', content: 'x' } }));
+    expect(error.field).toBe('nope');
+  });
+
+  it('refuses a value of another type than its field, and a malformed one', async () => {
+    const { document } = await freshDocument();
+    expect((await buildError(build(document, { signer_name: { type: 'checkbox', checked: true } }))).reason).toMatch(/text field/);
+    const badImage = { type: 'signature', imageData: 'data:image/jpeg;base64,AAAA' } as FieldValue;
+    expect((await buildError(build(document, { signature: badImage }))).field).toBe('signature');
+    expect((await buildError(build(document, { signed_date: { type: 'date', content: '2026-02-30' } }))).reason).toMatch(/real date/);
+  });
+
+  it('refuses a changed read-only field, accepts its own prefill', async () => {
+    const { document } = await freshDocument();
+    await buildError(build(document, { agreement_number: { type: 'text', content: 'forged' } }));
+    const prefill = document.fields.find((field) => field.id === 'agreement_number')!.value!;
+    await expect(build(document, { agreement_number: { ...prefill } })).resolves.toHaveProperty('checksum');
+  });
+
+  it('refuses pages past the document and a broken render context', async () => {
+    const { document } = await freshDocument();
+    const values = completeValues(document.fields);
+    await buildError(buildSubmission({ document, values, renderContext, pages: pagesOf(3) }));
+    await buildError(buildSubmission({ document, values, renderContext: { ...renderContext, scale: 0 }, pages: pagesOf(2) }));
+  });
+});
+
+describe('missingRequiredFields', () => {
+  it("gives the server's 422 answer", async () => {
+    const { client, document } = await freshDocument();
+    const values: Record<string, FieldValue> = { ...completeValues(document.fields), signer_name: { type: 'text', content: '   ' } };
+    delete values['accept_terms'];
+    const missing = missingRequiredFields(document, values);
+    expect(missing).toEqual(['signer_name', 'accept_terms']);
+
+    const error = await client.submitDocument(await build(document, values)).catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(SigningApiError);
+    expect((error as SigningApiError).missingFields).toEqual(missing);
+    expect(missingRequiredFields(document, completeValues(document.fields))).toEqual([]);
+  });
+
+  it('an unchecked required checkbox is missing', async () => {
+    const { document } = await freshDocument();
+    const values = { ...completeValues(document.fields), accept_terms: { type: 'checkbox' as const, checked: false } };
+    expect(missingRequiredFields(document, values)).toEqual(['accept_terms']);
+  });
+});
+
+describe('pagination', () => {
+  it('the iterator over 95 documents with limit 20 yields each once', async () => {
+    const org = await server.test.storage.ensureOrganization('org-pages', 'Paged Org');
+    const created = new Set<string>();
+    for (let i = 0; i < 95; i++) created.add((await server.test.createDocument({ organizationId: org.id, pages: 1 })).id);
+    const { secret } = await server.test.createKey({ kind: 'sk' }, org.id);
+    const client = createSigningClient({ apiKey: secret, baseUrl: server.url });
+
+    const seen: string[] = [];
+    for await (const document of client.allDocuments({ limit: 20 })) seen.push(document.id);
+    expect(seen).toHaveLength(95);
+    expect(new Set(seen)).toEqual(created);
+
+    const sizes: number[] = [];
+    for await (const page of client.documentPages({ limit: 20 })) sizes.push(page.data.length);
+    expect(sizes).toEqual([20, 20, 20, 20, 15]);
+  });
+});

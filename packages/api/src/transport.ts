@@ -1,0 +1,172 @@
+import { ERROR_STATUS, ErrorEnvelopeSchema, type ErrorCode } from '@signet/contract';
+import type { z } from 'zod';
+import {
+  ContractViolationError,
+  RETRYABLE_STATUSES,
+  SigningAbortError,
+  SigningApiError,
+  SigningNetworkError,
+  SigningTimeoutError,
+} from './errors.js';
+import { readRateLimit, retryAfterMs, type RateLimitInfo } from './rate-limit.js';
+import { MAX_RETRY_AFTER_MS, backoffDelay, sleep, type RetryPolicy } from './retry.js';
+
+export interface TransportOptions {
+  apiKey: string;
+  baseUrl: string;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  fetch: typeof fetch;
+  random?: () => number;
+}
+
+/** One API call: what to send, and the schema its successful answer must match. */
+export interface ApiRequest<T extends z.ZodType> {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal | undefined;
+  schema: T;
+  /** A non-2xx answer that is an answer of the call after all (validate-key's `valid: false`), when it parses. */
+  failureSchema?: T;
+}
+
+/**
+ * Sends API calls: the key header, a time-out per attempt, retries of transient failures with backoff, and
+ * every answer parsed against the contract. Keeps the rate-limit headers of the last response.
+ */
+export class Transport {
+  rateLimit: RateLimitInfo | null = null;
+  private readonly baseUrl: string;
+
+  constructor(private readonly options: TransportOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+  }
+
+  async send<T extends z.ZodType>(request: ApiRequest<T>): Promise<z.infer<T>> {
+    const { retry } = this.options;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.attempt(request);
+      } catch (error) {
+        const wait = retryable(error) && attempt < retry.retries ? retryDelay(error, attempt, retry, this.options.random) : null;
+        if (wait === null) throw error;
+        await sleep(wait, request.signal);
+      }
+    }
+  }
+
+  private async attempt<T extends z.ZodType>(request: ApiRequest<T>): Promise<z.infer<T>> {
+    const { signal } = request;
+    if (signal?.aborted) throw new SigningAbortError({ cause: signal.reason });
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.options.timeoutMs);
+    const onAbort = () => controller.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.options.fetch(this.baseUrl + request.path, {
+        method: request.method,
+        headers: this.headers(request),
+        body: request.body === undefined ? undefined : JSON.stringify(request.body),
+        signal: controller.signal,
+      });
+      // The body is read under the same time-out: a server that stalls mid-answer is a time-out too.
+      text = await response.text();
+    } catch (error) {
+      if (signal?.aborted) throw new SigningAbortError({ cause: signal.reason });
+      if (timedOut) throw new SigningTimeoutError(this.options.timeoutMs);
+      throw new SigningNetworkError({ cause: error });
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+
+    this.rateLimit = readRateLimit(response.headers) ?? this.rateLimit;
+    return interpret(request, response, text);
+  }
+
+  private headers(request: ApiRequest<z.ZodType>): Record<string, string> {
+    const headers: Record<string, string> = { Accept: 'application/json', 'X-API-Key': this.options.apiKey, ...request.headers };
+    if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+    return headers;
+  }
+}
+
+function retryable(error: unknown): boolean {
+  return error instanceof Error && 'retryable' in error && error.retryable === true;
+}
+
+/** The wait before the next attempt: the backoff, or longer when the server asked; null when not worth waiting. */
+function retryDelay(error: unknown, attempt: number, policy: RetryPolicy, random?: () => number): number | null {
+  const backoff = backoffDelay(attempt, policy, random);
+  const asked = error instanceof SigningApiError ? error.retryAfterMs : undefined;
+  if (asked === undefined) return backoff;
+  return asked > MAX_RETRY_AFTER_MS ? null : Math.max(backoff, asked);
+}
+
+function interpret<T extends z.ZodType>(request: ApiRequest<T>, response: Response, text: string): z.infer<T> {
+  const requestId = response.headers.get('X-Request-Id') ?? undefined;
+  const json = parseJson(text);
+  if (response.ok) return conform(request.schema, json, response.status, requestId);
+
+  if (request.failureSchema) {
+    const answer = request.failureSchema.safeParse(json);
+    if (answer.success) return answer.data;
+  }
+  throw apiError(response, json, requestId);
+}
+
+function conform<T extends z.ZodType>(schema: T, json: unknown, status: number, requestId: string | undefined): z.infer<T> {
+  const result = schema.safeParse(json);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+  throw new ContractViolationError(status, issues, requestId);
+}
+
+/** The error of a non-2xx answer: from its envelope, or (a proxy's page, an empty body) from its status alone. */
+function apiError(response: Response, json: unknown, requestId: string | undefined): SigningApiError {
+  const wait = retryAfterMs(response);
+  // A 409 that says when to come back (an Idempotency-Key still in flight) is settled by retrying.
+  const retryable = RETRYABLE_STATUSES.has(response.status) || (response.status === 409 && wait !== undefined);
+  const envelope = ErrorEnvelopeSchema.safeParse(json);
+  if (envelope.success) {
+    const { code, message, details } = envelope.data.error;
+    return new SigningApiError({
+      code,
+      status: response.status,
+      message,
+      details,
+      requestId: envelope.data.meta.requestId ?? requestId,
+      retryable,
+      retryAfterMs: wait,
+    });
+  }
+  const code = codeForStatus(response.status);
+  const message = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  return new SigningApiError({ code, status: response.status, message, requestId, retryable, retryAfterMs: wait });
+}
+
+function codeForStatus(status: number): ErrorCode {
+  if (status === 404 || status === 405) return 'NOT_FOUND';
+  const code = (Object.keys(ERROR_STATUS) as ErrorCode[]).find(
+    (candidate) => ERROR_STATUS[candidate] === status && candidate !== 'NOT_FOUND' && candidate !== 'EXPIRED_API_KEY',
+  );
+  return code ?? (status >= 400 && status < 500 ? 'VALIDATION_ERROR' : 'INTERNAL_ERROR');
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
