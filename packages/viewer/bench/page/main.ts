@@ -1,0 +1,54 @@
+import type { BenchApi, MountedViewer, ViewerName } from './protocol.js';
+
+type Entry = { mount(root: HTMLElement, params: Parameters<BenchApi['run']>[1]): MountedViewer };
+
+const root = document.getElementById('root')!;
+const entries = new Map<ViewerName, Entry>();
+let mounted: MountedViewer | null = null;
+
+// Counted from the start, so that canvases created and dropped between two scroll steps are seen too.
+let maxCanvases = 0;
+new MutationObserver(() => {
+  maxCanvases = Math.max(maxCanvases, document.getElementsByTagName('canvas').length);
+}).observe(document.body, { childList: true, subtree: true });
+
+const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+
+async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const end = performance.now() + timeoutMs;
+  while (!condition()) {
+    if (performance.now() > end) throw new Error(`bench: condition not met within ${timeoutMs} ms`);
+    await frame();
+  }
+}
+
+function current(): MountedViewer & { element: HTMLElement } {
+  const element = mounted?.scroller();
+  if (!mounted || !element) throw new Error('bench: no viewer mounted');
+  return Object.assign(mounted, { element });
+}
+
+window.signetBench = {
+  async load(viewer) {
+    entries.set(viewer, viewer === 'signet' ? await import('./signet-entry.js') : await import('./pdfjs-entry.js'));
+  },
+  async run(viewer, params) {
+    const entry = entries.get(viewer);
+    if (!entry) throw new Error(`bench: entry ${viewer} not loaded`);
+    mounted = entry.mount(root, params);
+    const [firstPaint, interactive] = await Promise.all([mounted.firstPaint, mounted.interactive]);
+    return { firstPaint, interactive };
+  },
+  async scrollStep() {
+    const viewer = current();
+    viewer.element.scrollTop += viewer.element.clientHeight;
+    await frame();
+    await until(() => viewer.viewDrawn(), 10_000);
+    return viewer.element.scrollTop + viewer.element.clientHeight >= viewer.element.scrollHeight - 1;
+  },
+  async lastPagePainted() {
+    const viewer = current();
+    await until(() => viewer.lastPageDrawn(), 10_000);
+  },
+  maxCanvases: () => maxCanvases,
+};

@@ -1,0 +1,54 @@
+/** What the bench driver (Node, through Playwright) and the bench page share. */
+
+export type ViewerName = 'signet' | 'pdfjs';
+
+/** Where the document is: the same inputs `<SigningViewer>` gets. */
+export interface BenchParams {
+  baseUrl: string;
+  documentId: string;
+  apiKey: string;
+}
+
+/**
+ * A viewer mounted by an entry. Times are milliseconds from the `mount` call (`performance.now()`), so loading
+ * the entry's own code is not counted; fetching the document's metadata and the PDF, starting the pdf.js worker
+ * and drawing are.
+ */
+export interface MountedViewer {
+  /** Page 1's bitmap is on screen. */
+  firstPaint: Promise<number>;
+  /** The reader can act: see each entry for its definition (null where a viewer has no such notion). */
+  interactive: Promise<number | null>;
+  /** The element that scrolls the pages (once mounted). */
+  scroller(): HTMLElement | null;
+  /** Whether every page in view has been drawn. */
+  viewDrawn(): boolean;
+  /** Whether the last page has been drawn. */
+  lastPageDrawn(): boolean;
+  unmount(): void;
+}
+
+export interface MountTimes {
+  firstPaint: number;
+  interactive: number | null;
+}
+
+/** The page's API, on `window.signetBench`. */
+export interface BenchApi {
+  /** Imports an entry's code (not timed). */
+  load(viewer: ViewerName): Promise<void>;
+  /** Mounts the loaded entry on the page and waits for its times. */
+  run(viewer: ViewerName, params: BenchParams): Promise<MountTimes>;
+  /** Scrolls the mounted viewer down one viewport and waits until the pages in view are drawn; true at the end. */
+  scrollStep(): Promise<boolean>;
+  /** Resolves once the last page is drawn. */
+  lastPagePainted(): Promise<void>;
+  /** Most `<canvas>` elements in the document at any moment since the page loaded. */
+  maxCanvases(): number;
+}
+
+declare global {
+  interface Window {
+    signetBench: BenchApi;
+  }
+}

@@ -1,0 +1,75 @@
+import { createRoot } from 'react-dom/client';
+import { SigningViewer } from '../../src/index.js';
+import { pagesInView } from './page-dom.js';
+import type { BenchParams, MountedViewer } from './protocol.js';
+
+/**
+ * The seam the bench measures Signet through: `<SigningViewer>` exactly as a host page mounts it (it fetches the
+ * document through the API client, then the PDF by ranges).
+ *
+ * - firstPaint: from `mount` until page 1 carries `data-painted` (its finished bitmap is on screen).
+ * - interactive: page 1 is painted and its fields are mounted (the viewer called `onReady` and a field of page 1
+ *   is in the DOM), and then the main thread has yielded once (the next animation frame, then a macrotask), so an
+ *   input event would be handled.
+ * @example const { firstPaint, interactive } = mount(document.getElementById('root')!, params);
+ */
+export function mount(root: HTMLElement, params: BenchParams): MountedViewer {
+  const start = performance.now();
+  const firstPaint = deferred<number>();
+  const interactive = deferred<number | null>();
+  let ready = false;
+  let painted = false;
+  let signalled = false;
+
+  const check = () => {
+    if (!painted && root.querySelector('[data-page-number="1"][data-painted]')) {
+      painted = true;
+      firstPaint.resolve(performance.now() - start);
+    }
+    if (painted && ready && !signalled && root.querySelector('[data-page-number="1"] [data-signet-field]')) {
+      signalled = true;
+      observer.disconnect();
+      requestAnimationFrame(() => setTimeout(() => interactive.resolve(performance.now() - start), 0));
+    }
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-painted'] });
+
+  const reactRoot = createRoot(root);
+  reactRoot.render(
+    <SigningViewer
+      {...params}
+      className="bench-viewer"
+      onReady={() => {
+        ready = true;
+        check();
+      }}
+      onError={(error) => {
+        firstPaint.reject(error);
+        interactive.reject(error);
+      }}
+    />,
+  );
+  const scroller = () => root.querySelector<HTMLElement>('.signet-pages');
+  return {
+    firstPaint: firstPaint.promise,
+    interactive: interactive.promise,
+    scroller,
+    viewDrawn: () => pagesInView(scroller()!, '[data-page-number]').every((page) => page.hasAttribute('data-painted')),
+    lastPageDrawn: () => Boolean(scroller()?.querySelector('[data-page-number]:last-child[data-painted]')),
+    unmount: () => {
+      observer.disconnect();
+      reactRoot.unmount();
+    },
+  };
+}
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}

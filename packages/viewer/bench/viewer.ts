@@ -1,0 +1,344 @@
+/**
+ * `pnpm bench:viewer`: how fast Signet's viewer shows a document, next to pdf.js's own viewer, and how much memory
+ * it holds on to over a long document.
+ *
+ * One run: a real Signet server (SQLite, loopback) with a 1-page and a 300-page sample document; the bench page
+ * (`bench/page/`) built for production by Vite and served by `vite preview`; Debian's Chromium through Playwright.
+ * Every measurement gets a fresh browser context (empty HTTP cache, new pdf.js worker), after one discarded warm-up
+ * per viewer; the two viewers alternate order over the repetitions, and medians are reported.
+ *
+ * - first paint / interactive: see `bench/page/signet-entry.tsx` and `bench/page/pdfjs-entry.ts`; both start when
+ *   the viewer is mounted and include fetching the document's metadata and the PDF.
+ * - requests / KiB: what the server sent for the PDF file until first paint (bytes actually read off the response
+ *   body, so an aborted download counts only what was sent).
+ * - heap, for both viewers: the page's JS heap (`Runtime.getHeapUsage`, main thread only: the pdf.js worker is not
+ *   included) after a forced garbage collection, once the 1-page file is shown (median of 3), and during a scroll of
+ *   the 300-page file from top to bottom one viewport at a time (each step waits until the pages in view are drawn;
+ *   sampled every 10 steps and at the end). Heap snapshots at both ends split the heap into compiled code (which
+ *   grows as V8 optimizes the drawing code that a long scroll runs hot) and everything else. Canvases: the most
+ *   `<canvas>` elements in the document at any moment.
+ *
+ * Environment: BENCH_REPS (default 5), BENCH_HEAP=0 to skip the heap and scroll part, CHROMIUM_PATH (default
+ * /usr/bin/chromium).
+ */
+import { startLiveServer, type LiveServer } from '@signet/server/live-server';
+import react from '@vitejs/plugin-react';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
+import { build, preview } from 'vite';
+import type { BenchParams, MountTimes, ViewerName } from './page/protocol.js';
+
+const REPS = Math.max(1, Number(process.env.BENCH_REPS ?? 5));
+const HEAP = process.env.BENCH_HEAP !== '0';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const VIEWPORT = { width: 1280, height: 900 };
+const RUN_TIMEOUT_MS = 60_000;
+const VIEWERS: Record<ViewerName, string> = { signet: 'Signet', pdfjs: 'pdf.js viewer' };
+
+interface Traffic {
+  reset(): void;
+  take(): { requests: number; bytes: number };
+}
+
+/** Counts the PDF file requests the server answers and the body bytes it actually sends. */
+function recordTraffic(live: LiveServer): Traffic {
+  let requests = 0;
+  let bytes = 0;
+  live.intercept(async (request, next) => {
+    const response = await next(request);
+    if (!new URL(request.url).pathname.endsWith('/file') || !response.body) return response;
+    requests++;
+    const counter = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        bytes += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    return new Response(response.body.pipeThrough(counter), { status: response.status, statusText: response.statusText, headers: response.headers });
+  });
+  return {
+    reset: () => void (requests = bytes = 0),
+    take: () => ({ requests, bytes }),
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, what: string, ms = RUN_TIMEOUT_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function openBenchPage(browser: Browser, url: string, viewer: ViewerName): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error(`[bench page] ${error.message}`));
+  await page.goto(url);
+  await page.evaluate((name) => window.signetBench.load(name), viewer);
+  return { context, page };
+}
+
+interface Sample extends MountTimes {
+  requests: number;
+  bytes: number;
+}
+
+async function measureLoad(browser: Browser, url: string, traffic: Traffic, viewer: ViewerName, params: BenchParams): Promise<Sample> {
+  const { context, page } = await openBenchPage(browser, url, viewer);
+  try {
+    traffic.reset();
+    const times = await withTimeout(page.evaluate(([name, p]) => window.signetBench.run(name, p), [viewer, params] as const), `${viewer} load`);
+    return { ...times, ...traffic.take() };
+  } finally {
+    await context.close();
+  }
+}
+
+async function heapUsed(page: Page, collect: boolean): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    if (collect) await cdp.send('HeapProfiler.collectGarbage');
+    return (await cdp.send('Runtime.getHeapUsage')).usedSize;
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** A heap snapshot split into compiled code and the rest of the JS heap (Blink's native objects left out). */
+interface HeapBreakdown {
+  code: number;
+  objects: number;
+}
+
+async function heapBreakdown(page: Page): Promise<HeapBreakdown> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const chunks: string[] = [];
+    cdp.on('HeapProfiler.addHeapSnapshotChunk', ({ chunk }) => chunks.push(chunk));
+    await cdp.send('HeapProfiler.collectGarbage');
+    await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+    const snapshot = JSON.parse(chunks.join('')) as {
+      snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+      nodes: number[];
+    };
+    const { node_fields: fields, node_types: [types] } = snapshot.snapshot.meta;
+    const typeAt = fields.indexOf('type');
+    const sizeAt = fields.indexOf('self_size');
+    const breakdown = { code: 0, objects: 0 };
+    for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
+      const type = types[snapshot.nodes[i + typeAt]!];
+      const size = snapshot.nodes[i + sizeAt]!;
+      if (type === 'code') breakdown.code += size;
+      else if (type !== 'native') breakdown.objects += size;
+    }
+    return breakdown;
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** Heap after GC once the viewer shows the document (and has been idle for a moment). */
+async function heapAfterLoad(browser: Browser, url: string, viewer: ViewerName, params: BenchParams, withBreakdown: boolean) {
+  const { context, page } = await openBenchPage(browser, url, viewer);
+  try {
+    await withTimeout(page.evaluate(([name, p]) => window.signetBench.run(name, p), [viewer, params] as const), `${viewer} load`);
+    await page.waitForTimeout(500);
+    const used = await heapUsed(page, true);
+    return { used, breakdown: withBreakdown ? await heapBreakdown(page) : null };
+  } finally {
+    await context.close();
+  }
+}
+
+interface ScrollResult {
+  steps: number;
+  seconds: number;
+  afterLoad: number;
+  peakAfterGc: number;
+  peakRaw: number;
+  atEnd: number;
+  breakdownAtEnd: HeapBreakdown;
+  maxCanvases: number;
+}
+
+async function scrollThrough(browser: Browser, url: string, viewer: ViewerName, params: BenchParams): Promise<ScrollResult> {
+  const { context, page } = await openBenchPage(browser, url, viewer);
+  try {
+    await withTimeout(page.evaluate(([name, p]) => window.signetBench.run(name, p), [viewer, params] as const), `${viewer} load`);
+    await page.waitForTimeout(500);
+    const afterLoad = await heapUsed(page, true);
+    let peakAfterGc = afterLoad;
+    let peakRaw = afterLoad;
+    const started = performance.now();
+    let steps = 0;
+    for (let end = false; !end; ) {
+      end = await withTimeout(page.evaluate(() => window.signetBench.scrollStep()), 'scroll step');
+      steps++;
+      peakRaw = Math.max(peakRaw, await heapUsed(page, false));
+      if (steps % 10 === 0) peakAfterGc = Math.max(peakAfterGc, await heapUsed(page, true));
+    }
+    await withTimeout(page.evaluate(() => window.signetBench.lastPagePainted()), 'last page');
+    const seconds = (performance.now() - started) / 1000;
+    const atEnd = await heapUsed(page, true);
+    peakAfterGc = Math.max(peakAfterGc, atEnd);
+    const maxCanvases = await page.evaluate(() => window.signetBench.maxCanvases());
+    return { steps, seconds, afterLoad, peakAfterGc, peakRaw, atEnd, breakdownAtEnd: await heapBreakdown(page), maxCanvases };
+  } finally {
+    await context.close();
+  }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+const ms = (value: number) => `${value.toFixed(0)} ms`;
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
+const row = (cells: string[], widths: number[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ');
+const BOTH = ['signet', 'pdfjs'] as const;
+
+interface BenchFile {
+  name: string;
+  params: BenchParams;
+}
+
+interface Bench {
+  browser: Browser;
+  pageUrl: string;
+  traffic: Traffic;
+  files: [BenchFile, BenchFile];
+}
+
+/** Load samples by file and viewer, alternating which viewer goes first. */
+async function measureLoads({ browser, pageUrl, traffic, files }: Bench): Promise<Map<string, Sample[]>> {
+  // Warm-up (discarded): the OS file cache, Chromium's first-process costs.
+  for (const viewer of BOTH) await measureLoad(browser, pageUrl, traffic, viewer, files[0].params);
+  const samples = new Map<string, Sample[]>();
+  for (let rep = 0; rep < REPS; rep++) {
+    const order: ViewerName[] = rep % 2 === 0 ? ['signet', 'pdfjs'] : ['pdfjs', 'signet'];
+    for (const file of files) {
+      for (const viewer of order) {
+        const key = `${file.name}|${viewer}`;
+        samples.set(key, [...(samples.get(key) ?? []), await measureLoad(browser, pageUrl, traffic, viewer, file.params)]);
+      }
+    }
+    process.stdout.write(`  repetition ${rep + 1}/${REPS} done\n`);
+  }
+  return samples;
+}
+
+/** Prints the load table; returns the median first paint by `file|viewer`. */
+function printLoads(files: BenchFile[], samples: Map<string, Sample[]>): Map<string, number> {
+  const widths = [10, 14, 12, 13, 9, 9, 22];
+  console.log('\n' + row(['file', 'viewer', 'first paint', 'interactive', 'requests', 'KiB', 'first paint min–max'], widths));
+  const firstPaint = new Map<string, number>();
+  for (const file of files) {
+    for (const viewer of BOTH) {
+      const list = samples.get(`${file.name}|${viewer}`)!;
+      const paints = list.map((sample) => sample.firstPaint);
+      firstPaint.set(`${file.name}|${viewer}`, median(paints));
+      const interactive = list.every((sample) => sample.interactive !== null) ? ms(median(list.map((sample) => sample.interactive!))) : '—';
+      const requests = String(median(list.map((sample) => sample.requests)));
+      const kib = (median(list.map((sample) => sample.bytes)) / 1024).toFixed(0);
+      console.log(row([file.name, VIEWERS[viewer], ms(median(paints)), interactive, requests, kib, `${ms(Math.min(...paints))}–${ms(Math.max(...paints))}`], widths));
+    }
+  }
+  return firstPaint;
+}
+
+interface HeapResult {
+  afterLoad1p: number;
+  breakdown1p: HeapBreakdown;
+  scroll: ScrollResult;
+}
+
+async function measureHeaps({ browser, pageUrl, files }: Bench): Promise<Record<ViewerName, HeapResult>> {
+  const results: Partial<Record<ViewerName, HeapResult>> = {};
+  for (const viewer of BOTH) {
+    const runs = [];
+    for (let i = 0; i < 3; i++) runs.push(await heapAfterLoad(browser, pageUrl, viewer, files[0].params, i === 2));
+    const scroll = await scrollThrough(browser, pageUrl, viewer, files[1].params);
+    results[viewer] = { afterLoad1p: median(runs.map((run) => run.used)), breakdown1p: runs[2]!.breakdown!, scroll };
+    process.stdout.write(`  ${VIEWERS[viewer]}: 300 pages scrolled in ${scroll.steps} steps, ${scroll.seconds.toFixed(1)} s\n`);
+  }
+  return results as Record<ViewerName, HeapResult>;
+}
+
+function printHeaps(heaps: Record<ViewerName, HeapResult>): void {
+  const widths = [14, 16, 30, 14, 10];
+  console.log('\n' + row(['JS heap', '1 page loaded', '300 pages: loaded/peak/end', 'peak no GC', 'canvases'], widths));
+  for (const viewer of BOTH) {
+    const { afterLoad1p, scroll } = heaps[viewer];
+    const span = `${(scroll.afterLoad / 2 ** 20).toFixed(2)} / ${(scroll.peakAfterGc / 2 ** 20).toFixed(2)} / ${mib(scroll.atEnd)}`;
+    console.log(row([VIEWERS[viewer], mib(afterLoad1p), span, mib(scroll.peakRaw), String(scroll.maxCanvases)], widths));
+  }
+  console.log('Heap snapshots after GC (1 page loaded → 300 pages scrolled to the end):');
+  for (const viewer of BOTH) {
+    const before = heaps[viewer].breakdown1p;
+    const after = heaps[viewer].scroll.breakdownAtEnd;
+    const growth = (after.objects / before.objects).toFixed(2);
+    console.log(`  ${VIEWERS[viewer].padEnd(14)} compiled code ${mib(before.code)} → ${mib(after.code)}; everything else ${mib(before.objects)} → ${mib(after.objects)} (×${growth})`);
+  }
+}
+
+function printRatios(files: BenchFile[], firstPaint: Map<string, number>, heaps: Record<ViewerName, HeapResult> | null): void {
+  console.log('\nRatios');
+  for (const file of files) {
+    const ratio = firstPaint.get(`${file.name}|signet`)! / firstPaint.get(`${file.name}|pdfjs`)!;
+    console.log(`  first paint Signet / pdf.js, ${file.name}: ${ratio.toFixed(2)} (target ≤ 1.0) ${ratio <= 1 ? 'met' : 'NOT met'}`);
+  }
+  if (!heaps) return;
+  for (const viewer of BOTH) {
+    const ratio = heaps[viewer].scroll.peakAfterGc / heaps[viewer].afterLoad1p;
+    const target = viewer === 'signet' ? ` (target ≤ 1.5) ${ratio <= 1.5 ? 'met' : 'NOT met'}` : ' (for comparison)';
+    console.log(`  heap 300-page peak / 1-page, ${VIEWERS[viewer]}: ${ratio.toFixed(2)}${target}`);
+  }
+}
+
+/** Builds the bench page for production and serves it; returns its URL. */
+async function serveBenchPage(cleanups: Array<() => Promise<unknown>>): Promise<string> {
+  const outDir = await mkdtemp(join(tmpdir(), 'signet-viewer-bench-'));
+  cleanups.push(() => rm(outDir, { recursive: true, force: true }));
+  const root = fileURLToPath(new URL('./page/', import.meta.url));
+  const config = { root, configFile: false as const, logLevel: 'warn' as const, plugins: [react()], build: { outDir, emptyOutDir: true, target: 'es2022' } };
+  await build(config);
+  const server = await preview({ ...config, preview: { host: '127.0.0.1', port: 0, strictPort: false } });
+  cleanups.push(() => server.close());
+  const url = server.resolvedUrls?.local[0];
+  if (!url) throw new Error('vite preview did not report a URL');
+  return url;
+}
+
+async function main(): Promise<void> {
+  const cleanups: Array<() => Promise<unknown>> = [];
+  try {
+    console.log(`Signet viewer bench: ${REPS} repetitions, Chromium at ${CHROMIUM_PATH}, viewport ${VIEWPORT.width}×${VIEWPORT.height}\n`);
+    const live = await startLiveServer();
+    cleanups.push(() => live.close());
+    const traffic = recordTraffic(live);
+    const apiKey = await live.createKey();
+    const paramsOf = (document: { id: string }): BenchParams => ({ baseUrl: live.url, documentId: document.id, apiKey });
+    const files: Bench['files'] = [
+      { name: '1 page', params: paramsOf(await live.createDocument({ pages: 1 })) },
+      { name: '300 pages', params: paramsOf(await live.createDocument({ pages: 300 })) },
+    ];
+    const pageUrl = await serveBenchPage(cleanups);
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    cleanups.push(() => browser.close());
+    const bench: Bench = { browser, pageUrl, traffic, files };
+
+    const samples = await measureLoads(bench);
+    const heaps = HEAP ? await measureHeaps(bench) : null;
+    const firstPaint = printLoads(files, samples);
+    if (heaps) printHeaps(heaps);
+    printRatios(files, firstPaint, heaps);
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => console.error('cleanup failed:', error));
+  }
+}
+
+await main();

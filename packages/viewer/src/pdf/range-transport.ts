@@ -1,0 +1,125 @@
+import { PDFDataRangeTransport } from 'pdfjs-dist';
+
+/**
+ * The file request was answered with an HTTP error (e.g. 403 for an expired or forged document token).
+ * @example if (error instanceof PdfResponseError && error.status === 403) showExpiredLinkMessage();
+ */
+export class PdfResponseError extends Error {
+  override name = 'PdfResponseError';
+  constructor(readonly status: number) {
+    // No URL in the message: Signet's file URL carries its access token.
+    super(`The PDF request failed with HTTP ${status}`);
+  }
+}
+
+/** The start of a file, and how long the whole file is. */
+export interface FirstChunk {
+  length: number;
+  data: Uint8Array;
+  /** True when `data` is the whole file (small file, or a server that ignores ranges). */
+  complete: boolean;
+}
+
+interface FetchOptions {
+  headers?: Record<string, string> | undefined;
+  signal: AbortSignal;
+}
+
+/**
+ * Fetches bytes [0, chunkSize) and learns the file's length from `Content-Range`, so that the document opens with
+ * range requests only (pdf.js's own loader starts with a full GET that it aborts, by which time a fast connection
+ * has carried much of the file).
+ * @example const first = await fetchFirstChunk(url, 131072, { signal });
+ */
+export async function fetchFirstChunk(url: string, chunkSize: number, { headers, signal }: FetchOptions): Promise<FirstChunk> {
+  const response = await fetch(url, { headers: { ...headers, Range: `bytes=0-${chunkSize - 1}` }, signal });
+  if (response.status !== 200 && response.status !== 206) throw new PdfResponseError(response.status);
+  const data = new Uint8Array(await response.arrayBuffer());
+  const total = response.status === 206 ? Number(/\/(\d+)\s*$/.exec(response.headers.get('Content-Range') ?? '')?.[1]) : data.length;
+  const length = Number.isFinite(total) && total > 0 ? total : data.length;
+  return { length, data, complete: data.length >= length };
+}
+
+export interface FetchRangeTransportOptions {
+  headers?: Record<string, string> | undefined;
+  /** A range request failed; pdf.js has no way to hear of it, so whoever waits on the document must. */
+  onError: (error: Error) => void;
+}
+
+interface Prefetch {
+  begin: number;
+  end: number;
+  bytes: Promise<Uint8Array>;
+}
+
+/**
+ * Serves pdf.js's range requests with `fetch` (`Range: bytes=begin-end`), cancelled together by `abort()`, which
+ * pdf.js calls when the document is destroyed. Ranges fetched ahead with `prefetch` answer the requests they cover.
+ * @example getDocument({ range: new FetchRangeTransport(url, first, { onError }), disableAutoFetch: true, disableStream: true })
+ */
+export class FetchRangeTransport extends PDFDataRangeTransport {
+  readonly #url: string;
+  readonly #options: FetchRangeTransportOptions;
+  readonly #controller = new AbortController();
+  readonly #prefetched: Prefetch[] = [];
+
+  constructor(url: string, first: FirstChunk, options: FetchRangeTransportOptions) {
+    // progressiveDone: nothing more arrives except by range; pdf.js then reads the first chunk and stops waiting.
+    super(first.length, first.data, true);
+    this.#url = url;
+    this.#options = options;
+  }
+
+  /**
+   * Starts fetching bytes [begin, end) now. A PDF's cross-reference data and trailer are at its end, and pdf.js
+   * asks for them, then for what they point to, one round trip after another, once its worker has started; fetching
+   * the end while the worker boots takes those round trips off the first paint.
+   */
+  prefetch(begin: number, end: number): void {
+    if (begin >= end) return;
+    const bytes = this.#fetchBytes(begin, end);
+    bytes.catch(() => {}); // a request it would have answered reports the failure
+    this.#prefetched.push({ begin, end, bytes });
+  }
+
+  override requestDataRange(begin: number, end: number): void {
+    void this.#serve(begin, end);
+  }
+
+  override abort(): void {
+    this.#controller.abort();
+  }
+
+  async #serve(begin: number, end: number): Promise<void> {
+    const { signal } = this.#controller;
+    try {
+      const ahead = this.#prefetched.find((prefetch) => prefetch.begin <= begin && end <= prefetch.end);
+      const bytes = ahead ? (await ahead.bytes).subarray(begin - ahead.begin, end - ahead.begin) : await this.#fetchBytes(begin, end);
+      if (!signal.aborted) this.onDataRange(begin, bytes);
+    } catch (error) {
+      if (signal.aborted) return;
+      this.#options.onError(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  async #fetchBytes(begin: number, end: number): Promise<Uint8Array> {
+    const response = await fetch(this.#url, {
+      headers: { ...this.#options.headers, Range: `bytes=${begin}-${end - 1}` },
+      signal: this.#controller.signal,
+    });
+    if (response.status !== 206 && response.status !== 200) throw new PdfResponseError(response.status);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    // A server that ignores Range sends the whole file: cut out what was asked for.
+    return response.status === 200 ? bytes.subarray(begin, end) : bytes;
+  }
+}
+
+/**
+ * The last `chunks` whole chunks of a `length`-byte file (pdf.js fetches in chunks aligned to `chunkSize`), not
+ * reaching into the first chunk, which the caller already has.
+ * @example tailRange(715_950, 131_072, 2) // { begin: 524288, end: 715950 }
+ */
+export function tailRange(length: number, chunkSize: number, chunks: number): { begin: number; end: number } {
+  const lastChunk = Math.floor((length - 1) / chunkSize);
+  return { begin: Math.max(1, lastChunk - chunks + 1) * chunkSize, end: length };
+}
