@@ -1,0 +1,127 @@
+import { cleanup, screen } from '@testing-library/react';
+import { afterEach, expect, test, vi } from 'vitest';
+import { userEvent } from 'vitest/browser';
+import { HANDWRITING_FONT_FAMILY } from './handwriting-font.js';
+import { SignatureDialog } from './SignatureDialog.js';
+import { labels, renderDialog } from './test-fixtures.js';
+import { decodePng, inkPixels } from './test-input.js';
+
+afterEach(cleanup);
+
+test('is a modal dialog named by its title, with the field, focused on the selected tab', () => {
+  const { dialog } = renderDialog({ fieldLabel: 'Signature of the customer' });
+  expect(dialog.open).toBe(true);
+  expect(dialog.matches(':modal')).toBe(true);
+  expect(dialog.getAttribute('aria-modal')).toBe('true');
+  expect(screen.getByRole('dialog', { name: 'Add your signature Signature of the customer' })).toBe(dialog);
+  expect(dialog.closest('.signet-viewer')).not.toBeNull();
+
+  const tabs = screen.getAllByRole('tab');
+  expect(tabs.map((tab) => tab.textContent)).toEqual(['Draw', 'Type', 'Upload']);
+  expect(document.activeElement).toBe(tabs[0]);
+  expect(tabs.map((tab) => tab.getAttribute('aria-selected'))).toEqual(['true', 'false', 'false']);
+  const panel = screen.getByRole('tabpanel');
+  expect(tabs[0]!.getAttribute('aria-controls')).toBe(panel.id);
+  expect(panel.getAttribute('aria-labelledby')).toBe(tabs[0]!.id);
+});
+
+test('arrow keys, Home and End move between tabs and show their panels', async () => {
+  renderDialog();
+  const [draw, type, upload] = screen.getAllByRole('tab');
+  await userEvent.keyboard('{ArrowRight}');
+  expect(document.activeElement).toBe(type);
+  expect(type!.getAttribute('aria-selected')).toBe('true');
+  expect(screen.getByRole('tabpanel').getAttribute('aria-labelledby')).toBe(type!.id);
+  await userEvent.keyboard('{ArrowRight}{ArrowRight}');
+  expect(document.activeElement).toBe(draw);
+  await userEvent.keyboard('{ArrowLeft}');
+  expect(document.activeElement).toBe(upload);
+  await userEvent.keyboard('{Home}');
+  expect(document.activeElement).toBe(draw);
+  await userEvent.keyboard('{End}');
+  expect(document.activeElement).toBe(upload);
+  expect(screen.getAllByRole('tabpanel')).toHaveLength(1);
+});
+
+test('a typed signature can be applied with the keyboard alone, as a PNG in the handwriting font', async () => {
+  const { onApply } = renderDialog();
+  await userEvent.keyboard('{ArrowRight}');
+  await userEvent.tab();
+  expect(document.activeElement).toBe(screen.getByRole('textbox', { name: labels.typeLabel }));
+  await userEvent.keyboard('Ada Lovelace');
+  await userEvent.keyboard('{Enter}');
+
+  await vi.waitFor(() => expect(onApply).toHaveBeenCalledOnce());
+  const png = await decodePng(onApply.mock.calls[0]![0]);
+  expect(inkPixels(png)).toBeGreaterThan(500);
+  expect(png.width).toBeGreaterThan(png.height * 2);
+  // The PNG was drawn once the font had loaded: Caveat's Latin subset is loaded.
+  const caveat = [...document.fonts].filter((face) => face.family.replaceAll('"', '') === HANDWRITING_FONT_FAMILY);
+  expect(caveat.some((face) => face.status === 'loaded')).toBe(true);
+});
+
+test('the Type tab starts from initialName, and Apply stays disabled while it is blank', async () => {
+  const { onApply } = renderDialog({ kind: 'initials', initialName: 'AL' });
+  await userEvent.click(screen.getByRole('tab', { name: labels.type }));
+  const input = screen.getByRole<HTMLInputElement>('textbox', { name: labels.typeLabel });
+  expect(input.value).toBe('AL');
+  const apply = screen.getByRole<HTMLButtonElement>('button', { name: labels.apply });
+  expect(apply.disabled).toBe(false);
+  await userEvent.clear(input);
+  await userEvent.keyboard('   ');
+  await vi.waitFor(() => expect(apply.disabled).toBe(true));
+  await userEvent.keyboard('{Enter}');
+  expect(onApply).not.toHaveBeenCalled();
+});
+
+test('Escape asks the caller to cancel, once', async () => {
+  const { dialog, onCancel, onApply } = renderDialog();
+  await userEvent.keyboard('{Escape}');
+  expect(onCancel).toHaveBeenCalledOnce();
+  expect(onApply).not.toHaveBeenCalled();
+  // The caller decides: until it closes the dialog, the dialog stays open.
+  expect(dialog.open).toBe(true);
+});
+
+test('Cancel asks the caller to cancel', async () => {
+  const { onCancel } = renderDialog();
+  await userEvent.click(screen.getByRole('button', { name: labels.cancel }));
+  expect(onCancel).toHaveBeenCalledOnce();
+});
+
+test('Tab and Shift+Tab cycle inside the dialog', async () => {
+  const { dialog } = renderDialog();
+  const seen = new Set<Element>();
+  for (let i = 0; i < 8; i++) {
+    await userEvent.tab();
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    seen.add(document.activeElement!);
+  }
+  // The Draw tab, Undo, Clear and Cancel (Apply is disabled while the pad is empty): it came round.
+  expect(seen.size).toBe(4);
+
+  const draw = screen.getByRole('tab', { name: labels.draw });
+  draw.focus();
+  await userEvent.tab({ shift: true });
+  expect(document.activeElement).toBe(screen.getByRole('button', { name: labels.cancel }));
+  await userEvent.tab();
+  expect(document.activeElement).toBe(draw);
+});
+
+test('closing unmounts it; opening again starts afresh', async () => {
+  const props = { kind: 'signature' as const, fieldLabel: 'Signature', labels, onApply: () => {}, onCancel: () => {} };
+  const view = renderDialog({ initialName: 'Ada' });
+  view.rerender(
+    <div className="signet-viewer">
+      <SignatureDialog {...props} open={false} />
+    </div>,
+  );
+  expect(document.querySelector('dialog')).toBeNull();
+  view.rerender(
+    <div className="signet-viewer">
+      <SignatureDialog {...props} open />
+    </div>,
+  );
+  expect(document.querySelector('dialog')?.open).toBe(true);
+  expect(screen.getByRole('tab', { name: labels.draw }).getAttribute('aria-selected')).toBe('true');
+});

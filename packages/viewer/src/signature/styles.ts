@@ -1,0 +1,324 @@
+import { HANDWRITING_FONT_STACK } from './handwriting-font.js';
+import { INK_COLOR } from './ink.js';
+
+/**
+ * The signature dialog's CSS, every rule scoped under `.signet-viewer` (a modal `<dialog>` is drawn in the top
+ * layer but stays a DOM descendant of the viewer's root, so the scope still applies). Themeable through the
+ * viewer's `--signet-*` custom properties; the fallbacks meet WCAG AA contrast on their own.
+ * @example
+ * <style>{viewerCss + signatureCss}</style>
+ */
+export const signatureCss = /* css */ `
+.signet-viewer .signet-sig-dialog {
+  box-sizing: border-box;
+  width: calc(100% - 32px);
+  max-width: 560px;
+  max-height: calc(100% - 32px);
+  margin: auto;
+  padding: 0;
+  overflow: auto;
+  border: 1px solid var(--signet-border, #d9e2ec);
+  border-radius: calc(var(--signet-radius, 8px) * 1.5);
+  background: var(--signet-surface, #fff);
+  color: var(--signet-text, #1f2933);
+  font: 400 15px/1.5 var(--signet-font, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif);
+  box-shadow: 0 24px 48px -12px rgb(16 24 40 / 0.28), 0 4px 12px rgb(16 24 40 / 0.08);
+}
+.signet-viewer .signet-sig-dialog::backdrop {
+  background: rgb(15 23 42 / 0.55);
+}
+.signet-viewer .signet-sig-dialog *,
+.signet-viewer .signet-sig-dialog *::before,
+.signet-viewer .signet-sig-dialog *::after {
+  box-sizing: border-box;
+}
+.signet-viewer .signet-sig-form {
+  display: flex;
+  flex-direction: column;
+  gap: 16px;
+  margin: 0;
+  padding: 20px 24px 24px;
+}
+.signet-viewer .signet-sig-title {
+  margin: 0;
+  font-size: 1.2em;
+  font-weight: 600;
+  line-height: 1.3;
+}
+.signet-viewer .signet-sig-field {
+  display: block;
+  margin-top: 2px;
+  color: var(--signet-muted, #52606d);
+  font-size: 0.78em;
+  font-weight: 400;
+}
+
+/* Tabs: a segmented control; the selected tab is raised and underlined in the accent colour. */
+.signet-viewer .signet-sig-tabs {
+  display: flex;
+  gap: 4px;
+  padding: 4px;
+  border-radius: var(--signet-radius, 8px);
+  background: color-mix(in srgb, var(--signet-border, #d9e2ec) 45%, var(--signet-surface, #fff));
+}
+.signet-viewer .signet-sig-tab {
+  flex: 1 1 0;
+  min-height: 40px;
+  padding: 6px 12px;
+  border: 0;
+  border-radius: calc(var(--signet-radius, 8px) - 2px);
+  background: transparent;
+  color: var(--signet-muted, #52606d);
+  font: inherit;
+  font-weight: 500;
+  cursor: pointer;
+}
+.signet-viewer .signet-sig-tab:hover {
+  color: var(--signet-text, #1f2933);
+}
+.signet-viewer .signet-sig-tab[aria-selected="true"] {
+  background: var(--signet-surface, #fff);
+  color: var(--signet-text, #1f2933);
+  box-shadow: 0 1px 3px rgb(16 24 40 / 0.14), inset 0 -2px 0 var(--signet-accent, #2f5bea);
+}
+.signet-viewer .signet-sig-panel[hidden] {
+  display: none;
+}
+
+/* The pad: a sheet with a signature line and an "×", like the line on a paper form. */
+.signet-viewer .signet-sig-pad {
+  position: relative;
+  width: 100%;
+  height: 180px;
+  border: 1px solid var(--signet-muted, #52606d);
+  border-radius: var(--signet-radius, 8px);
+  background: var(--signet-surface, #fff);
+  overflow: hidden;
+}
+.signet-viewer .signet-sig-pad[data-kind="initials"] {
+  max-width: 320px;
+  height: 160px;
+  margin-inline: auto;
+}
+.signet-viewer .signet-sig-canvas {
+  position: absolute;
+  inset: 0;
+  display: block;
+  width: 100%;
+  height: 100%;
+  touch-action: none;
+  user-select: none;
+  -webkit-user-select: none;
+  cursor: crosshair;
+}
+.signet-viewer .signet-sig-baseline {
+  position: absolute;
+  left: 20px;
+  right: 20px;
+  bottom: 28%;
+  padding-left: 2px;
+  border-bottom: 1.5px solid var(--signet-muted, #52606d);
+  color: var(--signet-muted, #52606d);
+  font-size: 20px;
+  line-height: 1;
+  pointer-events: none;
+}
+.signet-viewer .signet-sig-pad-footer {
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  justify-content: space-between;
+  gap: 8px;
+  margin-top: 8px;
+}
+.signet-viewer .signet-sig-hint {
+  margin: 0;
+  color: var(--signet-muted, #52606d);
+  font-size: 0.9em;
+}
+.signet-viewer .signet-sig-pad-actions {
+  display: flex;
+  gap: 8px;
+  margin-left: auto;
+}
+
+/* Type */
+.signet-viewer .signet-sig-type {
+  display: flex;
+  flex-direction: column;
+  gap: 6px;
+}
+.signet-viewer .signet-sig-label {
+  font-weight: 500;
+}
+.signet-viewer .signet-sig-input {
+  width: 100%;
+  min-height: 44px;
+  padding: 8px 12px;
+  border: 1px solid var(--signet-muted, #52606d);
+  border-radius: var(--signet-radius, 8px);
+  background: var(--signet-surface, #fff);
+  color: var(--signet-text, #1f2933);
+  font: inherit;
+  font-size: 16px; /* 16px keeps iOS from zooming in on focus */
+}
+.signet-viewer .signet-sig-input::placeholder {
+  color: var(--signet-muted, #52606d);
+  opacity: 1;
+}
+.signet-viewer .signet-sig-typed-preview {
+  margin-top: 6px;
+}
+.signet-viewer .signet-sig-typed-text {
+  position: absolute;
+  left: 44px;
+  right: 20px;
+  bottom: calc(28% - 0.12em);
+  overflow: hidden;
+  color: ${INK_COLOR};
+  font-family: ${HANDWRITING_FONT_STACK};
+  font-size: 56px;
+  line-height: 1.25;
+  white-space: nowrap;
+  text-overflow: ellipsis;
+}
+.signet-viewer .signet-sig-typed-text[data-empty] {
+  color: var(--signet-muted, #52606d);
+  opacity: 0.5;
+}
+
+/* Upload */
+.signet-viewer .signet-sig-drop {
+  position: relative;
+  display: flex;
+  flex-direction: column;
+  align-items: center;
+  justify-content: center;
+  gap: 12px;
+  min-height: 180px;
+  padding: 20px;
+  border: 2px dashed var(--signet-muted, #52606d);
+  border-radius: var(--signet-radius, 8px);
+  background: var(--signet-surface, #fff);
+  text-align: center;
+}
+.signet-viewer .signet-sig-drop[data-dragging] {
+  border-color: var(--signet-accent, #2f5bea);
+  background: color-mix(in srgb, var(--signet-accent, #2f5bea) 8%, var(--signet-surface, #fff));
+}
+.signet-viewer .signet-sig-upload-preview {
+  display: block;
+  max-width: 100%;
+  max-height: 120px;
+  object-fit: contain;
+}
+.signet-viewer .signet-sig-file {
+  position: absolute;
+  width: 1px;
+  height: 1px;
+  margin: -1px;
+  padding: 0;
+  border: 0;
+  overflow: hidden;
+  clip-path: inset(50%);
+  white-space: nowrap;
+}
+.signet-viewer .signet-sig-error {
+  margin: 8px 0 0;
+  color: var(--signet-danger, #c81e1e);
+  font-weight: 500;
+}
+
+/* Buttons */
+.signet-viewer .signet-sig-button {
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  min-height: 40px;
+  padding: 8px 16px;
+  border: 1px solid var(--signet-muted, #52606d);
+  border-radius: var(--signet-radius, 8px);
+  background: var(--signet-surface, #fff);
+  color: var(--signet-text, #1f2933);
+  font: inherit;
+  font-weight: 500;
+  line-height: 1.2;
+  cursor: pointer;
+}
+.signet-viewer .signet-sig-button:hover {
+  background: color-mix(in srgb, var(--signet-border, #d9e2ec) 40%, var(--signet-surface, #fff));
+}
+.signet-viewer .signet-sig-button--quiet {
+  min-height: 36px;
+  padding: 6px 12px;
+  border-color: transparent;
+  color: var(--signet-accent, #2f5bea);
+}
+.signet-viewer .signet-sig-button--primary {
+  border-color: var(--signet-accent, #2f5bea);
+  background: var(--signet-accent, #2f5bea);
+  color: var(--signet-accent-text, #fff);
+}
+.signet-viewer .signet-sig-button--primary:hover {
+  background: color-mix(in srgb, var(--signet-accent, #2f5bea) 88%, #000);
+}
+.signet-viewer .signet-sig-button:disabled,
+.signet-viewer .signet-sig-button[aria-disabled="true"] {
+  opacity: 0.45;
+  cursor: not-allowed;
+}
+.signet-viewer .signet-sig-button--primary:disabled:hover {
+  background: var(--signet-accent, #2f5bea);
+}
+.signet-viewer .signet-sig-button--quiet[aria-disabled="true"]:hover {
+  background: transparent;
+}
+.signet-viewer .signet-sig-actions {
+  display: flex;
+  justify-content: flex-end;
+  gap: 12px;
+  padding-top: 4px;
+}
+
+/* One focus ring for every control; the file input's ring is drawn on its visible label. */
+.signet-viewer .signet-sig-dialog :focus-visible,
+.signet-viewer .signet-sig-file:focus-visible + .signet-sig-button {
+  outline: 2px solid var(--signet-focus, #2f5bea);
+  outline-offset: 2px;
+}
+.signet-viewer .signet-sig-dialog:focus-visible {
+  outline: none;
+}
+
+/* Narrow screens: a bottom sheet, full width, with thumb-sized actions. */
+@media (max-width: 480px) {
+  .signet-viewer .signet-sig-dialog {
+    width: 100%;
+    max-width: 100%;
+    max-height: calc(100% - 24px);
+    margin: auto 0 0;
+    border-width: 1px 0 0;
+    border-radius: calc(var(--signet-radius, 8px) * 2) calc(var(--signet-radius, 8px) * 2) 0 0;
+  }
+  .signet-viewer .signet-sig-form {
+    gap: 14px;
+    padding: 16px 16px calc(16px + env(safe-area-inset-bottom, 0px));
+  }
+  .signet-viewer .signet-sig-pad {
+    height: 160px;
+  }
+  .signet-viewer .signet-sig-typed-text {
+    font-size: 44px;
+  }
+  .signet-viewer .signet-sig-actions > .signet-sig-button {
+    flex: 1 1 0;
+    min-height: 48px;
+  }
+}
+@media (prefers-reduced-motion: no-preference) {
+  .signet-viewer .signet-sig-tab,
+  .signet-viewer .signet-sig-button {
+    transition: background-color 120ms ease, color 120ms ease, box-shadow 120ms ease;
+  }
+}
+`;
