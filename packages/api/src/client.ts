@@ -142,8 +142,12 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
   };
 }
 
-/** 128 random bits in hex: `crypto.randomUUID` exists only on secure origins, `getRandomValues` everywhere. */
-function newIdempotencyKey(): string {
+/**
+ * A fresh `Idempotency-Key`: 128 random bits in hex (`crypto.randomUUID` exists only on secure origins,
+ * `getRandomValues` everywhere). Keep one per submission to retry it safely across calls.
+ * @example client.submitDocument(payload, { idempotencyKey: newIdempotencyKey() })
+ */
+export function newIdempotencyKey(): string {
   const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

@@ -1,4 +1,4 @@
-export { createSigningClient } from './client.js';
+export { createSigningClient, newIdempotencyKey } from './client.js';
 export type { DocumentPage, ListOptions, SigningClient, SigningClientOptions, SubmitOptions } from './client.js';
 export {
   ContractViolationError,

@@ -12,12 +12,21 @@ import type { BrowserCommand } from 'vitest/node';
 const LIVE = Symbol.for('signet.viewer-tests.live-server');
 const holder = globalThis as { [LIVE]?: Promise<LiveServer> };
 const requests: RecordedRequest[] = [];
-let failing = { count: 0, status: 503 };
+let failing: { count: number; status: number; error?: InjectedError } = { count: 0, status: 503 };
+
+/** The error envelope's `error` member of an injected failure. */
+export interface InjectedError {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
 
 /** A request the server saw: method, path and the headers that matter to the viewer's tests. */
 export interface RecordedRequest {
   method: string;
   path: string;
+  /** The document it is about: from the path, or from a submission's body. */
+  documentId: string | null;
   range: string | null;
   idempotencyKey: string | null;
 }
@@ -34,12 +43,14 @@ const server = () =>
       requests.push({
         method: request.method,
         path,
+        documentId: await documentOf(request, path),
         range: request.headers.get('range'),
         idempotencyKey: request.headers.get('idempotency-key'),
       });
       if (failing.count > 0 && request.method === 'POST' && path === '/sdk/documents/submit') {
         failing.count -= 1;
-        const body = { error: { code: 'INTERNAL_ERROR', message: 'Injected failure', details: {} }, meta: { requestId: 'injected' } };
+        const error = failing.error ?? { code: 'INTERNAL_ERROR', message: 'Injected failure' };
+        const body = { success: false, error, meta: { requestId: 'req_injected', timestamp: new Date().toISOString() } };
         return Response.json(body, { status: failing.status, headers: { 'access-control-allow-origin': '*' } });
       }
       return next(request);
@@ -68,23 +79,37 @@ const createDocument: BrowserCommand<[options?: { pages?: number; fields?: Field
   return { baseUrl: s.url, documentId: document.id, pageCount: document.pageCount, apiKey: await s.createKey(options.key) };
 };
 
-/** The stored submission of a document (null while pending). */
+/** The stored submission of a document, its payload as received spread out (null while pending). */
 const storedSubmission: BrowserCommand<[documentId: string]> = async (_context, documentId) => {
-  const s = await server();
-  return s.test.storage.getSubmissionForDocument(documentId);
+  const stored = await (await server()).test.storage.getSubmissionForDocument(documentId);
+  if (!stored) return null;
+  return { ...(JSON.parse(stored.payload) as object), id: stored.id, storedChecksum: stored.checksum };
 };
 
-/** Answers the next `count` submit requests with `status` before the server sees them. */
-const failSubmits: BrowserCommand<[count: number, status: number]> = async (_context, count, status) => {
+/** Answers the next `count` submit requests with `status` (and `error`) before the server sees them. */
+const failSubmits: BrowserCommand<[count: number, status: number, error?: InjectedError]> = async (_context, count, status, error) => {
   await server();
-  failing = { count, status };
+  failing = { count, status, error };
 };
 
-/** Every request the server has seen since the last call (and forgets them). */
-const takeRequests: BrowserCommand<[]> = async () => {
+/**
+ * The requests about `documentId` the server has seen since the last call (and forgets them). Test files run in
+ * parallel against one server, so each takes only its own document's requests.
+ */
+const takeRequests: BrowserCommand<[documentId: string]> = async (_context, documentId) => {
   await server();
-  return requests.splice(0);
+  const taken = requests.filter((request) => request.documentId === documentId);
+  requests.splice(0, requests.length, ...requests.filter((request) => request.documentId !== documentId));
+  return taken;
 };
+
+async function documentOf(request: Request, path: string): Promise<string | null> {
+  const inPath = /\/documents\/(doc_[A-Za-z0-9]+)/.exec(path);
+  if (inPath) return inPath[1]!;
+  if (request.method !== 'POST' || !path.endsWith('/submit')) return null;
+  const body = (await request.clone().json().catch(() => null)) as { documentId?: unknown } | null;
+  return typeof body?.documentId === 'string' ? body.documentId : null;
+}
 
 export const signetCommands = { createDocument, storedSubmission, failSubmits, takeRequests };
 
@@ -92,7 +117,7 @@ declare module 'vitest/browser' {
   interface BrowserCommands {
     createDocument(options?: { pages?: number; fields?: FieldDefinition[]; key?: KeyOptions }): Promise<CreatedDocument>;
     storedSubmission(documentId: string): Promise<unknown>;
-    failSubmits(count: number, status: number): Promise<void>;
-    takeRequests(): Promise<RecordedRequest[]>;
+    failSubmits(count: number, status: number, error?: InjectedError): Promise<void>;
+    takeRequests(documentId: string): Promise<RecordedRequest[]>;
   }
 }

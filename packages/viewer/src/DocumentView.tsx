@@ -1,0 +1,273 @@
+import type { SigningClient } from '@signet/api';
+import { hasValue, type FieldDefinition, type FieldValue, type SdkDocument, type SubmissionResult, type TextStyle } from '@signet/contract';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { fieldsNamedBy } from './error-message.js';
+import { pageInfo, readingOrder, textStyle } from './fields/field-geometry.js';
+import { FieldLayer } from './fields/FieldLayer.js';
+import { GuidanceBar } from './GuidanceBar.js';
+import type { ViewerMessages } from './i18n/messages.js';
+import { LoadProgress } from './Page/LoadProgress.js';
+import { PdfPages, type PdfPagesHandle } from './Page/PdfPages.js';
+import { ZoomControls } from './Page/ZoomControls.js';
+import type { PageGeometry } from './pdf/page-geometry.js';
+import { usePdfDocument } from './pdf/usePdfDocument.js';
+import { SignatureDialog } from './signature/SignatureDialog.js';
+import { StatusPanel } from './StatusPanel.js';
+import { useSubmit } from './useSubmit.js';
+
+export interface DocumentViewProps {
+  client: SigningClient;
+  document: SdkDocument;
+  messages: ViewerMessages;
+  onReady?(document: SdkDocument): void;
+  onFieldChange?(fieldId: string, value: FieldValue): void;
+  onComplete?(result: SubmissionResult): void;
+  onError?(error: Error): void;
+}
+
+type Values = Readonly<Record<string, FieldValue | undefined>>;
+
+/** The signing surface of a loaded document: pages, fields, guidance, the signature dialog and the submission. */
+export function DocumentView({ client, document, messages, onReady, onFieldChange, onComplete, onError }: DocumentViewProps) {
+  const { pdf, pages, pagesMeasured, progress, error: pdfError } = usePdfDocument(document.documentUrl);
+  const [values, setValues] = useState<Values>({});
+  const [invalid, setInvalid] = useState<ReadonlySet<string>>(new Set());
+  const [zoom, setZoom] = useState(1);
+  const [cssScale, setCssScale] = useState(1);
+  const [signing, setSigning] = useState<{ field: FieldDefinition; trigger: HTMLButtonElement } | null>(null);
+  const pagesRef = useRef<PdfPagesHandle>(null);
+  const idPrefix = `signet${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
+  /** The field the signer was last in: Next continues after it, even once focus moved to the Next button. */
+  const lastField = useRef<string | null>(null);
+  const areaRef = useRef<HTMLDivElement>(null);
+  const { mutation: submission, submittedFieldIds } = useSubmit(client, document);
+  const result = submission.data;
+  const completed = Boolean(result) || document.metadata.status === 'completed';
+
+  const ordered = useMemo(() => readingOrder(document.fields), [document.fields]);
+  const fieldsByPage = useMemo(() => {
+    const byPage = new Map<number, FieldDefinition[]>();
+    for (const field of ordered) byPage.set(field.page, [...(byPage.get(field.page) ?? []), field]);
+    return byPage;
+  }, [ordered]);
+  const required = ordered.filter((field) => field.required);
+  const incomplete = required.filter((field) => !hasValue(values[field.id] ?? field.value));
+
+  const ready = Boolean(pdf && pages.length > 0);
+  useEffect(() => {
+    if (ready) onReady?.(document);
+    // Once per loaded document.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [ready, document]);
+  useEffect(() => {
+    if (pdfError) onError?.(pdfError);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pdfError]);
+
+  const focusField = useCallback((fieldId: string) => {
+    const element = areaRef.current?.querySelector<HTMLElement>(`[data-signet-field="${CSS.escape(fieldId)}"]`);
+    if (!element) return;
+    element.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    element.focus({ preventScroll: true });
+  }, []);
+
+  const onFieldChangeRef = useRef(onFieldChange);
+  onFieldChangeRef.current = onFieldChange;
+  const change = useCallback((fieldId: string, value: FieldValue) => {
+    setValues((current) => ({ ...current, [fieldId]: value }));
+    setInvalid((current) => (current.has(fieldId) ? new Set([...current].filter((id) => id !== fieldId)) : current));
+    onFieldChangeRef.current?.(fieldId, value);
+  }, []);
+  const openDialog = useCallback((field: FieldDefinition, trigger: HTMLButtonElement) => setSigning({ field, trigger }), []);
+
+  /** The next incomplete required field after the one that has focus, wrapping around. */
+  const next = () => {
+    const focused = (globalThis.document.activeElement as HTMLElement | null)?.dataset?.signetField ?? lastField.current;
+    const position = focused ? ordered.findIndex((field) => field.id === focused) : -1;
+    const after = incomplete.find((field) => ordered.indexOf(field) > position) ?? incomplete[0];
+    if (after) focusField(after.id);
+  };
+
+  const submit = () => {
+    // Every page's real size goes into the payload: wait until the last ones are measured.
+    if (!pagesMeasured || incomplete.length > 0) return;
+    const area = areaRef.current;
+    const textStyles: Record<string, TextStyle> = {};
+    for (const field of ordered) {
+      const page = pages[field.page - 1];
+      if (field.type === 'text' && page) textStyles[field.id] = textStyle(field, page.height);
+    }
+    submission.mutate(
+      {
+        values,
+        renderContext: {
+          scale: cssScale,
+          viewportWidth: area?.clientWidth ?? globalThis.innerWidth,
+          viewportHeight: area?.clientHeight ?? globalThis.innerHeight,
+          devicePixelRatio: globalThis.devicePixelRatio || 1,
+        },
+        pages: pages.map(pageInfo),
+        textStyles,
+      },
+      {
+        onSuccess: (submitted) => {
+          const { payload: _payload, ...answer } = submitted;
+          onComplete?.(answer);
+        },
+        onError: (failure) => {
+          const named = fieldsNamedBy(failure, submittedFieldIds());
+          if (named.length > 0) {
+            setInvalid(new Set(named));
+            focusField(named[0]!);
+          }
+          onError?.(failure);
+        },
+      },
+    );
+  };
+
+  // Stable between renders that change nothing on the pages, so the page list does not re-render every box; pages
+  // without fields get no layer.
+  const renderOverlay = useCallback(
+    (page: PageGeometry, scale: number) => {
+      const fields = fieldsByPage.get(page.pageNumber);
+      if (!fields) return null;
+      return (
+        <FieldLayer
+          fields={fields}
+          values={values}
+          invalid={invalid}
+          completed={completed}
+          pageHeight={page.height}
+          cssScale={scale}
+          messages={messages}
+          idPrefix={idPrefix}
+          onChange={change}
+          onSign={openDialog}
+        />
+      );
+    },
+    // `change` and `openDialog` only call state setters and the host's callback through refs.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [fieldsByPage, values, invalid, completed, messages, idPrefix],
+  );
+
+  const submitError = submission.error;
+  const namedFields = submitError ? fieldsNamedBy(submitError, submittedFieldIds()) : [];
+  const firstName = ordered.find((field) => field.type === 'text' && field.editable);
+  const typedName = firstName && values[firstName.id]?.type === 'text' ? (values[firstName.id] as { content: string }).content : '';
+
+  return (
+    <>
+      <div className="signet-toolbar">
+        <span className="signet-title" title={document.metadata.filename}>
+          {document.metadata.filename}
+        </span>
+        <ZoomControls zoom={zoom} onZoomChange={setZoom} labels={{ zoomIn: messages.zoomIn, zoomOut: messages.zoomOut, fitWidth: messages.fitWidth }} />
+      </div>
+      {completed && (
+        <StatusPanel
+          tone="success"
+          title={result ? messages.completedTitle : messages.alreadyCompletedTitle}
+        >
+          {result ? (
+            <>
+              {messages.completedBody}{' '}
+              <span className="signet-reference">
+                {messages.submissionReference}: <code>{result.submissionId}</code>
+              </span>
+            </>
+          ) : (
+            messages.alreadyCompletedBody
+          )}
+        </StatusPanel>
+      )}
+      {submitError && !completed && (
+        <StatusPanel tone="error" title={namedFields.length > 0 ? messages.fixFields : messages.submitFailed}>
+          {namedFields.length > 0 ? null : submitError.message}
+        </StatusPanel>
+      )}
+      <div
+        className="signet-pages-area"
+        ref={areaRef}
+        aria-label={messages.documentLabel}
+        role="document"
+        onFocus={(event) => {
+          const fieldId = (event.target as HTMLElement).dataset?.signetField;
+          if (fieldId) lastField.current = fieldId;
+        }}
+      >
+        {pdfError ? (
+          <StatusPanel tone="error" title={messages.errorPdf} />
+        ) : pdf && pages.length > 0 ? (
+          <PdfPages
+            ref={pagesRef}
+            pdf={pdf}
+            pages={pages}
+            zoom={zoom}
+            onScaleChange={setCssScale}
+            renderOverlay={renderOverlay}
+          />
+        ) : (
+          <div className="signet-loading">
+            <LoadProgress progress={progress} label={messages.loadingPdf} />
+          </div>
+        )}
+      </div>
+      {!completed && (
+        <GuidanceBar
+          done={required.length - incomplete.length}
+          total={required.length}
+          submitting={submission.isPending}
+          preparing={!pagesMeasured}
+          messages={messages}
+          onNext={next}
+          onSubmit={submit}
+        />
+      )}
+      {signing && (
+        <SignatureDialog
+          open
+          kind={signing.field.type === 'initials' ? 'initials' : 'signature'}
+          fieldLabel={signing.field.label}
+          initialName={signing.field.type === 'initials' ? initialsOf(typedName) : typedName}
+          labels={{
+            title: signing.field.type === 'initials' ? messages.dialogTitleInitials : messages.dialogTitleSignature,
+            draw: messages.draw,
+            type: messages.type,
+            upload: messages.upload,
+            clear: messages.clear,
+            undo: messages.undo,
+            drawHint: messages.drawHint,
+            typeLabel: messages.typeLabel,
+            typePlaceholder: messages.typePlaceholder,
+            uploadHint: messages.uploadHint,
+            uploadButton: messages.uploadButton,
+            invalidImage: messages.invalidImage,
+            cancel: messages.cancel,
+            apply: messages.apply,
+          }}
+          onCancel={() => {
+            signing.trigger.focus();
+            setSigning(null);
+          }}
+          onApply={(imageData) => {
+            const kind = signing.field.type === 'initials' ? 'initials' : 'signature';
+            change(signing.field.id, { type: kind, imageData });
+            signing.trigger.focus();
+            setSigning(null);
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+/** "Ada Lovelace" → "AL". */
+function initialsOf(name: string): string {
+  return name
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase())
+    .join('');
+}

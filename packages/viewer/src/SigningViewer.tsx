@@ -1,0 +1,98 @@
+import { createSigningClient, type RetryOptions } from '@signet/api';
+import type { FieldValue, SdkDocument, SubmissionResult } from '@signet/contract';
+import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { DocumentView } from './DocumentView.js';
+import { loadErrorMessage } from './error-message.js';
+import { resolveMessages, type ViewerMessages } from './i18n/messages.js';
+import { preloadPdfWorker } from './pdf/load-pdf.js';
+import { StatusPanel } from './StatusPanel.js';
+import { viewerCss } from './styles.js';
+
+export interface SigningViewerProps {
+  /** The document to sign, `doc_…`. */
+  documentId: string;
+  /** A `pk_` key allowed for this page's origin. */
+  apiKey: string;
+  /** Where the Signet API is (default: this page's origin). */
+  baseUrl?: string;
+  /** `en`, `de`, or any BCP 47 tag of those languages (default `en`). */
+  locale?: string;
+  /** Overrides of any text. */
+  messages?: Partial<ViewerMessages>;
+  className?: string;
+  /** The host's QueryClient; the viewer makes its own when none is given. */
+  queryClient?: QueryClient;
+  /** Retries of the client (default: 3 with backoff). */
+  retry?: RetryOptions;
+  /** The document and its PDF are loaded and the fields can be filled in. */
+  onReady?(document: SdkDocument): void;
+  onFieldChange?(fieldId: string, value: FieldValue): void;
+  /** The submission was accepted. */
+  onComplete?(result: SubmissionResult): void;
+  /** Loading or submitting failed (after the client's retries). */
+  onError?(error: Error): void;
+}
+
+/**
+ * The embeddable signing component: shows the PDF with its fields, lets the signer fill them in and sign, and
+ * submits the result.
+ * @example <SigningViewer documentId="doc_…" apiKey="pk_live_…" baseUrl="https://sign.example.com" onComplete={done} />
+ */
+export function SigningViewer({ queryClient, ...props }: SigningViewerProps) {
+  const [ownClient] = useState(
+    () => new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: Infinity } } }),
+  );
+  return (
+    <QueryClientProvider client={queryClient ?? ownClient}>
+      <ViewerRoot {...props} />
+    </QueryClientProvider>
+  );
+}
+
+function ViewerRoot({ documentId, apiKey, baseUrl, locale, messages: overrides, className, retry, ...events }: Omit<SigningViewerProps, 'queryClient'>) {
+  // The pdf.js worker starts while the document's metadata is still on its way.
+  useEffect(() => preloadPdfWorker(), []);
+  const messages = useMemo(() => resolveMessages(locale, overrides), [locale, overrides]);
+  const apiBase = baseUrl ?? globalThis.location?.origin ?? '';
+  const client = useMemo(() => createSigningClient({ apiKey, baseUrl: apiBase, retry }), [apiKey, apiBase, retry]);
+  const document = useQuery({
+    queryKey: ['signet', 'document', apiBase, documentId, apiKey],
+    // The client retries transient failures itself; the query must not multiply them.
+    queryFn: ({ signal }) => client.getDocument(documentId, { signal }),
+    retry: false,
+  });
+
+  useEffect(() => {
+    if (document.error) events.onError?.(document.error);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [document.error]);
+
+  return (
+    <div className={['signet-viewer', className].filter(Boolean).join(' ')} lang={locale}>
+      <style>{viewerCss}</style>
+      {document.data ? (
+        <DocumentView key={document.data.metadata.id} client={client} document={document.data} messages={messages} {...events} />
+      ) : document.error ? (
+        <div className="signet-centered">
+          <StatusPanel
+            tone="error"
+            title={messages.errorTitle}
+            action={
+              <button type="button" className="signet-button signet-button--secondary" onClick={() => void document.refetch()}>
+                {messages.retry}
+              </button>
+            }
+          >
+            {loadErrorMessage(document.error, messages)}
+          </StatusPanel>
+        </div>
+      ) : (
+        <div className="signet-centered" role="status">
+          <span className="signet-spinner" aria-hidden="true" />
+          {messages.loadingDocument}
+        </div>
+      )}
+    </div>
+  );
+}

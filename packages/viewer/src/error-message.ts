@@ -1,0 +1,38 @@
+import { SigningApiError, SigningNetworkError, SigningTimeoutError } from '@signet/api';
+import type { ViewerMessages } from './i18n/messages.js';
+
+/** What the signer is told about a failure to open the document: what happened, in their words. */
+export function loadErrorMessage(error: unknown, messages: ViewerMessages): string {
+  if (error instanceof SigningNetworkError || error instanceof SigningTimeoutError) return messages.errorNetwork;
+  if (!(error instanceof SigningApiError)) return messages.errorGeneric;
+  switch (error.code) {
+    case 'INVALID_API_KEY':
+      return messages.errorInvalidKey;
+    case 'EXPIRED_API_KEY':
+      return messages.errorExpiredKey;
+    case 'INSUFFICIENT_PERMISSIONS':
+      return messages.errorPermissions;
+    case 'DOCUMENT_NOT_FOUND':
+    case 'NOT_FOUND':
+      return messages.errorNotFound;
+    case 'VALIDATION_ERROR':
+      return error.details?.field === 'documentId' ? messages.errorNotFound : messages.errorGeneric;
+    case 'RATE_LIMIT_EXCEEDED':
+      return messages.errorRateLimited;
+    default:
+      return messages.errorGeneric;
+  }
+}
+
+/**
+ * The fields a refused submission names: the 422's `missingFields`, and the field of a rule issue
+ * (`details.field` such as `fields[2].value`, resolved through the submitted payload's field order).
+ */
+export function fieldsNamedBy(error: unknown, submittedFieldIds: readonly string[]): string[] {
+  if (!(error instanceof SigningApiError) || error.code !== 'VALIDATION_ERROR') return [];
+  const named = [...error.missingFields];
+  const match = /^fields\[(\d+)\]/.exec(error.details?.field ?? '');
+  const id = match ? submittedFieldIds[Number(match[1])] : undefined;
+  if (id) named.push(id);
+  return named;
+}

@@ -1,0 +1,128 @@
+import type { FieldDefinition, FieldValue } from '@signet/contract';
+import type { CSSProperties } from 'react';
+import type { ViewerMessages } from '../i18n/messages.js';
+import { TEXT_FONT, fieldBox, textStyle } from './field-geometry.js';
+
+export interface FieldControlProps {
+  field: FieldDefinition;
+  value: FieldValue | undefined;
+  invalid: boolean;
+  /** The signer cannot change it: a non-editable field, or a completed document. */
+  readOnly: boolean;
+  /** Unique per viewer, for ids. */
+  idPrefix: string;
+  /** The page's height in PDF points and its CSS pixels per point, to size text like the PDF. */
+  pageHeight: number;
+  cssScale: number;
+  messages: ViewerMessages;
+  onChange(value: FieldValue): void;
+  /** A signature or initials field asks for the dialog. */
+  onSign(field: FieldDefinition, trigger: HTMLButtonElement): void;
+}
+
+/**
+ * One field over the page, at its fractional position: a text or date input, a checkbox, or a button that opens
+ * the signature dialog. Its accessible name is the field's label.
+ */
+export function FieldControl(props: FieldControlProps) {
+  const { field, invalid, readOnly } = props;
+  const classes = ['signet-field', `signet-field--${field.type}`];
+  if (field.required && !readOnly) classes.push('signet-field--required');
+  if (invalid) classes.push('signet-field--invalid');
+  if (readOnly) classes.push('signet-field--readonly');
+  const describedBy = `${props.idPrefix}-${field.id}-state`;
+  const state = [field.required && !readOnly ? props.messages.required : '', invalid ? props.messages.invalidField : '']
+    .filter(Boolean)
+    .join('. ');
+  return (
+    <div className={classes.join(' ')} style={fieldBox(field)} title={field.label}>
+      <Control {...props} describedBy={state ? describedBy : undefined} />
+      {state && (
+        <span id={describedBy} className="signet-visually-hidden">
+          {state}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function Control(props: FieldControlProps & { describedBy: string | undefined }) {
+  const { field, value, invalid, readOnly, pageHeight, cssScale, messages, onChange, onSign, describedBy } = props;
+  // Required and invalid travel as states where ARIA allows them (inputs) and as a description everywhere,
+  // since a button may carry neither aria-required nor aria-invalid.
+  const common = { 'data-signet-field': field.id, 'aria-label': field.label, 'aria-describedby': describedBy };
+  const states = { ...common, 'aria-required': field.required || undefined, 'aria-invalid': invalid || undefined };
+  switch (field.type) {
+    case 'text': {
+      const style: CSSProperties = { fontSize: `${textStyle(field, pageHeight).fontSize * cssScale}px`, fontFamily: TEXT_FONT.css };
+      const content = value?.type === 'text' ? value.content : '';
+      return (
+        <input
+          {...states}
+          type="text"
+          className="signet-input"
+          style={style}
+          value={content}
+          placeholder={field.placeholder}
+          readOnly={readOnly}
+          maxLength={10_000}
+          autoComplete="off"
+          onChange={(event) => onChange({ type: 'text', content: event.target.value })}
+        />
+      );
+    }
+    case 'date': {
+      const content = value?.type === 'date' ? value.content : '';
+      const style: CSSProperties = { fontSize: `${textStyle(field, pageHeight).fontSize * cssScale}px` };
+      return (
+        <input
+          {...states}
+          type="date"
+          className="signet-input"
+          style={style}
+          value={content}
+          readOnly={readOnly}
+          onChange={(event) => onChange({ type: 'date', content: event.target.value })}
+        />
+      );
+    }
+    case 'checkbox': {
+      const checked = value?.type === 'checkbox' && value.checked;
+      return (
+        <input
+          {...states}
+          type="checkbox"
+          className="signet-checkbox"
+          checked={checked}
+          disabled={readOnly}
+          onChange={(event) => onChange({ type: 'checkbox', checked: event.target.checked })}
+        />
+      );
+    }
+    case 'signature':
+    case 'initials': {
+      const image = value?.type === field.type ? value.imageData : undefined;
+      const prompt = field.type === 'signature' ? messages.signHere : messages.initialHere;
+      return (
+        <button
+          {...common}
+          type="button"
+          className="signet-sign-button"
+          disabled={readOnly}
+          onClick={(event) => onSign(field, event.currentTarget)}
+        >
+          {image ? (
+            <img src={image} alt="" className="signet-sign-image" />
+          ) : (
+            <span className="signet-sign-prompt">
+              <span className="signet-sign-icon" aria-hidden="true">
+                ✎
+              </span>
+              <span className="signet-sign-text">{prompt}</span>
+            </span>
+          )}
+        </button>
+      );
+    }
+  }
+}

@@ -1,0 +1,174 @@
+/** Every text the viewer shows. A host overrides any of them through the `messages` prop. */
+export interface ViewerMessages {
+  loadingDocument: string;
+  loadingPdf: string;
+  progress: string;
+  next: string;
+  submit: string;
+  submitting: string;
+  allComplete: string;
+  required: string;
+  invalidField: string;
+  signHere: string;
+  initialHere: string;
+  changeSignature: string;
+  completedTitle: string;
+  completedBody: string;
+  alreadyCompletedTitle: string;
+  alreadyCompletedBody: string;
+  submissionReference: string;
+  fixFields: string;
+  submitFailed: string;
+  retry: string;
+  errorTitle: string;
+  errorInvalidKey: string;
+  errorExpiredKey: string;
+  errorPermissions: string;
+  errorNotFound: string;
+  errorNetwork: string;
+  errorRateLimited: string;
+  errorGeneric: string;
+  errorPdf: string;
+  zoomIn: string;
+  zoomOut: string;
+  fitWidth: string;
+  documentLabel: string;
+  // The signature dialog
+  dialogTitleSignature: string;
+  dialogTitleInitials: string;
+  draw: string;
+  type: string;
+  upload: string;
+  clear: string;
+  undo: string;
+  drawHint: string;
+  typeLabel: string;
+  typePlaceholder: string;
+  uploadHint: string;
+  uploadButton: string;
+  invalidImage: string;
+  cancel: string;
+  apply: string;
+}
+
+const en: ViewerMessages = {
+  loadingDocument: 'Loading document…',
+  loadingPdf: 'Loading PDF',
+  progress: '{done} of {total} required fields complete',
+  next: 'Next field',
+  submit: 'Finish and submit',
+  submitting: 'Submitting…',
+  allComplete: 'All required fields are complete',
+  required: 'Required',
+  invalidField: 'Needs your attention',
+  signHere: 'Sign here',
+  initialHere: 'Initial here',
+  changeSignature: 'Change',
+  completedTitle: 'Document signed',
+  completedBody: 'Thank you. Your signature has been recorded.',
+  alreadyCompletedTitle: 'Already signed',
+  alreadyCompletedBody: 'This document has been completed and can no longer be changed.',
+  submissionReference: 'Reference',
+  fixFields: 'Please check the highlighted fields.',
+  submitFailed: 'The document could not be submitted. Please try again.',
+  retry: 'Try again',
+  errorTitle: 'This document cannot be opened',
+  errorInvalidKey: 'The signing link is not valid. Please ask the sender for a new link.',
+  errorExpiredKey: 'The signing link has expired. Please ask the sender for a new link.',
+  errorPermissions: 'This signing link does not allow opening this document.',
+  errorNotFound: 'The document was not found. It may have been removed.',
+  errorNetwork: 'The signing service could not be reached. Check your connection and try again.',
+  errorRateLimited: 'Too many requests right now. Please wait a moment and try again.',
+  errorGeneric: 'Something went wrong while loading the document.',
+  errorPdf: 'The PDF could not be displayed.',
+  zoomIn: 'Zoom in',
+  zoomOut: 'Zoom out',
+  fitWidth: 'Fit to width',
+  documentLabel: 'Document to sign',
+  dialogTitleSignature: 'Add your signature',
+  dialogTitleInitials: 'Add your initials',
+  draw: 'Draw',
+  type: 'Type',
+  upload: 'Upload',
+  clear: 'Clear',
+  undo: 'Undo',
+  drawHint: 'Draw your signature above the line',
+  typeLabel: 'Your name',
+  typePlaceholder: 'Type your name',
+  uploadHint: 'PNG, JPEG or WebP image of your signature',
+  uploadButton: 'Choose image',
+  invalidImage: 'This file is not an image that can be used.',
+  cancel: 'Cancel',
+  apply: 'Apply',
+};
+
+const de: ViewerMessages = {
+  loadingDocument: 'Dokument wird geladen…',
+  loadingPdf: 'PDF wird geladen',
+  progress: '{done} von {total} Pflichtfeldern ausgefüllt',
+  next: 'Nächstes Feld',
+  submit: 'Abschließen und senden',
+  submitting: 'Wird gesendet…',
+  allComplete: 'Alle Pflichtfelder sind ausgefüllt',
+  required: 'Pflichtfeld',
+  invalidField: 'Bitte prüfen',
+  signHere: 'Hier unterschreiben',
+  initialHere: 'Hier paraphieren',
+  changeSignature: 'Ändern',
+  completedTitle: 'Dokument unterschrieben',
+  completedBody: 'Vielen Dank. Ihre Unterschrift wurde gespeichert.',
+  alreadyCompletedTitle: 'Bereits unterschrieben',
+  alreadyCompletedBody: 'Dieses Dokument ist abgeschlossen und kann nicht mehr geändert werden.',
+  submissionReference: 'Referenz',
+  fixFields: 'Bitte prüfen Sie die markierten Felder.',
+  submitFailed: 'Das Dokument konnte nicht gesendet werden. Bitte versuchen Sie es erneut.',
+  retry: 'Erneut versuchen',
+  errorTitle: 'Dieses Dokument kann nicht geöffnet werden',
+  errorInvalidKey: 'Der Link zum Unterschreiben ist ungültig. Bitte fordern Sie einen neuen Link an.',
+  errorExpiredKey: 'Der Link zum Unterschreiben ist abgelaufen. Bitte fordern Sie einen neuen Link an.',
+  errorPermissions: 'Dieser Link erlaubt es nicht, dieses Dokument zu öffnen.',
+  errorNotFound: 'Das Dokument wurde nicht gefunden. Möglicherweise wurde es entfernt.',
+  errorNetwork: 'Der Dienst ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
+  errorRateLimited: 'Gerade zu viele Anfragen. Bitte warten Sie einen Moment.',
+  errorGeneric: 'Beim Laden des Dokuments ist ein Fehler aufgetreten.',
+  errorPdf: 'Das PDF konnte nicht angezeigt werden.',
+  zoomIn: 'Vergrößern',
+  zoomOut: 'Verkleinern',
+  fitWidth: 'An Breite anpassen',
+  documentLabel: 'Zu unterschreibendes Dokument',
+  dialogTitleSignature: 'Unterschrift hinzufügen',
+  dialogTitleInitials: 'Initialen hinzufügen',
+  draw: 'Zeichnen',
+  type: 'Tippen',
+  upload: 'Hochladen',
+  clear: 'Löschen',
+  undo: 'Rückgängig',
+  drawHint: 'Unterschreiben Sie über der Linie',
+  typeLabel: 'Ihr Name',
+  typePlaceholder: 'Namen eingeben',
+  uploadHint: 'PNG-, JPEG- oder WebP-Bild Ihrer Unterschrift',
+  uploadButton: 'Bild auswählen',
+  invalidImage: 'Diese Datei ist kein verwendbares Bild.',
+  cancel: 'Abbrechen',
+  apply: 'Übernehmen',
+};
+
+/** The shipped translations, by language. */
+export const TRANSLATIONS: Readonly<Record<string, ViewerMessages>> = { en, de };
+
+/**
+ * The messages for `locale` (its language, English when not shipped), with the host's overrides on top.
+ * @example resolveMessages('de-AT', { submit: 'Unterschreiben' }).submit // 'Unterschreiben'
+ */
+export function resolveMessages(locale: string | undefined, overrides?: Partial<ViewerMessages>): ViewerMessages {
+  const language = (locale ?? 'en').toLowerCase().split(/[-_]/)[0] ?? 'en';
+  return { ...(TRANSLATIONS[language] ?? en), ...overrides };
+}
+
+/**
+ * `template` with `{name}` placeholders filled in.
+ * @example format('{done} of {total}', { done: 1, total: 3 }) // '1 of 3'
+ */
+export function format(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
