@@ -1,0 +1,67 @@
+import { serveStatic } from '@hono/node-server/serve-static';
+import { createSigningClient, SigningApiError } from '@signet/api';
+import { generateSamplePdf, sampleFields } from '@signet/server/sample-pdf';
+import { Hono } from 'hono';
+import { relative } from 'node:path';
+
+export interface DemoOptions {
+  /** The Signet API, as the browser reaches it. */
+  apiUrl: string;
+  /** Given to the browser: a public key. */
+  pk: string;
+  /** Stays on this server: lists documents, creates them, reads submissions. */
+  sk: string;
+  /** The built demo page (`apps/demo/dist`). */
+  distDir: string;
+}
+
+/** Sample documents a visitor can start: the pages of each. */
+const SAMPLE_SIZES = { short: 3, long: 300 } as const;
+
+/**
+ * The host page's own backend, as a customer would run it: it holds the sk key and exposes only what its page
+ * needs under `/demo-api`, and serves the built page. The browser never sees the sk key.
+ */
+export function createDemoApp(options: DemoOptions) {
+  const signet = createSigningClient({ apiKey: options.sk, baseUrl: options.apiUrl });
+  const app = new Hono();
+
+  app.get('/demo-api/config', (c) => c.json({ apiUrl: options.apiUrl, pk: options.pk }));
+
+  app.get('/demo-api/documents', async (c) => {
+    const page = await signet.listDocuments({ limit: 50 });
+    return c.json({ documents: page.data });
+  });
+
+  app.post('/demo-api/documents', async (c) => {
+    const size = c.req.query('size') === 'long' ? 'long' : 'short';
+    const pages = SAMPLE_SIZES[size];
+    const title = size === 'long' ? 'Master Services Agreement' : 'Mutual Non-Disclosure Agreement';
+    const form = new FormData();
+    form.set('file', new Blob([(await generateSamplePdf({ pages, title })) as Uint8Array<ArrayBuffer>], { type: 'application/pdf' }), `${slug(title)}.pdf`);
+    form.set('fields', JSON.stringify(sampleFields(pages)));
+    const response = await fetch(`${options.apiUrl}/documents`, { method: 'POST', headers: { 'X-API-Key': options.sk }, body: form });
+    const body = (await response.json()) as { data?: { id: string } };
+    if (!response.ok || !body.data) return c.json({ error: 'could not create the document' }, 502);
+    return c.json({ documentId: body.data.id }, 201);
+  });
+
+  app.get('/demo-api/documents/:id/submission', async (c) => {
+    try {
+      return c.json(await signet.getSubmission(c.req.param('id')));
+    } catch (error) {
+      if (error instanceof SigningApiError) return c.json({ error: error.message, code: error.code }, error.status as 404);
+      throw error;
+    }
+  });
+
+  // serveStatic resolves `root` against the working directory.
+  const root = relative(process.cwd(), options.distDir) || '.';
+  app.use('/*', serveStatic({ root }));
+  app.get('*', serveStatic({ root, path: 'index.html' }));
+  return app;
+}
+
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+}

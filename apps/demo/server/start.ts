@@ -1,0 +1,87 @@
+/**
+ * `pnpm start`: the product on this machine. Migrates the embedded store (`./.signet/`, or DATABASE_URL), seeds the
+ * demo organization the first time (later runs keep the data), issues this run's demo keys, starts the API and the
+ * demo host page on another origin, and prints what to open. Ctrl-C stops both gracefully.
+ *
+ * Environment: PORT (API, default 3000), DEMO_PORT (default 5173), HOST (default 127.0.0.1), and every variable
+ * of the API server. SIGNET_STATE_FILE, when set, receives the URLs and this run's keys as JSON (for the e2e tests).
+ */
+import { serve, type ServerType } from '@hono/node-server';
+import { loadConfig } from '@signet/server/config';
+import { createApiKeyRecord, seedDemo } from '@signet/server/seed';
+import { startServer } from '@signet/server/server';
+import { openStorage } from '@signet/server/storage';
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createDemoApp } from './demo-app.js';
+
+const DEMO_SLUG = 'demo';
+const config = loadConfig();
+const demoPort = Number(process.env.DEMO_PORT ?? 5173);
+const distDir = fileURLToPath(new URL('../dist', import.meta.url));
+
+const storage = await openStorage(config.databaseUrl);
+let keys: { pk: string; sk: string };
+let seeded = false;
+try {
+  let organization = await storage.getOrganizationBySlug(DEMO_SLUG);
+  if (!organization) {
+    await seedDemo(storage);
+    seeded = true;
+    organization = (await storage.getOrganizationBySlug(DEMO_SLUG))!;
+  }
+  // Keys are shown only once, so each run issues its own: a pk for the page, an sk for the demo's backend.
+  const pk = await createApiKeyRecord(storage, { organizationId: organization.id, kind: 'pk' });
+  const sk = await createApiKeyRecord(storage, { organizationId: organization.id, kind: 'sk' });
+  keys = { pk: pk.key, sk: sk.key };
+} finally {
+  await storage.close();
+}
+
+const quiet = process.env.LOG_LEVEL ? config.logLevel : 'warn';
+const api = await startServer({ config: { ...config, logLevel: quiet } });
+const demoApp = createDemoApp({ apiUrl: api.url, pk: keys.pk, sk: keys.sk, distDir });
+const demo = await new Promise<ServerType>((resolve) => {
+  const server = serve({ fetch: demoApp.fetch, port: demoPort, hostname: config.host }, () => resolve(server));
+});
+const address = demo.address();
+const demoUrl = `http://${config.host}:${typeof address === 'object' && address ? address.port : demoPort}`;
+
+if (process.env.SIGNET_STATE_FILE) {
+  writeFileSync(process.env.SIGNET_STATE_FILE, JSON.stringify({ apiUrl: api.url, demoUrl, ...keys }));
+}
+
+console.log(
+  [
+    '',
+    '  Signet is running',
+    '',
+    `  Demo page       ${demoUrl}          ← open this`,
+    `  API             ${api.url}`,
+    `  API reference   ${api.url}/docs`,
+    `  Data            ${config.databaseUrl ?? './.signet/signet.db'}${seeded ? ' (seeded now)' : ''}`,
+    '',
+    `  Demo pk key     ${keys.pk}`,
+    `  Open directly   ${demoUrl}/?documentId=<doc_…>&apiKey=${keys.pk}&baseUrl=${api.url}`,
+    '',
+    '  Ctrl-C stops everything.',
+    '',
+  ].join('\n'),
+);
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await Promise.all([
+    new Promise<void>((resolve) => {
+      demo.close(() => resolve());
+      if ('closeAllConnections' in demo) demo.closeAllConnections();
+    }),
+    api.close(),
+  ]);
+  console.log('  Stopped.');
+  process.exit(0);
+};
+process.once('SIGINT', () => void stop());
+process.once('SIGTERM', () => void stop());

@@ -1,0 +1,22 @@
+import type { DocumentMetadata, SubmissionResult } from '@signet/api';
+
+/** What the demo's backend tells its page: where the API is, and a public key. */
+export interface DemoConfig {
+  apiUrl: string;
+  pk: string;
+}
+
+async function json<T>(response: Response): Promise<T> {
+  if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+  return (await response.json()) as T;
+}
+
+export const demoApi = {
+  config: () => fetch('/demo-api/config').then((r) => json<DemoConfig>(r)),
+  documents: () => fetch('/demo-api/documents').then((r) => json<{ documents: DocumentMetadata[] }>(r)).then((b) => b.documents),
+  createDocument: (size: 'short' | 'long') =>
+    fetch(`/demo-api/documents?size=${size}`, { method: 'POST' }).then((r) => json<{ documentId: string }>(r)),
+  submissionUrl: (documentId: string) => `/demo-api/documents/${encodeURIComponent(documentId)}/submission`,
+};
+
+export type { DocumentMetadata, SubmissionResult };
