@@ -1,0 +1,52 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import type { SubmissionRecord } from '@signet/contract';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** What the running product wrote at start: its URLs and this run's demo keys. */
+export interface ProductState {
+  apiUrl: string;
+  demoUrl: string;
+  pk: string;
+  sk: string;
+}
+
+export function productState(): ProductState {
+  return JSON.parse(readFileSync(join(process.env.SIGNET_E2E_DIR!, 'state.json'), 'utf8')) as ProductState;
+}
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Runs the `signet` command line on the e2e store, as an operator would beside the running server. */
+export function signetCli(...args: string[]): string {
+  return execFileSync('pnpm', ['--silent', 'signet', ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, DATABASE_URL: `file:${join(process.env.SIGNET_E2E_DIR!, 'signet.db')}` },
+    encoding: 'utf8',
+  });
+}
+
+/** A fresh document (each test its own) created by the demo's backend with its sk key. */
+export async function createDocument(page: Page, size: 'short' | 'long' = 'short'): Promise<string> {
+  const response = await page.request.post(`/demo-api/documents?size=${size}`);
+  expect(response.status()).toBe(201);
+  return ((await response.json()) as { documentId: string }).documentId;
+}
+
+/** The stored submission of a document, read by the demo's backend (null while there is none). */
+export async function storedSubmission(page: Page, documentId: string): Promise<SubmissionRecord | null> {
+  const response = await page.request.get(`/demo-api/documents/${documentId}/submission`);
+  return response.ok() ? ((await response.json()) as SubmissionRecord) : null;
+}
+
+/** Opens `documentId` in the demo page and waits until page 1 is painted with its fields. */
+export async function openDocument(page: Page, documentId: string, query: Record<string, string> = {}): Promise<void> {
+  await page.goto(`/?${new URLSearchParams({ documentId, ...query })}`);
+  await expect(page.locator('[data-page-number="1"] canvas[data-rendered="true"]')).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Full legal name' })).toBeVisible();
+}
+
+export const test = base;
+export { expect };

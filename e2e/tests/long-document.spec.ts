@@ -1,0 +1,47 @@
+import { createDocument, expect, openDocument, storedSubmission, test } from './fixtures.js';
+
+test('a 300-page document scrolls to its last page, whose fields work', async ({ page }) => {
+  test.setTimeout(120_000);
+  const documentId = await createDocument(page, 'long');
+  await openDocument(page, documentId);
+  await expect(page.locator('[data-page-number]')).toHaveCount(300);
+
+  // Scroll to the end a screenful at a time, as a reader flicking through would, counting the live canvases.
+  const scroller = page.locator('.signet-pages');
+  const last = page.locator('[data-page-number="300"]');
+  let maxCanvases = 0;
+  for (let atEnd = false; !atEnd; ) {
+    const step = await scroller.evaluate(async (element) => {
+      element.scrollBy(0, element.clientHeight * 3);
+      // Two frames: the viewer sees the scroll and mounts or releases canvases.
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      return {
+        atEnd: element.scrollTop + element.clientHeight >= element.scrollHeight - 1,
+        canvases: element.querySelectorAll('canvas').length,
+      };
+    });
+    maxCanvases = Math.max(maxCanvases, step.canvases);
+    atEnd = step.atEnd;
+  }
+  await expect(last.locator('canvas[data-rendered="true"]')).toBeVisible();
+  expect(maxCanvases).toBeLessThanOrEqual(10);
+
+  await page.getByLabel('Full legal name', { exact: true }).fill('Alan Turing');
+  await page.getByRole('button', { name: 'Initials', exact: true }).click();
+  await page.getByRole('dialog').getByRole('tab', { name: 'Type' }).click();
+  await page.getByRole('dialog').getByRole('textbox', { name: 'Your name' }).fill('AT');
+  await page.getByRole('dialog').getByRole('button', { name: 'Apply' }).click();
+
+  const terms = last.getByRole('checkbox', { name: /agree to the terms/ });
+  await terms.check();
+  await last.getByRole('button', { name: 'Signature', exact: true }).click();
+  await page.getByRole('dialog').getByRole('tab', { name: 'Type' }).click();
+  await page.getByRole('dialog').getByRole('textbox', { name: 'Your name' }).fill('Alan Turing');
+  await page.getByRole('dialog').getByRole('button', { name: 'Apply' }).click();
+  await last.getByLabel('Date', { exact: true }).fill('2026-11-22');
+  await page.getByRole('button', { name: 'Finish and submit' }).click();
+  await expect(page.getByText('Document signed')).toBeVisible();
+  const stored = await storedSubmission(page, documentId);
+  expect(stored?.pages).toHaveLength(300);
+  expect(stored?.fields.find((field) => field.id === 'accept_terms')?.value).toEqual({ type: 'checkbox', checked: true });
+});
