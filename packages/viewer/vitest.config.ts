@@ -21,6 +21,8 @@ export default defineConfig({
     include: ['src/**/*.test.tsx', 'src/**/*.test.ts'],
     globalSetup: ['./src/test-support/global-setup.ts'],
     testTimeout: 30_000,
+    // The React major the suite runs on (vitest.react18.config.ts runs it on 18).
+    provide: { reactMajor: 19 },
     hookTimeout: 60_000,
     browser: {
       enabled: true,

@@ -115,7 +115,7 @@ describe('<SigningViewer>', () => {
     await untilReady();
     await fillAll();
     await commands.takeRequests(doc.documentId);
-    await commands.failSubmits(2, 503);
+    await commands.failSubmits(doc.documentId, 2, 503);
     await userEvent.click(submitButton());
     await screen.findByText('Document signed', {}, { timeout: 10_000 });
     const posts = (await commands.takeRequests(doc.documentId)).filter((request) => request.method === 'POST');
@@ -128,7 +128,7 @@ describe('<SigningViewer>', () => {
     const { doc } = await renderViewer();
     await untilReady();
     await fillAll();
-    await commands.failSubmits(1, 422, {
+    await commands.failSubmits(doc.documentId, 1, 422, {
       code: 'VALIDATION_ERROR',
       message: 'Required fields are missing',
       details: { missingFields: ['signed_date'] },

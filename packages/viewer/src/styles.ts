@@ -127,6 +127,7 @@ const shellCss = /* css */ `
   content: ""; position: absolute; top: -4px; right: -4px; width: 8px; height: 8px; border-radius: 50%;
   background: var(--_danger); box-shadow: 0 0 0 2px #fff; pointer-events: none;
 }
+.signet-viewer .signet-field--required.signet-field--done::after { background: var(--_success); }
 .signet-viewer .signet-field--invalid .signet-input,
 .signet-viewer .signet-field--invalid .signet-sign-button,
 .signet-viewer .signet-field--invalid .signet-checkbox {

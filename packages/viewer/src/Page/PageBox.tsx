@@ -16,7 +16,7 @@ export interface PageBoxProps {
   queue: RenderQueue;
   label: string | undefined;
   /** A stable ref callback for every page box (see `useNearPages`). */
-  observe: (element: HTMLElement | null) => (() => void) | void;
+  observe: (element: HTMLElement | null) => void;
   renderOverlay: ((page: PageGeometry, cssScale: number) => ReactNode) | undefined;
   onPainted: (pageNumber: number) => void;
   onError: (pageNumber: number, error: Error) => void;

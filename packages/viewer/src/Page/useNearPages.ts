@@ -63,19 +63,24 @@ export function useNearPages(root: HTMLElement | null, options: NearPagesOptions
   }, [options.enabled, recompute]);
 
   /**
-   * The ref callback of every page element: one stable function rather than a closure per page. React 19 calls
-   * the returned cleanup on unmount; React 18 ignores it, and a detached element is then dropped when the observer
-   * next reports it.
+   * The ref callback of every page element: one stable function rather than a closure per page. It returns no
+   * cleanup (React 18 warns about one and ignores it); an unmounting page calls it with null, and elements that
+   * have left the document are dropped once the commit is done.
    */
   const observe = useCallback((element: HTMLElement | null) => {
-    if (!element) return;
-    elements.current.add(element);
-    observer.current?.observe(element);
-    return () => {
-      elements.current.delete(element);
-      observer.current?.unobserve(element);
-      near.current.delete(pageNumberOf(element));
-    };
+    if (element) {
+      elements.current.add(element);
+      observer.current?.observe(element);
+      return;
+    }
+    queueMicrotask(() => {
+      for (const known of elements.current) {
+        if (known.isConnected) continue;
+        elements.current.delete(known);
+        observer.current?.unobserve(known);
+        near.current.delete(pageNumberOf(known));
+      }
+    });
   }, []);
 
   return { live, observe };

@@ -1,4 +1,4 @@
-import type { FieldDefinition, FieldValue } from '@signet/contract';
+import { hasValue, type FieldDefinition, type FieldValue } from '@signet/contract';
 import type { CSSProperties } from 'react';
 import type { ViewerMessages } from '../i18n/messages.js';
 import { TEXT_FONT, fieldBox, textStyle } from './field-geometry.js';
@@ -28,6 +28,7 @@ export function FieldControl(props: FieldControlProps) {
   const { field, invalid, readOnly } = props;
   const classes = ['signet-field', `signet-field--${field.type}`];
   if (field.required && !readOnly) classes.push('signet-field--required');
+  if (hasValue(props.value)) classes.push('signet-field--done');
   if (invalid) classes.push('signet-field--invalid');
   if (readOnly) classes.push('signet-field--readonly');
   const describedBy = `${props.idPrefix}-${field.id}-state`;

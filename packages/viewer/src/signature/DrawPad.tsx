@@ -1,4 +1,4 @@
-import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import SignaturePad from 'signature_pad';
 import { PEN_OPTIONS, fitPadCanvas, renderStrokes, watchDevicePixelRatio } from './pad-canvas.js';
 
@@ -13,7 +13,6 @@ export interface DrawPadProps {
   labels: { clear: string; undo: string; drawHint: string };
   /** Called with the number of strokes whenever it changes, so that the dialog can enable Apply. */
   onStrokeCountChange(count: number): void;
-  ref?: Ref<DrawPadHandle>;
 }
 
 /**
@@ -25,7 +24,8 @@ export interface DrawPadProps {
  * const ink = pad.current?.renderInk();
  * const png = ink ? trimInk(ink) : null;
  */
-export function DrawPad({ kind, labels, onStrokeCountChange, ref }: DrawPadProps) {
+// forwardRef rather than a `ref` prop: React 18 passes no `ref` to function components.
+export const DrawPad = forwardRef<DrawPadHandle, DrawPadProps>(function DrawPad({ kind, labels, onStrokeCountChange }, ref) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const padRef = useRef<SignaturePad | null>(null);
   const [strokeCount, setStrokeCount] = useState(0);
@@ -107,4 +107,4 @@ export function DrawPad({ kind, labels, onStrokeCountChange, ref }: DrawPadProps
       </div>
     </div>
   );
-}
+});

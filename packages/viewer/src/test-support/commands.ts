@@ -8,11 +8,17 @@ import type { BrowserCommand } from 'vitest/node';
  * Browser-test commands: they run in Vitest's Node process, where one real Signet server listens on a free port,
  * and give the browser its URL, fresh documents and keys, and what the server stored.
  */
-// Kept on globalThis so that the global setup's teardown (loaded by another module loader) can close it.
-const LIVE = Symbol.for('signet.viewer-tests.live-server');
-const holder = globalThis as { [LIVE]?: Promise<LiveServer> };
-const requests: RecordedRequest[] = [];
-let failing: { count: number; status: number; error?: InjectedError } = { count: 0, status: 503 };
+// Kept on globalThis: the global setup's teardown (loaded by another module loader) closes the server, and the
+// React 18 project loads this module a second time but must share the one server, its log and its faults.
+const SHARED = Symbol.for('signet.viewer-tests.live-server');
+interface Shared {
+  live?: Promise<LiveServer>;
+  requests: RecordedRequest[];
+  /** Faults to inject into submits, by document (test files run in parallel, each on its own documents). */
+  failing: Map<string, { count: number; status: number; error?: InjectedError }>;
+}
+const shared: Shared = ((globalThis as { [SHARED]?: Shared })[SHARED] ??= { requests: [], failing: new Map() });
+const { requests } = shared;
 
 /** The error envelope's `error` member of an injected failure. */
 export interface InjectedError {
@@ -34,20 +40,22 @@ export interface RecordedRequest {
 // Vitest loads its config (and so these commands) with Node's own loader, which cannot read the server's
 // TypeScript sources; tsx can.
 const server = () =>
-  (holder[LIVE] ??= (
+  (shared.live ??= (
     tsImport('@signet/server/live-server', import.meta.url) as Promise<typeof import('@signet/server/live-server')>
   ).then(async ({ startLiveServer }) => {
     const live = await startLiveServer();
     live.intercept(async (request, next) => {
       const path = new URL(request.url).pathname;
+      const documentId = await documentOf(request, path);
       requests.push({
         method: request.method,
         path,
-        documentId: await documentOf(request, path),
+        documentId,
         range: request.headers.get('range'),
         idempotencyKey: request.headers.get('idempotency-key'),
       });
-      if (failing.count > 0 && request.method === 'POST' && path === '/sdk/documents/submit') {
+      const failing = documentId ? shared.failing.get(documentId) : undefined;
+      if (failing && failing.count > 0 && request.method === 'POST' && path === '/sdk/documents/submit') {
         failing.count -= 1;
         const error = failing.error ?? { code: 'INTERNAL_ERROR', message: 'Injected failure' };
         const body = { success: false, error, meta: { requestId: 'req_injected', timestamp: new Date().toISOString() } };
@@ -60,7 +68,8 @@ const server = () =>
 
 /** Closes the server, if a test started it. */
 export async function closeLiveServer(): Promise<void> {
-  await (await holder[LIVE])?.close();
+  await (await shared.live)?.close();
+  shared.live = undefined;
 }
 
 export interface CreatedDocument {
@@ -86,10 +95,16 @@ const storedSubmission: BrowserCommand<[documentId: string]> = async (_context, 
   return { ...(JSON.parse(stored.payload) as object), id: stored.id, storedChecksum: stored.checksum };
 };
 
-/** Answers the next `count` submit requests with `status` (and `error`) before the server sees them. */
-const failSubmits: BrowserCommand<[count: number, status: number, error?: InjectedError]> = async (_context, count, status, error) => {
+/** Answers the next `count` submits for `documentId` with `status` (and `error`) before the server sees them. */
+const failSubmits: BrowserCommand<[documentId: string, count: number, status: number, error?: InjectedError]> = async (
+  _context,
+  documentId,
+  count,
+  status,
+  error,
+) => {
   await server();
-  failing = { count, status, error };
+  shared.failing.set(documentId, { count, status, error });
 };
 
 /**
@@ -117,7 +132,7 @@ declare module 'vitest/browser' {
   interface BrowserCommands {
     createDocument(options?: { pages?: number; fields?: FieldDefinition[]; key?: KeyOptions }): Promise<CreatedDocument>;
     storedSubmission(documentId: string): Promise<unknown>;
-    failSubmits(count: number, status: number, error?: InjectedError): Promise<void>;
+    failSubmits(documentId: string, count: number, status: number, error?: InjectedError): Promise<void>;
     takeRequests(documentId: string): Promise<RecordedRequest[]>;
   }
 }
