@@ -76,6 +76,7 @@ async function openBenchPage(browser: Browser, url: string, viewer: ViewerName):
   const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
   const page = await context.newPage();
   page.on('pageerror', (error) => console.error(`[bench page] ${error.message}`));
+  if (process.env.BENCH_CONSOLE) page.on('console', (message) => console.log(`[bench page] ${message.text()}`));
   await page.goto(url);
   await page.evaluate((name) => window.signetBench.load(name), viewer);
   return { context, page };

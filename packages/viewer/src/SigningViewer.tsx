@@ -1,6 +1,6 @@
 import { createSigningClient, type RetryOptions } from '@signet/api';
 import type { FieldValue, SdkDocument, SubmissionResult } from '@signet/contract';
-import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { DocumentView } from './DocumentView.js';
 import { loadErrorMessage } from './error-message.js';
@@ -51,17 +51,23 @@ export function SigningViewer({ queryClient, ...props }: SigningViewerProps) {
 }
 
 function ViewerRoot({ documentId, apiKey, baseUrl, locale, messages: overrides, className, retry, ...events }: Omit<SigningViewerProps, 'queryClient'>) {
-  // The pdf.js worker starts while the document's metadata is still on its way.
-  useEffect(() => preloadPdfWorker(), []);
+  // The pdf.js worker (1.2 MB to compile, on the critical path) starts at the first render, while the document's
+  // metadata is still on its way; it is shared by every viewer of the page.
+  useState(preloadPdfWorker);
   const messages = useMemo(() => resolveMessages(locale, overrides), [locale, overrides]);
   const apiBase = baseUrl ?? globalThis.location?.origin ?? '';
   const client = useMemo(() => createSigningClient({ apiKey, baseUrl: apiBase, retry }), [apiKey, apiBase, retry]);
-  const document = useQuery({
+  const documentQuery = {
     queryKey: ['signet', 'document', apiBase, documentId, apiKey],
     // The client retries transient failures itself; the query must not multiply them.
-    queryFn: ({ signal }) => client.getDocument(documentId, { signal }),
+    queryFn: ({ signal }: { signal: AbortSignal }) => client.getDocument(documentId, { signal }),
     retry: false,
-  });
+  } as const;
+  // Asked for while rendering, not after the first paint (when useQuery's effect would): the document's metadata
+  // is the first thing on the critical path. Deduplicated by its key, so re-renders do not ask again.
+  const queryClient = useQueryClient();
+  if (!queryClient.getQueryState(documentQuery.queryKey)) void queryClient.prefetchQuery(documentQuery);
+  const document = useQuery(documentQuery);
 
   useEffect(() => {
     if (document.error) events.onError?.(document.error);
