@@ -54,36 +54,25 @@ function Control(props: FieldControlProps & { describedBy: string | undefined })
   const common = { 'data-signet-field': field.id, 'aria-label': field.label, 'aria-describedby': describedBy };
   const states = { ...common, 'aria-required': field.required || undefined, 'aria-invalid': invalid || undefined };
   switch (field.type) {
-    case 'text': {
-      const style: CSSProperties = { fontSize: `${textStyle(field, pageHeight).fontSize * cssScale}px`, fontFamily: TEXT_FONT.css };
-      const content = value?.type === 'text' ? value.content : '';
-      return (
-        <input
-          {...states}
-          type="text"
-          className="signet-input"
-          style={style}
-          value={content}
-          placeholder={field.placeholder}
-          readOnly={readOnly}
-          maxLength={10_000}
-          autoComplete="off"
-          onChange={(event) => onChange({ type: 'text', content: event.target.value })}
-        />
-      );
-    }
+    case 'text':
     case 'date': {
-      const content = value?.type === 'date' ? value.content : '';
+      // Both hold `content`: free text, or an ISO date from the browser's date picker.
+      const type = field.type;
+      const content = value?.type === type ? value.content : '';
       const style: CSSProperties = { fontSize: `${textStyle(field, pageHeight).fontSize * cssScale}px` };
+      if (type === 'text') style.fontFamily = TEXT_FONT.css;
       return (
         <input
           {...states}
-          type="date"
+          type={type}
           className="signet-input"
           style={style}
           value={content}
+          placeholder={type === 'text' ? field.placeholder : undefined}
           readOnly={readOnly}
-          onChange={(event) => onChange({ type: 'date', content: event.target.value })}
+          maxLength={type === 'text' ? 10_000 : undefined}
+          autoComplete="off"
+          onChange={(event) => onChange({ type, content: event.target.value })}
         />
       );
     }
