@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { DocumentView } from './DocumentView.js';
 import { loadErrorMessage } from './error-message.js';
 import { resolveMessages, type ViewerMessages } from './i18n/messages.js';
-import { preloadPdfWorker } from './pdf/load-pdf.js';
+import { prefetchPdf } from './pdf/load-pdf.js';
 import { StatusPanel } from './StatusPanel.js';
 import { viewerCss } from './styles.js';
 
@@ -56,16 +56,19 @@ export function SigningViewer({ queryClient, ...props }: SigningViewerProps) {
 }
 
 function ViewerRoot({ documentId, apiKey, baseUrl, locale, messages: overrides, className, retry, ...events }: Omit<SigningViewerProps, 'queryClient'>) {
-  // The pdf.js worker (1.2 MB to compile, on the critical path) starts at the first render, while the document's
-  // metadata is still on its way; it is shared by every viewer of the page.
-  useState(preloadPdfWorker);
   const messages = useMemo(() => resolveMessages(locale, overrides), [locale, overrides]);
   const apiBase = baseUrl ?? globalThis.location?.origin ?? '';
   const client = useMemo(() => createSigningClient({ apiKey, baseUrl: apiBase, retry }), [apiKey, apiBase, retry]);
   const documentQuery = {
     queryKey: ['signet', 'document', apiBase, documentId, apiKey],
     // The client retries transient failures itself; the query must not multiply them.
-    queryFn: ({ signal }: { signal: AbortSignal }) => client.getDocument(documentId, { signal }),
+    queryFn: async ({ signal }: { signal: AbortSignal }) => {
+      const document = await client.getDocument(documentId, { signal });
+      // The pdf.js worker and the PDF's first bytes start now, while React renders the document's view. (Started
+      // at mount instead, the worker competed with the metadata request and parse on the main thread and was slower.)
+      prefetchPdf(document.documentUrl);
+      return document;
+    },
     retry: false,
   } as const;
   // Asked for while rendering, not after the first paint (when useQuery's effect would): the document's metadata

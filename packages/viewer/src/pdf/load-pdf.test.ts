@@ -2,7 +2,7 @@ import { getDocument } from 'pdfjs-dist';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commands } from 'vitest/browser';
 import { bandPdf, documentUrlOf, fileSize } from '../Page/test-harness.js';
-import { DEFAULT_RANGE_CHUNK_SIZE, loadPdf, progressFraction, type PdfLoad } from './load-pdf.js';
+import { DEFAULT_RANGE_CHUNK_SIZE, loadPdf, prefetchPdf, progressFraction, type PdfLoad } from './load-pdf.js';
 import { measurePages, mergeGeometries, placeholderGeometries, readPageGeometry, type PageGeometry } from './page-geometry.js';
 import { firstPagePainted, notePagePainted } from './paint-signal.js';
 import { sharedPdfWorker } from './pdf-worker.js';
@@ -35,6 +35,19 @@ describe('loadPdf', () => {
     expect(fileRequests.every((request) => request.range?.startsWith('bytes='))).toBe(true);
     expect(progress.at(-1)).toBe(1);
     expect(progress.every((value) => value === null || (value >= 0 && value <= 1))).toBe(true);
+  });
+
+  it('a prefetched first chunk is taken by the load of that URL: it is fetched once', async () => {
+    const doc = await commands.createDocument({ pages: 300 });
+    const url = await documentUrlOf(doc);
+    await commands.takeRequests(doc.documentId);
+
+    prefetchPdf(url);
+    const pdf = await open(url).promise;
+
+    expect(pdf.numPages).toBe(300);
+    const fileRequests = (await commands.takeRequests(doc.documentId)).filter((request) => request.path.endsWith('/file'));
+    expect(fileRequests.filter((request) => request.range === `bytes=0-${DEFAULT_RANGE_CHUNK_SIZE - 1}`)).toHaveLength(1);
   });
 
   it('reads all 300 page geometries without fetching the pages themselves', async () => {

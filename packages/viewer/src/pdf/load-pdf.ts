@@ -1,6 +1,6 @@
 import { getDocument, type PDFDocumentLoadingTask, type PDFDocumentProxy } from 'pdfjs-dist';
 import { sharedPdfWorker } from './pdf-worker.js';
-import { FetchRangeTransport, fetchFirstChunk, tailRange } from './range-transport.js';
+import { FetchRangeTransport, fetchFirstChunk, tailRange, type FirstChunk } from './range-transport.js';
 
 export { configurePdfWorker, preloadPdfWorker } from './pdf-worker.js';
 export { PdfResponseError } from './range-transport.js';
@@ -18,6 +18,34 @@ export const DEFAULT_RANGE_CHUNK_SIZE = 128 * 1024;
  * there, and in files that use object streams (most modern ones) the page dictionaries are usually just before.
  */
 const TAIL_CHUNKS = 2;
+
+/** First chunks asked for ahead of `loadPdf` (see `prefetchPdf`), by URL; taken by the load that needs them. */
+const prefetched = new Map<string, Promise<FirstChunk>>();
+/** A prefetched chunk nobody takes (the viewer unmounted first) is dropped after this long. */
+const PREFETCH_TTL_MS = 30_000;
+
+/**
+ * Starts opening the PDF at `url` before the component that shows it has rendered: the pdf.js worker boots and the
+ * file's first chunk is requested, and the `loadPdf` for that URL (with the default chunk size) picks both up. The
+ * viewer calls it the moment the document's metadata arrives, which takes a React render and commit off the path to
+ * the first page.
+ * @example const document = await client.getDocument(id); prefetchPdf(document.documentUrl);
+ */
+export function prefetchPdf(url: string): void {
+  if (prefetched.has(url)) return;
+  sharedPdfWorker();
+  const chunk = fetchFirstChunk(url, DEFAULT_RANGE_CHUNK_SIZE, { signal: AbortSignal.timeout(PREFETCH_TTL_MS) });
+  chunk.catch(() => {}); // the load that takes it reports the failure
+  prefetched.set(url, chunk);
+  setTimeout(() => prefetched.get(url) === chunk && prefetched.delete(url), PREFETCH_TTL_MS);
+}
+
+function takePrefetched(url: string, chunkSize: number, headers: Record<string, string> | undefined): Promise<FirstChunk> | null {
+  const chunk = prefetched.get(url);
+  if (!chunk || chunkSize !== DEFAULT_RANGE_CHUNK_SIZE || headers) return null;
+  prefetched.delete(url);
+  return chunk;
+}
 
 export interface LoadPdfOptions {
   /** Loading progress in 0..1, or null while the total size is unknown; 1 once the document is open. */
@@ -74,7 +102,8 @@ export function loadPdf(url: string | URL, options: LoadPdfOptions = {}): PdfLoa
 
   const worker = sharedPdfWorker(); // booting while the first chunk is fetched
   const promise = (async () => {
-    const first = await fetchFirstChunk(String(url), chunkSize, { headers, signal: controller.signal });
+    const first = await (takePrefetched(String(url), chunkSize, headers) ??
+      fetchFirstChunk(String(url), chunkSize, { headers, signal: controller.signal }));
     controller.signal.throwIfAborted();
     onProgress?.(progressFraction(first.data.length, first.length));
     let range: FetchRangeTransport | null = null;
