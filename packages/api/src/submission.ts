@@ -3,9 +3,11 @@ import {
   PageInfoSchema,
   RenderContextSchema,
   SUBMISSION_LIMITS,
+  dataUrlByteLength,
   hasValue,
-  isIsoDate,
+  sameFieldValue,
   submissionChecksum,
+  textValueIssue,
   type FieldDefinition,
   type FieldValue,
   type PageInfo,
@@ -101,27 +103,16 @@ function checkValue(definition: FieldDefinition, value: FieldValue): void {
     throw new SubmissionBuildError(definition.id, `a ${definition.type} field cannot hold a ${value.type} value`);
   }
   if (!definition.editable) {
-    if (!sameValue(value, definition.value)) {
+    if (!sameFieldValue(value, definition.value)) {
       throw new SubmissionBuildError(definition.id, 'the field is read-only; its value is the prefilled one');
     }
     return;
   }
-  if ((value.type === 'text' || value.type === 'date') && value.content.length > SUBMISSION_LIMITS.maxTextLength) {
-    throw new SubmissionBuildError(definition.id, `must be at most ${SUBMISSION_LIMITS.maxTextLength} characters`);
-  }
-  if (value.type === 'date' && value.content.trim() !== '' && !isIsoDate(value.content)) {
-    throw new SubmissionBuildError(definition.id, 'must be a real date written YYYY-MM-DD');
-  }
-  if ((value.type === 'signature' || value.type === 'initials') && base64Bytes(value.imageData) > SUBMISSION_LIMITS.maxImageBytes) {
+  const textIssue = textValueIssue(value);
+  if (textIssue) throw new SubmissionBuildError(definition.id, textIssue);
+  if ((value.type === 'signature' || value.type === 'initials') && dataUrlByteLength(value.imageData) > SUBMISSION_LIMITS.maxImageBytes) {
     throw new SubmissionBuildError(definition.id, `the image may not exceed ${SUBMISSION_LIMITS.maxImageBytes} bytes`);
   }
-}
-
-/** Field values are flat objects: equal when they have the same members with the same values. */
-function sameValue(a: FieldValue, b: FieldValue | undefined): boolean {
-  if (!b) return false;
-  const left = Object.entries(a);
-  return left.length === Object.keys(b).length && left.every(([key, value]) => (b as Record<string, unknown>)[key] === value);
 }
 
 function checkRenderContext(renderContext: RenderContext): RenderContext {
@@ -147,10 +138,4 @@ function checkPages(pages: readonly PageInfo[], pageCount: number): PageInfo[] {
 function timestamp(submittedAt: Date | string | undefined): string {
   if (typeof submittedAt === 'string') return submittedAt;
   return (submittedAt ?? new Date()).toISOString();
-}
-
-/** Decoded size of a base64 data URL's payload. */
-function base64Bytes(dataUrl: string): number {
-  const base64 = dataUrl.slice(dataUrl.indexOf(',') + 1);
-  return Math.floor((base64.length * 3) / 4) - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
 }

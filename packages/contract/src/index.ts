@@ -6,3 +6,4 @@ export * from './schemas/key.js';
 export * from './schemas/field.js';
 export * from './schemas/document.js';
 export * from './schemas/submission.js';
+export * from './field-values.js';

@@ -2,6 +2,8 @@ import {
   SUBMISSION_LIMITS,
   hasValue,
   isIsoDate,
+  sameFieldValue,
+  textValueIssue,
   type FieldDefinition,
   type FieldValue,
   type PageInfo,
@@ -128,7 +130,7 @@ function fieldIssue(field: SubmittedField, definition: FieldDefinition, at: stri
   }
   if (!definition.editable) {
     // The value is the document's own prefill, so the rules for what a signer types do not apply to it.
-    return sameValue(field.value, definition.value)
+    return sameFieldValue(field.value, definition.value)
       ? null
       : { field: `${at}.value`, reason: `field "${field.id}" is not editable; its value must be the prefilled one` };
   }
@@ -138,14 +140,10 @@ function fieldIssue(field: SubmittedField, definition: FieldDefinition, at: stri
 function valueIssue(value: FieldValue, definition: FieldDefinition, at: string): SubmissionIssue | null {
   switch (value.type) {
     case 'text':
-    case 'date':
-      if (isTooLong(value.content)) {
-        return { field: `${at}.content`, reason: `must be at most ${SUBMISSION_LIMITS.maxTextLength} characters` };
-      }
-      if (value.type === 'date' && value.content.trim() !== '' && !isIsoDate(value.content)) {
-        return { field: `${at}.content`, reason: 'must be a real date written YYYY-MM-DD' };
-      }
-      return null;
+    case 'date': {
+      const reason = textValueIssue(value);
+      return reason ? { field: `${at}.content`, reason } : null;
+    }
     case 'signature':
     case 'initials': {
       const png = inspectPngDataUrl(value.imageData, PNG_LIMITS);
@@ -156,24 +154,6 @@ function valueIssue(value: FieldValue, definition: FieldDefinition, at: string):
         ? { field: `${at}.checked`, reason: 'a required checkbox must be checked' }
         : null;
   }
-}
-
-/** Over the limit in characters (code points), counted only when the UTF-16 length already exceeds it. */
-function isTooLong(content: string): boolean {
-  const limit = SUBMISSION_LIMITS.maxTextLength;
-  if (content.length <= limit) return false;
-  let characters = 0;
-  for (const _ of content) if (++characters > limit) return true;
-  return false;
-}
-
-/** Field values are flat objects of primitives, so comparing their members one level deep is a deep equality. */
-function sameValue(submitted: FieldValue, prefill: FieldValue | undefined): boolean {
-  if (!prefill) return false;
-  const a = submitted as Record<string, unknown>;
-  const b = prefill as Record<string, unknown>;
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && a[key] === b[key]);
 }
 
 /** The value a field ends up with: the one submitted, else the prefill of a field the signer cannot edit. */
