@@ -37,13 +37,13 @@ export function createDemoApp(options: DemoOptions) {
     const size = c.req.query('size') === 'long' ? 'long' : 'short';
     const pages = SAMPLE_SIZES[size];
     const title = size === 'long' ? 'Master Services Agreement' : 'Mutual Non-Disclosure Agreement';
-    const form = new FormData();
-    form.set('file', new Blob([(await generateSamplePdf({ pages, title })) as Uint8Array<ArrayBuffer>], { type: 'application/pdf' }), `${slug(title)}.pdf`);
-    form.set('fields', JSON.stringify(sampleFields(pages)));
-    const response = await fetch(`${options.apiUrl}/documents`, { method: 'POST', headers: { 'X-API-Key': options.sk }, body: form });
-    const body = (await response.json()) as { data?: { id: string } };
-    if (!response.ok || !body.data) return c.json({ error: 'could not create the document' }, 502);
-    return c.json({ documentId: body.data.id }, 201);
+    const pdf = (await generateSamplePdf({ pages, title })) as Uint8Array<ArrayBuffer>;
+    const created = await signet.createDocument({
+      file: new Blob([pdf], { type: 'application/pdf' }),
+      filename: `${slug(title)}.pdf`,
+      fields: sampleFields(pages),
+    });
+    return c.json({ documentId: created.id }, 201);
   });
 
   app.get('/demo-api/documents/:id/submission', async (c) => {

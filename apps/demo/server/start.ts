@@ -8,35 +8,21 @@
  */
 import { serve, type ServerType } from '@hono/node-server';
 import { loadConfig } from '@signet/server/config';
-import { createApiKeyRecord, seedDemo } from '@signet/server/seed';
+import { prepareDemoRun } from '@signet/server/seed';
 import { startServer } from '@signet/server/server';
 import { openStorage } from '@signet/server/storage';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createDemoApp } from './demo-app.js';
 
-const DEMO_SLUG = 'demo';
 const config = loadConfig();
 const demoPort = Number(process.env.DEMO_PORT ?? 5173);
 const distDir = fileURLToPath(new URL('../dist', import.meta.url));
 
 const storage = await openStorage(config.databaseUrl);
-let keys: { pk: string; sk: string };
-let seeded = false;
-try {
-  let organization = await storage.getOrganizationBySlug(DEMO_SLUG);
-  if (!organization) {
-    await seedDemo(storage);
-    seeded = true;
-    organization = (await storage.getOrganizationBySlug(DEMO_SLUG))!;
-  }
-  // Keys are shown only once, so each run issues its own: a pk for the page, an sk for the demo's backend.
-  const pk = await createApiKeyRecord(storage, { organizationId: organization.id, kind: 'pk' });
-  const sk = await createApiKeyRecord(storage, { organizationId: organization.id, kind: 'sk' });
-  keys = { pk: pk.key, sk: sk.key };
-} finally {
-  await storage.close();
-}
+// Keys are shown only once, so each run issues its own: a pk for the page, an sk for the demo's backend.
+const run = await prepareDemoRun(storage, { sk: true }).finally(() => storage.close());
+const keys = { pk: run.keys.pk, sk: run.keys.sk! };
 
 const quiet = process.env.LOG_LEVEL ? config.logLevel : 'warn';
 const api = await startServer({ config: { ...config, logLevel: quiet } });
@@ -59,7 +45,7 @@ console.log(
     `  Demo page       ${demoUrl}          ← open this`,
     `  API             ${api.url}`,
     `  API reference   ${api.url}/docs`,
-    `  Data            ${config.databaseUrl ?? './.signet/signet.db'}${seeded ? ' (seeded now)' : ''}`,
+    `  Data            ${config.databaseUrl ?? './.signet/signet.db'}${run.seeded ? ' (seeded now)' : ''}`,
     '',
     `  Demo pk key     ${keys.pk}`,
     `  Open directly   ${demoUrl}/?documentId=<doc_…>&apiKey=${keys.pk}&baseUrl=${api.url}`,

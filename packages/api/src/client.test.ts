@@ -1,4 +1,5 @@
-import { buildPayload, completeValues } from '@signet/server/test-support';
+import { completeValues } from '@signet/server/test-support';
+import { generateSamplePdf, sampleFields } from '@signet/server/sample-pdf';
 import { startLiveServer, type LiveServer } from '@signet/server/live-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -8,6 +9,7 @@ import {
   type SigningClient,
   type SigningClientOptions,
 } from './index.js';
+import { payloadFor } from './test-support/payload.js';
 
 let server: LiveServer;
 beforeAll(async () => {
@@ -59,8 +61,7 @@ describe('success paths against the real server', () => {
     });
     const document = await server.createDocument();
     const signer = client(await server.createKey({ rateLimit: 50 }));
-    const payload = await buildPayload(await signer.getDocument(document.id).then(asHarnessDocument));
-    const result = await signer.submitDocument(payload as never);
+    const result = await signer.submitDocument(await payloadFor(await signer.getDocument(document.id)));
     expect(result).toMatchObject({ success: true, documentId: document.id, submissionId: expect.stringMatching(/^sub_/) });
     expect(keys[1]).toMatch(/^[0-9a-f]{32}$/);
     expect(signer.rateLimit).toMatchObject({ limit: 50, remaining: 48 });
@@ -75,7 +76,7 @@ describe('success paths against the real server', () => {
     expect(page.pagination).toMatchObject({ hasMore: true, limit: 2 });
 
     const signer = client(await server.createKey());
-    const submitted = await signer.submitDocument((await buildPayload(asHarnessDocument(await signer.getDocument(document.id)))) as never);
+    const submitted = await signer.submitDocument(await payloadFor(await signer.getDocument(document.id)));
     const record = await admin.getSubmission(document.id);
     expect(record).toMatchObject({ id: submitted.submissionId, documentId: document.id });
   });
@@ -95,8 +96,7 @@ describe('every error code as a SigningApiError', () => {
     expect(error).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS', status: 403 });
     const noSubmit = await server.createKey({ scopes: ['documents:read'] });
     const document = await server.createDocument();
-    const payload = await buildPayload({ id: document.id, pageCount: 3, fields: (await client(noSubmit).getDocument(document.id)).fields });
-    const refused = await failure(client(noSubmit).submitDocument(payload as never));
+    const refused = await failure(client(noSubmit).submitDocument(await payloadFor(await client(noSubmit).getDocument(document.id))));
     expect(refused.details?.required).toEqual(['documents:submit']);
   });
 
@@ -112,7 +112,7 @@ describe('every error code as a SigningApiError', () => {
     const values = completeValues(sdk.fields);
     delete values['signature'];
     delete values['signer_name'];
-    const error = await failure(signer.submitDocument((await buildPayload(asHarnessDocument(sdk), values)) as never));
+    const error = await failure(signer.submitDocument(await payloadFor(sdk, values)));
     expect(error).toMatchObject({ code: 'VALIDATION_ERROR', status: 422 });
     expect(error.missingFields).toEqual(['signer_name', 'signature']);
   });
@@ -125,10 +125,10 @@ describe('every error code as a SigningApiError', () => {
   it('SUBMISSION_FAILED (409): another payload for a completed document', async () => {
     const document = await server.createDocument();
     const signer = client(await server.createKey());
-    const sdk = asHarnessDocument(await signer.getDocument(document.id));
-    await signer.submitDocument((await buildPayload(sdk)) as never);
+    const sdk = await signer.getDocument(document.id);
+    await signer.submitDocument(await payloadFor(sdk));
     const values = { ...completeValues(sdk.fields), signer_name: { type: 'text' as const, content: 'Someone else' } };
-    const error = await failure(signer.submitDocument((await buildPayload(sdk, values)) as never));
+    const error = await failure(signer.submitDocument(await payloadFor(sdk, values)));
     expect(error).toMatchObject({ code: 'SUBMISSION_FAILED', status: 409, retryable: false });
   });
 
@@ -171,7 +171,27 @@ describe('every error code as a SigningApiError', () => {
   });
 });
 
-/** The harness's payload builder wants the document's id and page count at the top. */
-function asHarnessDocument(document: Awaited<ReturnType<SigningClient['getDocument']>>) {
-  return { id: document.metadata.id, pageCount: document.metadata.pageCount, fields: document.fields };
-}
+describe('createDocument', () => {
+  it('uploads a PDF with its fields (sk key) and is not retried after a server error', async () => {
+    const pdf = await generateSamplePdf({ pages: 2 });
+    const admin = client(await server.createKey({ kind: 'sk' }), { retry: { retries: 3, baseDelayMs: 1 } });
+    const created = await admin.createDocument({
+      file: new Blob([pdf as Uint8Array<ArrayBuffer>], { type: 'application/pdf' }),
+      filename: 'lease.pdf',
+      fields: sampleFields(2),
+    });
+    expect(created).toMatchObject({ filename: 'lease.pdf', pageCount: 2, status: 'pending' });
+    expect(created.fields.map((field) => field.id)).toContain('signature');
+
+    let posts = 0;
+    server.intercept(async (request, next) => {
+      if (request.method !== 'POST') return next(request);
+      posts += 1;
+      await next(request);
+      return Response.json({ message: 'lost' }, { status: 503 });
+    });
+    const error = await failure(admin.createDocument({ file: new Blob([pdf as Uint8Array<ArrayBuffer>]), fields: sampleFields(2) }));
+    expect(error.status).toBe(503);
+    expect(posts).toBe(1);
+  });
+});

@@ -1,13 +1,16 @@
 import {
   DocumentMetadataSchema,
   KeyValidationResultSchema,
+  ManagedDocumentSchema,
   SdkDocumentSchema,
   SubmissionRecordSchema,
   SubmissionResultSchema,
   paginatedList,
   successEnvelope,
   type DocumentMetadata,
+  type FieldDefinition,
   type KeyValidationResult,
+  type ManagedDocument,
   type Pagination,
   type SdkDocument,
   type SubmissionPayload,
@@ -62,6 +65,11 @@ export interface SigningClient {
   documentPages(options?: Omit<ListOptions, 'cursor'>): AsyncGenerator<DocumentPage>;
   /** Every document of `GET /documents`, each once, page after page. */
   allDocuments(options?: Omit<ListOptions, 'cursor'>): AsyncGenerator<DocumentMetadata>;
+  /**
+   * `POST /documents` (sk key): a new document from a PDF and its field definitions. Retried only after a 429: the
+   * endpoint takes no Idempotency-Key, so a retry after a time-out could create the document twice.
+   */
+  createDocument(input: { file: Blob; filename?: string; fields: FieldDefinition[] }, options?: { signal?: AbortSignal }): Promise<ManagedDocument>;
   /** `GET /documents/{documentId}/submission` (sk key): the stored submission of a completed document. */
   getSubmission(documentId: string, options?: { signal?: AbortSignal }): Promise<SubmissionRecord>;
   /** The `X-RateLimit-*` headers of the last response that had them. */
@@ -70,6 +78,7 @@ export interface SigningClient {
 
 const DocumentListSchema = paginatedList(DocumentMetadataSchema);
 const SubmissionEnvelopeSchema = successEnvelope(SubmissionRecordSchema);
+const ManagedDocumentEnvelopeSchema = successEnvelope(ManagedDocumentSchema);
 /** validate-key's refusal (SPEC §2): a 401 whose body is `{ valid: false, error }`, not an error envelope. */
 const KeyRefusalSchema = KeyValidationResultSchema.refine((result) => !result.valid);
 
@@ -131,6 +140,21 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
     documentPages,
     async *allDocuments(list = {}) {
       for await (const page of documentPages(list)) yield* page.data;
+    },
+    createDocument: async ({ file, filename, fields }, { signal } = {}) => {
+      const form = new FormData();
+      form.set('file', file, filename ?? 'document.pdf');
+      form.set('fields', JSON.stringify(fields));
+      if (filename) form.set('filename', filename);
+      const created = await transport.send({
+        method: 'POST',
+        path: '/documents',
+        body: form,
+        signal,
+        schema: ManagedDocumentEnvelopeSchema,
+        replayable: false,
+      });
+      return created.data;
     },
     getSubmission: async (documentId, { signal } = {}) => {
       const path = `/documents/${encodeURIComponent(documentId)}/submission`;

@@ -1,4 +1,3 @@
-import { buildPayload } from '@signet/server/test-support';
 import { startLiveServer, type LiveServer } from '@signet/server/live-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -11,6 +10,7 @@ import {
   type SigningClientOptions,
 } from './index.js';
 import { retryAfterMs } from './rate-limit.js';
+import { payloadFor } from './test-support/payload.js';
 
 let server: LiveServer;
 /** Requests that reached the proxy in front of the real server, by path. */
@@ -143,8 +143,7 @@ describe('a submit whose response is lost never submits twice', () => {
     const document = await server.createDocument();
     const key = await server.createKey();
     const sdk = await client(key).getDocument(document.id);
-    const payload = await buildPayload({ id: document.id, pageCount: document.pageCount, fields: sdk.fields });
-    return { document, key, payload: payload as never };
+    return { document, key, payload: await payloadFor(sdk) };
   }
 
   it('stored, then the answer stalls: the retry with the same Idempotency-Key replays the first result', async () => {
@@ -183,7 +182,7 @@ describe('a submit whose response is lost never submits twice', () => {
 
   it('a retry that meets the first request still in flight (409 with Retry-After) waits and gets through', async () => {
     const { document, key, payload } = await preparedSubmit();
-    const { checksum } = payload as { checksum: string };
+    const { checksum } = payload;
     // Another attempt with this key is being processed: the server answers 409 with Retry-After until it ends.
     const scope = { organizationId: server.test.org.id, key: 'order-7' };
     await server.test.storage.claimIdempotencyKey(scope, `${checksum}:${checksum}`, {

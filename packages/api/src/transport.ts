@@ -24,10 +24,16 @@ export interface TransportOptions {
 export interface ApiRequest<T extends z.ZodType> {
   method: 'GET' | 'POST';
   path: string;
+  /** Sent as JSON, or as multipart/form-data when it is a `FormData`. */
   body?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal | undefined;
   schema: T;
+  /**
+   * False for a call that is neither safe nor idempotent (creating a document): a time-out or a lost answer may
+   * mean it was done, so only a 429 (refused before it was handled) is retried.
+   */
+  replayable?: boolean;
   /** A non-2xx answer that is an answer of the call after all (validate-key's `valid: false`), when it parses. */
   failureSchema?: T;
 }
@@ -50,7 +56,8 @@ export class Transport {
       try {
         return await this.attempt(request);
       } catch (error) {
-        const wait = retryable(error) && attempt < retry.retries ? retryDelay(error, attempt, retry, this.options.random) : null;
+        const again = request.replayable === false ? error instanceof SigningApiError && error.status === 429 : retryable(error);
+        const wait = again && attempt < retry.retries ? retryDelay(error, attempt, retry, this.options.random) : null;
         if (wait === null) throw error;
         await sleep(wait, request.signal);
       }
@@ -75,7 +82,7 @@ export class Transport {
       response = await this.options.fetch(this.baseUrl + request.path, {
         method: request.method,
         headers: this.headers(request),
-        body: request.body === undefined ? undefined : JSON.stringify(request.body),
+        body: request.body === undefined || request.body instanceof FormData ? request.body : JSON.stringify(request.body),
         signal: controller.signal,
       });
       // The body is read under the same time-out: a server that stalls mid-answer is a time-out too.
@@ -95,7 +102,8 @@ export class Transport {
 
   private headers(request: ApiRequest<z.ZodType>): Record<string, string> {
     const headers: Record<string, string> = { Accept: 'application/json', 'X-API-Key': this.options.apiKey, ...request.headers };
-    if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+    // A FormData body gets its multipart Content-Type (with the boundary) from fetch itself.
+    if (request.body !== undefined && !(request.body instanceof FormData)) headers['Content-Type'] = 'application/json';
     return headers;
   }
 }

@@ -69,6 +69,9 @@ export interface SeedResult {
   keys: { pk: { id: string; key: string }; sk: { id: string; key: string } };
 }
 
+/** The demo organization's slug. */
+export const DEMO_SLUG = 'demo';
+
 const SAMPLES = [
   { title: 'Mutual Non-Disclosure Agreement', filename: 'mutual-nda.pdf', pages: 3 },
   { title: 'Photo Consent Form', filename: 'consent-form.pdf', pages: 1 },
@@ -81,7 +84,7 @@ const SAMPLES = [
  * @example const { keys } = await seedDemo(storage)
  */
 export async function seedDemo(storage: Storage): Promise<SeedResult> {
-  const organization = await storage.ensureOrganization('demo', 'Demo Company');
+  const organization = await storage.ensureOrganization(DEMO_SLUG, 'Demo Company');
   const documents: SeedResult['documents'] = [];
   for (const sample of SAMPLES) {
     const bytes = await generateSamplePdf({ pages: sample.pages, title: sample.title });
@@ -101,4 +104,29 @@ export async function seedDemo(storage: Storage): Promise<SeedResult> {
     documents,
     keys: { pk: { id: pk.id, key: pk.key }, sk: { id: sk.id, key: sk.key } },
   };
+}
+
+/** What a start of the product has to show: this run's keys, some documents, and whether it seeded just now. */
+export interface DemoRun {
+  seeded: boolean;
+  /** `sk` only when asked for, or when the demo was seeded now (its first sk key is shown once, then). */
+  keys: { pk: string; sk?: string };
+  documents: Array<{ id: string; filename: string; pageCount: number }>;
+}
+
+/**
+ * The demo organization for a start of the product: seeded the first time (`seedDemo`), kept afterwards, with
+ * fresh keys for this run, since keys are stored hashed and shown only once.
+ * @example const run = await prepareDemoRun(storage, { sk: true }); console.log(run.keys.pk)
+ */
+export async function prepareDemoRun(storage: Storage, options: { sk?: boolean } = {}): Promise<DemoRun> {
+  const existing = await storage.getOrganizationBySlug(DEMO_SLUG);
+  if (!existing) {
+    const seeded = await seedDemo(storage);
+    return { seeded: true, keys: { pk: seeded.keys.pk.key, sk: seeded.keys.sk.key }, documents: seeded.documents };
+  }
+  const pk = await createApiKeyRecord(storage, { organizationId: existing.id, kind: 'pk' });
+  const sk = options.sk ? await createApiKeyRecord(storage, { organizationId: existing.id, kind: 'sk' }) : undefined;
+  const documents = await storage.listDocuments(existing.id, { limit: 10 });
+  return { seeded: false, keys: { pk: pk.key, ...(sk ? { sk: sk.key } : {}) }, documents };
 }
