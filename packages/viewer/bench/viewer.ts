@@ -82,6 +82,11 @@ async function openBenchPage(browser: Browser, url: string, viewer: ViewerName):
   return { context, page };
 }
 
+/** Mounts the loaded entry on the bench page and waits for its times. */
+function mountViewer(page: Page, viewer: ViewerName, params: BenchParams): Promise<MountTimes> {
+  return withTimeout(page.evaluate(([name, p]) => window.signetBench.run(name, p), [viewer, params] as const), `${viewer} load`);
+}
+
 interface Sample extends MountTimes {
   requests: number;
   bytes: number;
@@ -91,20 +96,10 @@ async function measureLoad(browser: Browser, url: string, traffic: Traffic, view
   const { context, page } = await openBenchPage(browser, url, viewer);
   try {
     traffic.reset();
-    const times = await withTimeout(page.evaluate(([name, p]) => window.signetBench.run(name, p), [viewer, params] as const), `${viewer} load`);
+    const times = await mountViewer(page, viewer, params);
     return { ...times, ...traffic.take() };
   } finally {
     await context.close();
-  }
-}
-
-async function heapUsed(page: Page, collect: boolean): Promise<number> {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    if (collect) await cdp.send('HeapProfiler.collectGarbage');
-    return (await cdp.send('Runtime.getHeapUsage')).usedSize;
-  } finally {
-    await cdp.detach();
   }
 }
 
@@ -114,41 +109,64 @@ interface HeapBreakdown {
   objects: number;
 }
 
-async function heapBreakdown(page: Page): Promise<HeapBreakdown> {
+interface HeapProbe {
+  /** The page's used JS heap, after a forced garbage collection if `collect`. */
+  used(collect: boolean): Promise<number>;
+  breakdown(): Promise<HeapBreakdown>;
+}
+
+/**
+ * Heap readings of `page` through one CDP session, which closes with the page's context (a session per reading
+ * would add its set-up and tear-down to every scroll step).
+ */
+async function heapProbe(page: Page): Promise<HeapProbe> {
   const cdp = await page.context().newCDPSession(page);
-  try {
+  const used = async (collect: boolean) => {
+    if (collect) await cdp.send('HeapProfiler.collectGarbage');
+    return (await cdp.send('Runtime.getHeapUsage')).usedSize;
+  };
+  const breakdown = async (): Promise<HeapBreakdown> => {
     const chunks: string[] = [];
-    cdp.on('HeapProfiler.addHeapSnapshotChunk', ({ chunk }) => chunks.push(chunk));
-    await cdp.send('HeapProfiler.collectGarbage');
-    await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
-    const snapshot = JSON.parse(chunks.join('')) as {
-      snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
-      nodes: number[];
-    };
-    const { node_fields: fields, node_types: [types] } = snapshot.snapshot.meta;
-    const typeAt = fields.indexOf('type');
-    const sizeAt = fields.indexOf('self_size');
-    const breakdown = { code: 0, objects: 0 };
-    for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
-      const type = types[snapshot.nodes[i + typeAt]!];
-      const size = snapshot.nodes[i + sizeAt]!;
-      if (type === 'code') breakdown.code += size;
-      else if (type !== 'native') breakdown.objects += size;
+    const onChunk = ({ chunk }: { chunk: string }) => void chunks.push(chunk);
+    cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
+    try {
+      await cdp.send('HeapProfiler.collectGarbage');
+      await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+    } finally {
+      cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
     }
-    return breakdown;
-  } finally {
-    await cdp.detach();
+    return splitSnapshot(chunks.join(''));
+  };
+  return { used, breakdown };
+}
+
+function splitSnapshot(json: string): HeapBreakdown {
+  const snapshot = JSON.parse(json) as {
+    snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+    nodes: number[];
+  };
+  const { node_fields: fields, node_types: [types] } = snapshot.snapshot.meta;
+  const typeAt = fields.indexOf('type');
+  const sizeAt = fields.indexOf('self_size');
+  const breakdown = { code: 0, objects: 0 };
+  for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
+    const type = types[snapshot.nodes[i + typeAt]!];
+    const size = snapshot.nodes[i + sizeAt]!;
+    if (type === 'code') breakdown.code += size;
+    else if (type !== 'native') breakdown.objects += size;
   }
+  return breakdown;
 }
 
 /** Heap after GC once the viewer shows the document (and has been idle for a moment). */
 async function heapAfterLoad(browser: Browser, url: string, viewer: ViewerName, params: BenchParams, withBreakdown: boolean) {
   const { context, page } = await openBenchPage(browser, url, viewer);
   try {
-    await withTimeout(page.evaluate(([name, p]) => window.signetBench.run(name, p), [viewer, params] as const), `${viewer} load`);
+    await mountViewer(page, viewer, params);
     await page.waitForTimeout(500);
-    const used = await heapUsed(page, true);
-    return { used, breakdown: withBreakdown ? await heapBreakdown(page) : null };
+    const heap = await heapProbe(page);
+    const used = await heap.used(true);
+    return { used, breakdown: withBreakdown ? await heap.breakdown() : null };
   } finally {
     await context.close();
   }
@@ -168,9 +186,10 @@ interface ScrollResult {
 async function scrollThrough(browser: Browser, url: string, viewer: ViewerName, params: BenchParams): Promise<ScrollResult> {
   const { context, page } = await openBenchPage(browser, url, viewer);
   try {
-    await withTimeout(page.evaluate(([name, p]) => window.signetBench.run(name, p), [viewer, params] as const), `${viewer} load`);
+    await mountViewer(page, viewer, params);
     await page.waitForTimeout(500);
-    const afterLoad = await heapUsed(page, true);
+    const heap = await heapProbe(page);
+    const afterLoad = await heap.used(true);
     let peakAfterGc = afterLoad;
     let peakRaw = afterLoad;
     const started = performance.now();
@@ -178,15 +197,15 @@ async function scrollThrough(browser: Browser, url: string, viewer: ViewerName, 
     for (let end = false; !end; ) {
       end = await withTimeout(page.evaluate(() => window.signetBench.scrollStep()), 'scroll step');
       steps++;
-      peakRaw = Math.max(peakRaw, await heapUsed(page, false));
-      if (steps % 10 === 0) peakAfterGc = Math.max(peakAfterGc, await heapUsed(page, true));
+      peakRaw = Math.max(peakRaw, await heap.used(false));
+      if (steps % 10 === 0) peakAfterGc = Math.max(peakAfterGc, await heap.used(true));
     }
     await withTimeout(page.evaluate(() => window.signetBench.lastPagePainted()), 'last page');
     const seconds = (performance.now() - started) / 1000;
-    const atEnd = await heapUsed(page, true);
+    const atEnd = await heap.used(true);
     peakAfterGc = Math.max(peakAfterGc, atEnd);
     const maxCanvases = await page.evaluate(() => window.signetBench.maxCanvases());
-    return { steps, seconds, afterLoad, peakAfterGc, peakRaw, atEnd, breakdownAtEnd: await heapBreakdown(page), maxCanvases };
+    return { steps, seconds, afterLoad, peakAfterGc, peakRaw, atEnd, breakdownAtEnd: await heap.breakdown(), maxCanvases };
   } finally {
     await context.close();
   }

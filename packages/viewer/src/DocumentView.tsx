@@ -5,14 +5,15 @@ import { fieldsNamedBy } from './error-message.js';
 import { pageInfo, readingOrder, textStyle } from './fields/field-geometry.js';
 import { FieldLayer } from './fields/FieldLayer.js';
 import { GuidanceBar } from './GuidanceBar.js';
-import type { ViewerMessages } from './i18n/messages.js';
+import { signatureDialogLabels, type ViewerMessages } from './i18n/messages.js';
 import { LoadProgress } from './Page/LoadProgress.js';
-import { PdfPages, type PdfPagesHandle } from './Page/PdfPages.js';
+import { PdfPages } from './Page/PdfPages.js';
 import { ZoomControls } from './Page/ZoomControls.js';
 import type { PageGeometry } from './pdf/page-geometry.js';
 import { usePdfDocument } from './pdf/usePdfDocument.js';
 import { SignatureDialog } from './signature/SignatureDialog.js';
 import { StatusPanel } from './StatusPanel.js';
+import { useLatest } from './useLatest.js';
 import { useSubmit } from './useSubmit.js';
 
 export interface DocumentViewProps {
@@ -28,14 +29,15 @@ export interface DocumentViewProps {
 type Values = Readonly<Record<string, FieldValue | undefined>>;
 
 /** The signing surface of a loaded document: pages, fields, guidance, the signature dialog and the submission. */
-export function DocumentView({ client, document, messages, onReady, onFieldChange, onComplete, onError }: DocumentViewProps) {
+export function DocumentView({ client, document, messages, ...callbacks }: DocumentViewProps) {
+  const events = useLatest(callbacks);
   const { pdf, pages, pagesMeasured, progress, error: pdfError } = usePdfDocument(document.documentUrl);
   const [values, setValues] = useState<Values>({});
   const [invalid, setInvalid] = useState<ReadonlySet<string>>(new Set());
   const [zoom, setZoom] = useState(1);
-  const [cssScale, setCssScale] = useState(1);
-  const [signing, setSigning] = useState<{ field: FieldDefinition; trigger: HTMLButtonElement } | null>(null);
-  const pagesRef = useRef<PdfPagesHandle>(null);
+  /** CSS pixels per PDF point of the pages on screen: read only when submitting, so no state (and no render). */
+  const cssScale = useRef(1);
+  const [signing, setSigning] = useState<{ field: FieldDefinition; kind: 'signature' | 'initials'; trigger: HTMLButtonElement } | null>(null);
   const idPrefix = `signet${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
   /** The field the signer was last in: Next continues after it, even once focus moved to the Next button. */
   const lastField = useRef<string | null>(null);
@@ -47,7 +49,11 @@ export function DocumentView({ client, document, messages, onReady, onFieldChang
   const ordered = useMemo(() => readingOrder(document.fields), [document.fields]);
   const fieldsByPage = useMemo(() => {
     const byPage = new Map<number, FieldDefinition[]>();
-    for (const field of ordered) byPage.set(field.page, [...(byPage.get(field.page) ?? []), field]);
+    for (const field of ordered) {
+      const onPage = byPage.get(field.page);
+      if (onPage) onPage.push(field);
+      else byPage.set(field.page, [field]);
+    }
     return byPage;
   }, [ordered]);
   const required = ordered.filter((field) => field.required);
@@ -55,14 +61,11 @@ export function DocumentView({ client, document, messages, onReady, onFieldChang
 
   const ready = Boolean(pdf && pages.length > 0);
   useEffect(() => {
-    if (ready) onReady?.(document);
-    // Once per loaded document.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [ready, document]);
+    if (ready) events.current.onReady?.(document);
+  }, [ready, document, events]);
   useEffect(() => {
-    if (pdfError) onError?.(pdfError);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [pdfError]);
+    if (pdfError) events.current.onError?.(pdfError);
+  }, [pdfError, events]);
 
   const focusField = useCallback((fieldId: string) => {
     const element = areaRef.current?.querySelector<HTMLElement>(`[data-signet-field="${CSS.escape(fieldId)}"]`);
@@ -71,14 +74,19 @@ export function DocumentView({ client, document, messages, onReady, onFieldChang
     element.focus({ preventScroll: true });
   }, []);
 
-  const onFieldChangeRef = useRef(onFieldChange);
-  onFieldChangeRef.current = onFieldChange;
-  const change = useCallback((fieldId: string, value: FieldValue) => {
-    setValues((current) => ({ ...current, [fieldId]: value }));
-    setInvalid((current) => (current.has(fieldId) ? new Set([...current].filter((id) => id !== fieldId)) : current));
-    onFieldChangeRef.current?.(fieldId, value);
-  }, []);
-  const openDialog = useCallback((field: FieldDefinition, trigger: HTMLButtonElement) => setSigning({ field, trigger }), []);
+  const change = useCallback(
+    (fieldId: string, value: FieldValue) => {
+      setValues((current) => ({ ...current, [fieldId]: value }));
+      setInvalid((current) => (current.has(fieldId) ? new Set([...current].filter((id) => id !== fieldId)) : current));
+      events.current.onFieldChange?.(fieldId, value);
+    },
+    [events],
+  );
+  const openDialog = useCallback(
+    (field: FieldDefinition, trigger: HTMLButtonElement) =>
+      setSigning({ field, kind: field.type === 'initials' ? 'initials' : 'signature', trigger }),
+    [],
+  );
 
   /** The next incomplete required field after the one that has focus, wrapping around. */
   const next = () => {
@@ -101,7 +109,7 @@ export function DocumentView({ client, document, messages, onReady, onFieldChang
       {
         values,
         renderContext: {
-          scale: cssScale,
+          scale: cssScale.current,
           viewportWidth: area?.clientWidth ?? globalThis.innerWidth,
           viewportHeight: area?.clientHeight ?? globalThis.innerHeight,
           devicePixelRatio: globalThis.devicePixelRatio || 1,
@@ -112,7 +120,7 @@ export function DocumentView({ client, document, messages, onReady, onFieldChang
       {
         onSuccess: (submitted) => {
           const { payload: _payload, ...answer } = submitted;
-          onComplete?.(answer);
+          events.current.onComplete?.(answer);
         },
         onError: (failure) => {
           const named = fieldsNamedBy(failure, submittedFieldIds());
@@ -120,7 +128,7 @@ export function DocumentView({ client, document, messages, onReady, onFieldChang
             setInvalid(new Set(named));
             focusField(named[0]!);
           }
-          onError?.(failure);
+          events.current.onError?.(failure);
         },
       },
     );
@@ -147,15 +155,15 @@ export function DocumentView({ client, document, messages, onReady, onFieldChang
         />
       );
     },
-    // `change` and `openDialog` only call state setters and the host's callback through refs.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [fieldsByPage, values, invalid, completed, messages, idPrefix],
+    [fieldsByPage, values, invalid, completed, messages, idPrefix, change, openDialog],
   );
 
   const submitError = submission.error;
   const namedFields = submitError ? fieldsNamedBy(submitError, submittedFieldIds()) : [];
-  const firstName = ordered.find((field) => field.type === 'text' && field.editable);
-  const typedName = firstName && values[firstName.id]?.type === 'text' ? (values[firstName.id] as { content: string }).content : '';
+  // The dialog's Type tab starts with the name the signer typed into the first text field (or its initials).
+  const firstText = ordered.find((field) => field.type === 'text' && field.editable);
+  const nameValue = firstText ? values[firstText.id] : undefined;
+  const typedName = nameValue?.type === 'text' ? nameValue.content : '';
 
   return (
     <>
@@ -201,11 +209,10 @@ export function DocumentView({ client, document, messages, onReady, onFieldChang
           <StatusPanel tone="error" title={messages.errorPdf} />
         ) : pdf && pages.length > 0 ? (
           <PdfPages
-            ref={pagesRef}
             pdf={pdf}
             pages={pages}
             zoom={zoom}
-            onScaleChange={setCssScale}
+            onScaleChange={(scale) => (cssScale.current = scale)}
             renderOverlay={renderOverlay}
           />
         ) : (
@@ -228,32 +235,16 @@ export function DocumentView({ client, document, messages, onReady, onFieldChang
       {signing && (
         <SignatureDialog
           open
-          kind={signing.field.type === 'initials' ? 'initials' : 'signature'}
+          kind={signing.kind}
           fieldLabel={signing.field.label}
-          initialName={signing.field.type === 'initials' ? initialsOf(typedName) : typedName}
-          labels={{
-            title: signing.field.type === 'initials' ? messages.dialogTitleInitials : messages.dialogTitleSignature,
-            draw: messages.draw,
-            type: messages.type,
-            upload: messages.upload,
-            clear: messages.clear,
-            undo: messages.undo,
-            drawHint: messages.drawHint,
-            typeLabel: messages.typeLabel,
-            typePlaceholder: messages.typePlaceholder,
-            uploadHint: messages.uploadHint,
-            uploadButton: messages.uploadButton,
-            invalidImage: messages.invalidImage,
-            cancel: messages.cancel,
-            apply: messages.apply,
-          }}
+          initialName={signing.kind === 'initials' ? initialsOf(typedName) : typedName}
+          labels={signatureDialogLabels(messages, signing.kind)}
           onCancel={() => {
             signing.trigger.focus();
             setSigning(null);
           }}
           onApply={(imageData) => {
-            const kind = signing.field.type === 'initials' ? 'initials' : 'signature';
-            change(signing.field.id, { type: kind, imageData });
+            change(signing.field.id, { type: signing.kind, imageData });
             signing.trigger.focus();
             setSigning(null);
           }}

@@ -8,6 +8,7 @@ import { loadErrorMessage } from './error-message.js';
 import { resolveMessages, type ViewerMessages } from './i18n/messages.js';
 import { prefetchPdf } from './pdf/load-pdf.js';
 import { StatusPanel } from './StatusPanel.js';
+import { useLatest } from './useLatest.js';
 import { viewerCss } from './styles.js';
 
 // The viewer runs inside host pages whose Content-Security-Policy may forbid eval: zod then parses without compiling
@@ -77,10 +78,10 @@ function ViewerRoot({ documentId, apiKey, baseUrl, locale, messages: overrides, 
   if (!queryClient.getQueryState(documentQuery.queryKey)) void queryClient.prefetchQuery(documentQuery);
   const document = useQuery(documentQuery);
 
+  const latest = useLatest(events);
   useEffect(() => {
-    if (document.error) events.onError?.(document.error);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [document.error]);
+    if (document.error) latest.current.onError?.(document.error);
+  }, [document.error, latest]);
 
   return (
     <div className={['signet-viewer', className].filter(Boolean).join(' ')} lang={locale}>

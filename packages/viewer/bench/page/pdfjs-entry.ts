@@ -1,3 +1,4 @@
+import type { SdkDocument } from '@signet/contract';
 import * as pdfjsLib from 'pdfjs-dist';
 import workerSrc from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import 'pdfjs-dist/web/pdf_viewer.css';
@@ -41,7 +42,8 @@ export function mount(root: HTMLElement, params: BenchParams): MountedViewer {
   const opened = (async () => {
     const response = await fetch(`${params.baseUrl}/sdk/documents/${params.documentId}`, { headers: { 'X-API-Key': params.apiKey } });
     if (!response.ok) throw new Error(`GET document: HTTP ${response.status}`);
-    const { documentUrl } = (await response.json()) as { documentUrl: string };
+    // A plain fetch rather than Signet's API client, so that the baseline carries none of Signet's code.
+    const { documentUrl } = (await response.json()) as SdkDocument;
     task = pdfjsLib.getDocument({ url: documentUrl });
     const pdf = await task.promise;
     viewer.setDocument(pdf);

@@ -1,7 +1,7 @@
-import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist';
+import { RenderingCancelledException, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist';
 import { useLayoutEffect, useRef } from 'react';
 import { notePagePainted } from '../pdf/paint-signal.js';
-import { isRenderingCancelled, releaseCanvas, renderPage } from './render-page.js';
+import { releaseCanvas, renderPage } from './render-page.js';
 import type { RenderQueue } from './render-queue.js';
 
 export interface PageCanvasProps {
@@ -12,7 +12,10 @@ export interface PageCanvasProps {
   height: number;
   devicePixelRatio: number;
   queue: RenderQueue;
-  /** A new bitmap is on screen (first paint and every redraw at a new size). */
+  /**
+   * A new bitmap is on screen (first paint and every redraw at a new size). Keep this and `onError` stable (as
+   * `PdfPages` does): a new function queues the page again.
+   */
   onPainted: (pageNumber: number) => void;
   onError: (pageNumber: number, error: Error) => void;
 }
@@ -25,16 +28,12 @@ export interface PageCanvasProps {
  * @example <PageCanvas pdf={pdf} pageNumber={1} width={612} height={792} devicePixelRatio={2} queue={queue} onPainted={…} onError={…} />
  */
 export function PageCanvas(props: PageCanvasProps) {
-  const { pdf, pageNumber, width, height, devicePixelRatio, queue } = props;
+  const { pdf, pageNumber, width, height, devicePixelRatio, queue, onPainted, onError } = props;
   const host = useRef<HTMLDivElement>(null);
   const shown = useRef<HTMLCanvasElement | null>(null);
   // The page box: kept here because React has already cleared `host` when unmount cleanups run.
   const box = useRef<HTMLElement | null>(null);
   const page = useRef<PDFPageProxy | null>(null);
-  const callbacks = useRef(props);
-  useLayoutEffect(() => {
-    callbacks.current = props;
-  });
 
   // A layout cleanup: the bitmap is freed within the commit that removes the canvas, not later.
   useLayoutEffect(
@@ -67,14 +66,14 @@ export function PageCanvas(props: PageCanvasProps) {
         box.current = host.current.parentElement;
         box.current?.setAttribute('data-painted', 'true'); // the page box drops its skeleton
         notePagePainted(pdf);
-        callbacks.current.onPainted(pageNumber);
+        onPainted(pageNumber);
       } catch (error) {
         // A cancelled render, or a page fetch cut off because the document closed, is what we asked for.
-        if (signal.aborted || isRenderingCancelled(error)) return;
-        callbacks.current.onError(pageNumber, error instanceof Error ? error : new Error(String(error)));
+        if (signal.aborted || error instanceof RenderingCancelledException) return;
+        onError(pageNumber, error instanceof Error ? error : new Error(String(error)));
       }
     });
-  }, [pdf, pageNumber, width, height, devicePixelRatio, queue]);
+  }, [pdf, pageNumber, width, height, devicePixelRatio, queue, onPainted, onError]);
 
   return <div ref={host} className="signet-page-canvas" />;
 }

@@ -4,7 +4,6 @@ import {
   useCallback,
   useEffect,
   useImperativeHandle,
-  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -14,6 +13,7 @@ import type { PageGeometry } from '../pdf/page-geometry.js';
 import { PageBox } from './PageBox.js';
 import { cssScaleFor, layoutPages, pagesWithin } from './page-layout.js';
 import { RenderQueue } from './render-queue.js';
+import { useLatest } from '../useLatest.js';
 import { useContainerWidth } from './useContainerWidth.js';
 import { useDevicePixelRatio } from './useDevicePixelRatio.js';
 import { useMountedPages } from './useMountedPages.js';
@@ -106,19 +106,16 @@ export const PdfPages = forwardRef<PdfPagesHandle, PdfPagesProps>(function PdfPa
   const { live, observe } = useNearPages(scrollElement, { enabled: scale > 0, maxLive: MAX_LIVE_CANVASES, rank, estimate });
   const mounted = useMountedPages(pdf, pages, EAGER_PAGES, MOUNT_REST_AFTER_MS);
 
-  const callbacks = useRef(props);
-  useLayoutEffect(() => {
-    callbacks.current = props;
-  });
-  const onPainted = useCallback((pageNumber: number) => callbacks.current.onPagePainted?.(pageNumber), []);
+  const callbacks = useLatest(props);
+  const onPainted = useCallback((pageNumber: number) => callbacks.current.onPagePainted?.(pageNumber), [callbacks]);
   const onError = useCallback((pageNumber: number, error: Error) => {
     const handler = callbacks.current.onPageError;
     if (handler) handler(pageNumber, error);
     else console.error(`Signet: page ${pageNumber} could not be drawn`, error);
-  }, []);
+  }, [callbacks]);
   useEffect(() => {
     if (scale > 0) callbacks.current.onScaleChange?.(scale);
-  }, [scale]);
+  }, [scale, callbacks]);
 
   useImperativeHandle(
     ref,

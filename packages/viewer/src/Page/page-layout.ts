@@ -73,7 +73,7 @@ export function pageIndexAt(layout: PageLayout, y: number): number {
     if (boxes[middle]!.top <= y) low = middle;
     else high = middle - 1;
   }
-  return Math.max(0, low);
+  return low;
 }
 
 /**

@@ -36,14 +36,6 @@ export function releaseCanvas(canvas: HTMLCanvasElement): void {
   canvas.remove();
 }
 
-/**
- * Whether `error` is pdf.js reporting a render we cancelled ourselves.
- * @example catch (error) { if (!isRenderingCancelled(error)) report(error); }
- */
-export function isRenderingCancelled(error: unknown): boolean {
-  return error instanceof Error && error.name === 'RenderingCancelledException';
-}
-
 export interface RenderPageOptions {
   /** The page box's size in CSS pixels. */
   cssWidth: number;

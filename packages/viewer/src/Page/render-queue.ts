@@ -33,10 +33,7 @@ export class RenderQueue {
     const entry: Entry = { pageNumber, run, controller: new AbortController(), running: false };
     this.#entries.add(entry);
     this.#schedulePump();
-    return () => {
-      entry.controller.abort();
-      if (!entry.running) this.#entries.delete(entry);
-    };
+    return () => this.#cancel(entry);
   }
 
   /**
@@ -44,8 +41,13 @@ export class RenderQueue {
    * later runs normally, which is what Strict Mode's remount needs.
    */
   cancelAll(): void {
-    for (const entry of this.#entries) entry.controller.abort();
-    for (const entry of this.#entries) if (!entry.running) this.#entries.delete(entry);
+    for (const entry of this.#entries) this.#cancel(entry);
+  }
+
+  /** A running job is only aborted: it leaves the set (and frees its slot) when it settles. */
+  #cancel(entry: Entry): void {
+    entry.controller.abort();
+    if (!entry.running) this.#entries.delete(entry);
   }
 
   /** Pages queued in one React commit should compete for the first slot, so picking waits for a microtask. */

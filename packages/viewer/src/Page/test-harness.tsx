@@ -1,3 +1,5 @@
+import { createSigningClient } from '@signet/api';
+import type { SdkDocument } from '@signet/contract';
 import { useEffect, useRef, type ReactNode, type Ref } from 'react';
 import { usePdfDocument, type PdfDocumentState } from '../pdf/usePdfDocument.js';
 import type { PageGeometry } from '../pdf/page-geometry.js';
@@ -5,19 +7,14 @@ import type { CreatedDocument } from '../test-support/commands.js';
 import { PdfPages, type PdfPagesHandle } from './PdfPages.js';
 import { pageCss } from './styles.js';
 
-/** The `documentUrl` of a document on the real server, as the viewer would get it. */
-export async function documentUrlOf(doc: CreatedDocument): Promise<string> {
-  const response = await fetch(`${doc.baseUrl}/sdk/documents/${doc.documentId}`, { headers: { 'X-API-Key': doc.apiKey } });
-  if (!response.ok) throw new Error(`GET document: ${response.status}`);
-  return ((await response.json()) as { documentUrl: string }).documentUrl;
+/** A document on the real server as the viewer gets it, through the API client: its `documentUrl` and metadata. */
+export function sdkDocumentOf(doc: CreatedDocument): Promise<SdkDocument> {
+  return createSigningClient({ baseUrl: doc.baseUrl, apiKey: doc.apiKey }).getDocument(doc.documentId);
 }
 
-/** The file's size, from the server's answer to a one-byte range request. */
-export async function fileSize(url: string): Promise<number> {
-  // Not cached: Chrome would otherwise complete pdf.js's later requests around the cached byte.
-  const response = await fetch(url, { headers: { Range: 'bytes=0-0' }, cache: 'no-store' });
-  await response.arrayBuffer();
-  return Number(response.headers.get('content-range')?.split('/')[1]);
+/** The `documentUrl` of a document on the real server, as the viewer would get it. */
+export async function documentUrlOf(doc: CreatedDocument): Promise<string> {
+  return (await sdkDocumentOf(doc)).documentUrl;
 }
 
 export interface HarnessProps {

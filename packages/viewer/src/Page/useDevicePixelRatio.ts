@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { watchDevicePixelRatio } from '../signature/pad-canvas.js';
 
 const currentRatio = () => (typeof window !== 'undefined' && window.devicePixelRatio > 0 ? window.devicePixelRatio : 1);
 
@@ -9,12 +10,7 @@ const currentRatio = () => (typeof window !== 'undefined' && window.devicePixelR
  */
 export function useDevicePixelRatio(): number {
   const [ratio, setRatio] = useState(currentRatio);
-  useEffect(() => {
-    // A media query on the current ratio fires once when it stops matching; the next effect watches the new ratio.
-    const query = window.matchMedia(`(resolution: ${ratio}dppx)`);
-    const onChange = () => setRatio(currentRatio());
-    query.addEventListener('change', onChange);
-    return () => query.removeEventListener('change', onChange);
-  }, [ratio]);
+  // The same resolution media query the signature pad watches (see `watchDevicePixelRatio`).
+  useEffect(() => watchDevicePixelRatio(window, () => setRatio(currentRatio())), []);
   return ratio;
 }

@@ -19,7 +19,7 @@ const NONE: ReadonlySet<number> = new Set();
  * Which pages are near enough to the viewport of `root` to hold a canvas: those within one viewport above or below
  * it (an IntersectionObserver with a 100 % root margin), at most `maxLive` of them. Page elements get `observe` as
  * their ref and must carry `data-page-number`.
- * @example const { live, observe } = useNearPages(scrollElement, { enabled: scale > 0, maxLive: 8, rank });
+ * @example const { live, observe } = useNearPages(scrollElement, { enabled: scale > 0, maxLive: 8, rank, estimate });
  */
 export function useNearPages(root: HTMLElement | null, options: NearPagesOptions) {
   const elements = useRef(new Set<Element>());

@@ -18,5 +18,5 @@ export function zoomIn(zoom: number, steps: readonly number[] = ZOOM_STEPS): num
  * @example zoomOut(1) // 0.75
  */
 export function zoomOut(zoom: number, steps: readonly number[] = ZOOM_STEPS): number {
-  return [...steps].reverse().find((step) => step < zoom - 1e-6) ?? steps[0] ?? zoom;
+  return steps.findLast((step) => step < zoom - 1e-6) ?? steps[0] ?? zoom;
 }

@@ -1,3 +1,5 @@
+import type { SignatureDialogLabels } from '../signature/SignatureDialog.js';
+
 /** Every text the viewer shows. A host overrides any of them through the `messages` prop. */
 export interface ViewerMessages {
   loadingDocument: string;
@@ -171,4 +173,15 @@ export function resolveMessages(locale: string | undefined, overrides?: Partial<
  */
 export function format(template: string, values: Record<string, string | number>): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
+
+/**
+ * The signature dialog's texts, from the viewer's messages.
+ * @example <SignatureDialog labels={signatureDialogLabels(messages, 'initials')} … />
+ */
+export function signatureDialogLabels(messages: ViewerMessages, kind: 'signature' | 'initials'): SignatureDialogLabels {
+  const { draw, type, upload, clear, undo, drawHint, typeLabel, typePlaceholder, uploadHint, uploadButton, invalidImage, cancel, apply } =
+    messages;
+  const title = kind === 'initials' ? messages.dialogTitleInitials : messages.dialogTitleSignature;
+  return { title, draw, type, upload, clear, undo, drawHint, typeLabel, typePlaceholder, uploadHint, uploadButton, invalidImage, cancel, apply };
 }

@@ -1,7 +1,7 @@
 import { getDocument } from 'pdfjs-dist';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commands } from 'vitest/browser';
-import { bandPdf, documentUrlOf, fileSize } from '../Page/test-harness.js';
+import { bandPdf, documentUrlOf, sdkDocumentOf } from '../Page/test-harness.js';
 import { DEFAULT_RANGE_CHUNK_SIZE, loadPdf, prefetchPdf, progressFraction, type PdfLoad } from './load-pdf.js';
 import { measurePages, mergeGeometries, placeholderGeometries, readPageGeometry, type PageGeometry } from './page-geometry.js';
 import { firstPagePainted, notePagePainted } from './paint-signal.js';
@@ -52,8 +52,7 @@ describe('loadPdf', () => {
 
   it('reads all 300 page geometries without fetching the pages themselves', async () => {
     const doc = await commands.createDocument({ pages: 300 });
-    const url = await documentUrlOf(doc);
-    const size = await fileSize(url);
+    const { documentUrl: url, metadata } = await sdkDocumentOf(doc);
     await commands.takeRequests(doc.documentId);
 
     const pdf = await open(url).promise;
@@ -72,7 +71,7 @@ describe('loadPdf', () => {
         return sum + Number(to) - Number(from) + 1;
       }, 0);
     expect(fetched).toBeGreaterThan(0);
-    expect(fetched).toBeLessThan(size / 2);
+    expect(fetched).toBeLessThan(metadata.fileSize / 2);
   });
 
   it('rejects with the HTTP status of a refused file request', async () => {

@@ -40,7 +40,8 @@ export function sharedPdfWorker(): PDFWorker {
 
 /**
  * Starts the shared pdf.js worker now, so that its ~1 MB script loads and compiles while other work (fetching the
- * document's metadata) goes on, rather than after the PDF's first bytes arrive. `usePdfDocument` calls it on mount.
+ * document's metadata) goes on, rather than after the PDF's first bytes arrive. For hosts; the viewer itself starts
+ * the worker through `prefetchPdf` and `loadPdf`.
  * @example useEffect(() => preloadPdfWorker(), []);
  */
 export function preloadPdfWorker(): void {

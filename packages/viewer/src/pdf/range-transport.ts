@@ -26,14 +26,23 @@ interface FetchOptions {
 }
 
 /**
+ * Asks for bytes [begin, end) of `url`. The answer is 206 with those bytes, or 200 with the whole file from a server
+ * that ignores `Range`; any other status is a `PdfResponseError`.
+ */
+async function fetchRange(url: string, begin: number, end: number, { headers, signal }: FetchOptions): Promise<Response> {
+  const response = await fetch(url, { headers: { ...headers, Range: `bytes=${begin}-${end - 1}` }, signal });
+  if (response.status !== 200 && response.status !== 206) throw new PdfResponseError(response.status);
+  return response;
+}
+
+/**
  * Fetches bytes [0, chunkSize) and learns the file's length from `Content-Range`, so that the document opens with
  * range requests only (pdf.js's own loader starts with a full GET that it aborts, by which time a fast connection
  * has carried much of the file).
  * @example const first = await fetchFirstChunk(url, 131072, { signal });
  */
-export async function fetchFirstChunk(url: string, chunkSize: number, { headers, signal }: FetchOptions): Promise<FirstChunk> {
-  const response = await fetch(url, { headers: { ...headers, Range: `bytes=0-${chunkSize - 1}` }, signal });
-  if (response.status !== 200 && response.status !== 206) throw new PdfResponseError(response.status);
+export async function fetchFirstChunk(url: string, chunkSize: number, options: FetchOptions): Promise<FirstChunk> {
+  const response = await fetchRange(url, 0, chunkSize, options);
   const data = new Uint8Array(await response.arrayBuffer());
   const total = response.status === 206 ? Number(/\/(\d+)\s*$/.exec(response.headers.get('Content-Range') ?? '')?.[1]) : data.length;
   const length = Number.isFinite(total) && total > 0 ? total : data.length;
@@ -103,11 +112,7 @@ export class FetchRangeTransport extends PDFDataRangeTransport {
   }
 
   async #fetchBytes(begin: number, end: number): Promise<Uint8Array> {
-    const response = await fetch(this.#url, {
-      headers: { ...this.#options.headers, Range: `bytes=${begin}-${end - 1}` },
-      signal: this.#controller.signal,
-    });
-    if (response.status !== 206 && response.status !== 200) throw new PdfResponseError(response.status);
+    const response = await fetchRange(this.#url, begin, end, { headers: this.#options.headers, signal: this.#controller.signal });
     const bytes = new Uint8Array(await response.arrayBuffer());
     // A server that ignores Range sends the whole file: cut out what was asked for.
     return response.status === 200 ? bytes.subarray(begin, end) : bytes;

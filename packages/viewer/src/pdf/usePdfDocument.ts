@@ -1,8 +1,7 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { useLayoutEffect, useState } from 'react';
-import { loadPdf, type LoadPdfOptions } from './load-pdf.js';
+import { loadPdf } from './load-pdf.js';
 import { firstPagePainted, whenIdle } from './paint-signal.js';
-import { preloadPdfWorker } from './pdf-worker.js';
 import { measurePages, mergeGeometries, placeholderGeometries, readPageGeometry, type PageGeometry } from './page-geometry.js';
 
 export type PdfDocumentStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -28,8 +27,6 @@ export interface PdfDocumentState {
   error: Error | null;
 }
 
-export type UsePdfDocumentOptions = Pick<LoadPdfOptions, 'rangeChunkSize' | 'httpHeaders'>;
-
 /** How long measuring the other pages waits for the first page to be painted. */
 const FIRST_PAINT_WAIT_MS = 1000;
 
@@ -49,31 +46,23 @@ const LOADING: PdfDocumentState = { ...IDLE, status: 'loading', progress: 0 };
  *   return <PdfPages pdf={pdf} pages={pages} zoom={1} />;
  * }
  */
-export function usePdfDocument(url: string | null | undefined, options: UsePdfDocumentOptions = {}): PdfDocumentState {
-  const { rangeChunkSize } = options;
-  const headersKey = options.httpHeaders ? JSON.stringify(options.httpHeaders) : '';
-  // State belongs to one (url, options) key; a state of an older key is never shown (derived, not reset by an effect).
-  const key = url ? `${url}\n${rangeChunkSize ?? ''}\n${headersKey}` : '';
-  const [entry, setEntry] = useState<{ key: string; state: PdfDocumentState }>({ key: '', state: IDLE });
+export function usePdfDocument(url: string | null | undefined): PdfDocumentState {
+  // State belongs to one URL; a state of an older URL is never shown (derived, not reset by an effect).
+  const [entry, setEntry] = useState<{ url: string; state: PdfDocumentState }>({ url: '', state: IDLE });
 
-  // The worker boots while the caller is still fetching the URL (the document's metadata); a layout effect, so
-  // that it starts before the first paint rather than after it.
-  useLayoutEffect(preloadPdfWorker, []);
-
-  // A layout effect only to start the download before the browser paints this commit rather than after it.
+  // A layout effect only to start the download before the browser paints this commit rather than after it. (No
+  // separate worker preload: `loadPdf` starts the shared worker, and `prefetchPdf` usually has already.)
   useLayoutEffect(() => {
     if (!url) return;
     let active = true;
     const abort = new AbortController();
     const update = (change: (state: PdfDocumentState) => PdfDocumentState) =>
-      setEntry((current) => ({ key, state: change(current.key === key ? current.state : LOADING) }));
+      setEntry((current) => ({ url, state: change(current.url === url ? current.state : LOADING) }));
 
     const fail = (error: unknown) => {
       if (active) update(() => ({ ...IDLE, status: 'error', error: error instanceof Error ? error : new Error(String(error)) }));
     };
     const load = loadPdf(url, {
-      ...(rangeChunkSize ? { rangeChunkSize } : {}),
-      ...(headersKey ? { httpHeaders: JSON.parse(headersKey) as Record<string, string> } : {}),
       onProgress: (progress) => {
         if (active) update((state) => (state.status === 'loading' ? { ...state, progress } : state));
       },
@@ -103,8 +92,8 @@ export function usePdfDocument(url: string | null | undefined, options: UsePdfDo
       abort.abort();
       void load.destroy();
     };
-  }, [url, key, rangeChunkSize, headersKey]);
+  }, [url]);
 
   if (!url) return IDLE;
-  return entry.key === key ? entry.state : LOADING;
+  return entry.url === url ? entry.state : LOADING;
 }

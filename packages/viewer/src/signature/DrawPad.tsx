@@ -1,5 +1,6 @@
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import SignaturePad from 'signature_pad';
+import { inkScale } from './ink.js';
 import { PEN_OPTIONS, fitPadCanvas, renderStrokes, watchDevicePixelRatio } from './pad-canvas.js';
 
 /** What the dialog asks of the pad when the signer applies. */
@@ -62,7 +63,7 @@ export const DrawPad = forwardRef<DrawPadHandle, DrawPadProps>(function DrawPad(
         const pad = padRef.current;
         if (!canvas || !pad || pad.isEmpty()) return null;
         const { width, height } = canvas.getBoundingClientRect();
-        return renderStrokes(pad.toData(), width, height, Math.max(2, window.devicePixelRatio || 1));
+        return renderStrokes(pad.toData(), width, height, inkScale());
       },
     }),
     [],

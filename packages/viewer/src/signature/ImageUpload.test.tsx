@@ -7,26 +7,42 @@ import { decodePng, inkPixels } from './test-input.js';
 
 afterEach(cleanup);
 
-/** A scan-like image: a dark stroke from (100, 140) to (400, 160) on white paper. */
-async function scannedSignature(type: 'image/png' | 'image/jpeg' = 'image/png'): Promise<File> {
+/** An image file of white paper, `width`×`height` px, with `draw` painted on it. */
+async function paperFile(
+  name: string,
+  type: 'image/png' | 'image/jpeg',
+  width: number,
+  height: number,
+  draw?: (context: CanvasRenderingContext2D) => void,
+): Promise<File> {
   const canvas = document.createElement('canvas');
-  canvas.width = 600;
-  canvas.height = 300;
+  canvas.width = width;
+  canvas.height = height;
   const context = canvas.getContext('2d')!;
   context.fillStyle = '#fff';
-  context.fillRect(0, 0, 600, 300);
-  context.strokeStyle = '#1a1a2e';
-  context.lineWidth = 8;
-  context.lineCap = 'butt';
-  context.beginPath();
-  context.moveTo(100, 140);
-  context.lineTo(400, 160);
-  context.stroke();
+  context.fillRect(0, 0, width, height);
+  draw?.(context);
   const blob = await new Promise<Blob>((resolve, reject) =>
     canvas.toBlob((result) => (result ? resolve(result) : reject(new Error('toBlob failed'))), type, 0.92),
   );
-  return new File([blob], type === 'image/png' ? 'signature.png' : 'signature.jpg', { type });
+  return new File([blob], name, { type });
 }
+
+/** A scan-like image: a dark stroke from (100, 140) to (400, 160) on white paper. */
+function scannedSignature(type: 'image/png' | 'image/jpeg' = 'image/png'): Promise<File> {
+  return paperFile(type === 'image/png' ? 'signature.png' : 'signature.jpg', type, 600, 300, (context) => {
+    context.strokeStyle = '#1a1a2e';
+    context.lineWidth = 8;
+    context.lineCap = 'butt';
+    context.beginPath();
+    context.moveTo(100, 140);
+    context.lineTo(400, 160);
+    context.stroke();
+  });
+}
+
+/** A blank page: paper and no ink. */
+const blankPage = () => paperFile('blank.png', 'image/png', 200, 100);
 
 const fileInput = () => screen.getByLabelText<HTMLInputElement>(labels.uploadButton);
 
@@ -114,14 +130,3 @@ test('a corrupt image or a blank page shows the alert, which a good file clears'
   await screen.findByRole('alert');
   expect(apply.disabled).toBe(true);
 });
-
-async function blankPage(): Promise<File> {
-  const canvas = document.createElement('canvas');
-  canvas.width = 200;
-  canvas.height = 100;
-  const context = canvas.getContext('2d')!;
-  context.fillStyle = '#fff';
-  context.fillRect(0, 0, 200, 100);
-  const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'));
-  return new File([blob!], 'blank.png', { type: 'image/png' });
-}

@@ -76,7 +76,7 @@ export function ImageUpload({ labels, onChange }: ImageUploadProps) {
         {/* The input stays in the tab order (visually hidden, not display:none); its label is the visible button. */}
         <input
           id={inputId}
-          className="signet-sig-file"
+          className="signet-visually-hidden signet-sig-file"
           type="file"
           accept={ACCEPTED_IMAGE_TYPES.join(',')}
           aria-describedby={png ? undefined : hintId}

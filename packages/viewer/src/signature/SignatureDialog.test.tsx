@@ -2,7 +2,6 @@ import { cleanup, screen } from '@testing-library/react';
 import { afterEach, expect, test, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import { HANDWRITING_FONT_FAMILY } from './handwriting-font.js';
-import { SignatureDialog } from './SignatureDialog.js';
 import { labels, renderDialog } from './test-fixtures.js';
 import { decodePng, inkPixels } from './test-input.js';
 
@@ -109,19 +108,12 @@ test('Tab and Shift+Tab cycle inside the dialog', async () => {
 });
 
 test('closing unmounts it; opening again starts afresh', async () => {
-  const props = { kind: 'signature' as const, fieldLabel: 'Signature', labels, onApply: () => {}, onCancel: () => {} };
-  const view = renderDialog({ initialName: 'Ada' });
-  view.rerender(
-    <div className="signet-viewer">
-      <SignatureDialog {...props} open={false} />
-    </div>,
-  );
+  const view = renderDialog();
+  // Something to forget: the Type tab is selected when the dialog closes.
+  await userEvent.click(screen.getByRole('tab', { name: labels.type }));
+  view.update({ open: false });
   expect(document.querySelector('dialog')).toBeNull();
-  view.rerender(
-    <div className="signet-viewer">
-      <SignatureDialog {...props} open />
-    </div>,
-  );
+  view.update({ open: true });
   expect(document.querySelector('dialog')?.open).toBe(true);
   expect(screen.getByRole('tab', { name: labels.draw }).getAttribute('aria-selected')).toBe('true');
 });

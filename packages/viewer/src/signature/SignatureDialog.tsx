@@ -129,8 +129,6 @@ function OpenSignatureDialog({ kind, fieldLabel, labels, initialName = '', onCan
     trapTab(event.nativeEvent, event.currentTarget);
   };
 
-  const labelsFor = { draw: labels.draw, type: labels.type, upload: labels.upload };
-
   return (
     <dialog
       ref={dialogRef}
@@ -174,7 +172,7 @@ function OpenSignatureDialog({ kind, fieldLabel, labels, initialName = '', onCan
               tabIndex={tab === name ? 0 : -1}
               onClick={() => select(name)}
             >
-              {labelsFor[name]}
+              {labels[name]}
             </button>
           ))}
         </div>

@@ -2,7 +2,7 @@ import { useEffect, useId } from 'react';
 import { installHandwritingFont } from './handwriting-font.js';
 
 /** The longest typed signature: a full name, with room to spare, that still renders at a legible size. */
-export const MAX_TYPED_LENGTH = 80;
+const MAX_TYPED_LENGTH = 80;
 
 export interface TypedSignatureProps {
   kind: 'signature' | 'initials';
@@ -20,6 +20,7 @@ export interface TypedSignatureProps {
 export function TypedSignature({ kind, value, onChange, labels }: TypedSignatureProps) {
   const inputId = useId();
   useEffect(() => installHandwritingFont(), []);
+  const blank = value.trim() === '';
 
   return (
     <div className="signet-sig-type">
@@ -40,8 +41,8 @@ export function TypedSignature({ kind, value, onChange, labels }: TypedSignature
       />
       {/* The input already gives assistive technology the text; the preview is for the eye. */}
       <div className="signet-sig-pad signet-sig-typed-preview" data-kind={kind} aria-hidden="true">
-        <span className="signet-sig-typed-text" data-empty={value.trim() === '' || undefined}>
-          {value.trim() === '' ? labels.typePlaceholder : value}
+        <span className="signet-sig-typed-text" data-empty={blank || undefined}>
+          {blank ? labels.typePlaceholder : value}
         </span>
         <span className="signet-sig-baseline">×</span>
       </div>

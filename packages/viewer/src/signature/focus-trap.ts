@@ -7,12 +7,13 @@ const FOCUSABLE = 'a[href], button, input, select, textarea, summary, [tabindex]
  * const [first] = tabbableElements(dialog);
  * first?.focus();
  */
-export function tabbableElements(root: HTMLElement): HTMLElement[] {
+function tabbableElements(root: HTMLElement): HTMLElement[] {
   return Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
     (element) =>
       element.tabIndex >= 0 &&
       !(element as HTMLButtonElement).disabled &&
-      !element.closest('[hidden], [inert]') &&
+      // checkVisibility already excludes a hidden panel's contents (display: none); inertness it does not see.
+      !element.closest('[inert]') &&
       element.checkVisibility({ visibilityProperty: true }),
   );
 }

@@ -1,3 +1,5 @@
+import { context2d, createCanvas } from './canvas-2d.js';
+
 /** The image types a signature may be uploaded as (the file input's `accept`). */
 export const ACCEPTED_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 
@@ -31,11 +33,8 @@ export async function inkCanvasFromImageFile(
   if (!bitmap) return { error: 'undecodable' };
   try {
     const scale = Math.min(1, maxWidth / bitmap.width, maxHeight / bitmap.height);
-    const canvas = document.createElement('canvas');
-    canvas.width = Math.max(1, Math.round(bitmap.width * scale));
-    canvas.height = Math.max(1, Math.round(bitmap.height * scale));
-    const context = canvas.getContext('2d', { willReadFrequently: true });
-    if (!context) throw new Error('A 2D canvas context is not available');
+    const canvas = createCanvas(bitmap.width * scale, bitmap.height * scale);
+    const context = context2d(canvas, { willReadFrequently: true });
     context.imageSmoothingQuality = 'high';
     context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
     const pixels = context.getImageData(0, 0, canvas.width, canvas.height);

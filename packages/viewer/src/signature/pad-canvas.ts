@@ -1,4 +1,5 @@
 import SignaturePad, { type Options, type PointGroup } from 'signature_pad';
+import { context2d, createCanvas } from './canvas-2d.js';
 import { INK_COLOR } from './ink.js';
 
 /** How the pad's pen writes: a blue-black ballpoint whose width follows the stroke's speed. */
@@ -19,12 +20,12 @@ export function fitPadCanvas(canvas: HTMLCanvasElement, pad: SignaturePad): void
   const width = Math.round(cssWidth * ratio);
   const height = Math.round(cssHeight * ratio);
   if (canvas.width === width && canvas.height === height) return;
-  const strokes = pad.toData();
+  // Resizing clears the pixels (and the transform) but not the pad's strokes, which `redraw` paints again.
   canvas.width = width;
   canvas.height = height;
   // Exact CSS → device mapping (not `ratio`), since the backing store is rounded to whole pixels.
   canvas.getContext('2d')?.setTransform(width / cssWidth, 0, 0, height / cssHeight, 0, 0);
-  pad.fromData(strokes);
+  pad.redraw();
 }
 
 /**
@@ -56,13 +57,11 @@ export function watchDevicePixelRatio(view: Window, onChange: () => void): () =>
  * const ink = renderStrokes(pad.toData(), 480, 180, 2); // a 960×360 canvas
  */
 export function renderStrokes(strokes: PointGroup[], cssWidth: number, cssHeight: number, scale: number): HTMLCanvasElement {
-  const canvas = document.createElement('canvas');
-  canvas.width = Math.max(1, Math.round(cssWidth * scale));
-  canvas.height = Math.max(1, Math.round(cssHeight * scale));
+  const canvas = createCanvas(cssWidth * scale, cssHeight * scale);
   const painter = new SignaturePad(canvas, PEN_OPTIONS);
   // Only its drawing is wanted: it takes no input.
   painter.off();
-  canvas.getContext('2d')?.setTransform(scale, 0, 0, scale, 0, 0);
+  context2d(canvas).setTransform(scale, 0, 0, scale, 0, 0);
   painter.fromData(strokes);
   return canvas;
 }

@@ -1,11 +1,12 @@
 import { SUBMISSION_LIMITS } from '@signet/contract';
-import { loadHandwritingFont } from './handwriting-font.js';
-import { INK_COLOR } from './ink.js';
+import { context2d } from './canvas-2d.js';
+import { HANDWRITING_FONT_STACK, loadHandwritingFont } from './handwriting-font.js';
+import { INK_COLOR, inkScale } from './ink.js';
 
 export interface TypedSignatureOptions {
   /** Glyph size in CSS pixels. Default 72. */
   fontSizePx?: number;
-  /** Device pixels per CSS pixel; at least 2 so that the PNG stays crisp when the page is zoomed or printed. */
+  /** Device pixels per CSS pixel. Default {@link inkScale}: the screen's, at least 2. */
   scale?: number;
   /** Ink colour. Default the pad's blue-black. */
   color?: string;
@@ -18,12 +19,10 @@ export interface TypedSignatureOptions {
  * const png = trimInk(await renderTypedSignature('Ada Lovelace'));
  */
 export async function renderTypedSignature(text: string, options: TypedSignatureOptions = {}): Promise<HTMLCanvasElement> {
-  const { fontSizePx = 72, color = INK_COLOR } = options;
-  const scale = options.scale ?? Math.max(2, globalThis.devicePixelRatio || 1);
+  const { fontSizePx = 72, color = INK_COLOR, scale = inkScale() } = options;
   let size = fontSizePx * scale;
   const canvas = document.createElement('canvas');
-  const context = canvas.getContext('2d');
-  if (!context) throw new Error('A 2D canvas context is not available');
+  const context = context2d(canvas);
 
   let font = await loadHandwritingFont(text, size);
   context.font = font;
@@ -34,7 +33,8 @@ export async function renderTypedSignature(text: string, options: TypedSignature
   const inkWidth = metrics.actualBoundingBoxLeft + metrics.actualBoundingBoxRight;
   if (inkWidth > widest) {
     size = Math.floor((size * widest) / inkWidth);
-    font = await loadHandwritingFont(text, size);
+    // The faces `text` needs are loaded already: which subsets it needs does not depend on the size.
+    font = `${size}px ${HANDWRITING_FONT_STACK}`;
     context.font = font;
     metrics = context.measureText(text);
   }

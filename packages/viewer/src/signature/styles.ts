@@ -3,34 +3,29 @@ import { INK_COLOR } from './ink.js';
 
 /**
  * The signature dialog's CSS, every rule scoped under `.signet-viewer` (a modal `<dialog>` is drawn in the top
- * layer but stays a DOM descendant of the viewer's root, so the scope still applies). Themeable through the
- * viewer's `--signet-*` custom properties; the fallbacks meet WCAG AA contrast on their own.
+ * layer but stays a DOM descendant of the viewer's root, so the scope and its inherited custom properties still
+ * apply). It builds on the viewer's shell styles: their `--_*` colours (the `--signet-*` theme with fallbacks that
+ * meet WCAG AA contrast), border-box sizing, focus ring and `.signet-visually-hidden`. Part of `viewerCss`.
  * @example
- * <style>{viewerCss + signatureCss}</style>
+ * <style>{viewerCss}</style> // shellCss + pageCss + signatureCss
  */
 export const signatureCss = /* css */ `
 .signet-viewer .signet-sig-dialog {
-  box-sizing: border-box;
   width: calc(100% - 32px);
   max-width: 560px;
   max-height: calc(100% - 32px);
   margin: auto;
   padding: 0;
   overflow: auto;
-  border: 1px solid var(--signet-border, #d9e2ec);
-  border-radius: calc(var(--signet-radius, 8px) * 1.5);
-  background: var(--signet-surface, #fff);
-  color: var(--signet-text, #1f2933);
+  border: 1px solid var(--_border);
+  border-radius: calc(var(--_radius) * 1.5);
+  background: var(--_surface);
+  color: var(--_text);
   font: 400 15px/1.5 var(--signet-font, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif);
   box-shadow: 0 24px 48px -12px rgb(16 24 40 / 0.28), 0 4px 12px rgb(16 24 40 / 0.08);
 }
 .signet-viewer .signet-sig-dialog::backdrop {
   background: rgb(15 23 42 / 0.55);
-}
-.signet-viewer .signet-sig-dialog *,
-.signet-viewer .signet-sig-dialog *::before,
-.signet-viewer .signet-sig-dialog *::after {
-  box-sizing: border-box;
 }
 .signet-viewer .signet-sig-form {
   display: flex;
@@ -48,7 +43,7 @@ export const signatureCss = /* css */ `
 .signet-viewer .signet-sig-field {
   display: block;
   margin-top: 2px;
-  color: var(--signet-muted, #52606d);
+  color: var(--_muted);
   font-size: 0.78em;
   font-weight: 400;
 }
@@ -58,28 +53,28 @@ export const signatureCss = /* css */ `
   display: flex;
   gap: 4px;
   padding: 4px;
-  border-radius: var(--signet-radius, 8px);
-  background: color-mix(in srgb, var(--signet-border, #d9e2ec) 45%, var(--signet-surface, #fff));
+  border-radius: var(--_radius);
+  background: color-mix(in srgb, var(--_border) 45%, var(--_surface));
 }
 .signet-viewer .signet-sig-tab {
   flex: 1 1 0;
   min-height: 40px;
   padding: 6px 12px;
   border: 0;
-  border-radius: calc(var(--signet-radius, 8px) - 2px);
+  border-radius: calc(var(--_radius) - 2px);
   background: transparent;
-  color: var(--signet-muted, #52606d);
+  color: var(--_muted);
   font: inherit;
   font-weight: 500;
   cursor: pointer;
 }
 .signet-viewer .signet-sig-tab:hover {
-  color: var(--signet-text, #1f2933);
+  color: var(--_text);
 }
 .signet-viewer .signet-sig-tab[aria-selected="true"] {
-  background: var(--signet-surface, #fff);
-  color: var(--signet-text, #1f2933);
-  box-shadow: 0 1px 3px rgb(16 24 40 / 0.14), inset 0 -2px 0 var(--signet-accent, #2f5bea);
+  background: var(--_surface);
+  color: var(--_text);
+  box-shadow: 0 1px 3px rgb(16 24 40 / 0.14), inset 0 -2px 0 var(--_accent);
 }
 .signet-viewer .signet-sig-panel[hidden] {
   display: none;
@@ -90,9 +85,9 @@ export const signatureCss = /* css */ `
   position: relative;
   width: 100%;
   height: 180px;
-  border: 1px solid var(--signet-muted, #52606d);
-  border-radius: var(--signet-radius, 8px);
-  background: var(--signet-surface, #fff);
+  border: 1px solid var(--_muted);
+  border-radius: var(--_radius);
+  background: var(--_surface);
   overflow: hidden;
 }
 .signet-viewer .signet-sig-pad[data-kind="initials"] {
@@ -117,8 +112,8 @@ export const signatureCss = /* css */ `
   right: 20px;
   bottom: 28%;
   padding-left: 2px;
-  border-bottom: 1.5px solid var(--signet-muted, #52606d);
-  color: var(--signet-muted, #52606d);
+  border-bottom: 1.5px solid var(--_muted);
+  color: var(--_muted);
   font-size: 20px;
   line-height: 1;
   pointer-events: none;
@@ -133,7 +128,7 @@ export const signatureCss = /* css */ `
 }
 .signet-viewer .signet-sig-hint {
   margin: 0;
-  color: var(--signet-muted, #52606d);
+  color: var(--_muted);
   font-size: 0.9em;
 }
 .signet-viewer .signet-sig-pad-actions {
@@ -155,15 +150,15 @@ export const signatureCss = /* css */ `
   width: 100%;
   min-height: 44px;
   padding: 8px 12px;
-  border: 1px solid var(--signet-muted, #52606d);
-  border-radius: var(--signet-radius, 8px);
-  background: var(--signet-surface, #fff);
-  color: var(--signet-text, #1f2933);
+  border: 1px solid var(--_muted);
+  border-radius: var(--_radius);
+  background: var(--_surface);
+  color: var(--_text);
   font: inherit;
   font-size: 16px; /* 16px keeps iOS from zooming in on focus */
 }
 .signet-viewer .signet-sig-input::placeholder {
-  color: var(--signet-muted, #52606d);
+  color: var(--_muted);
   opacity: 1;
 }
 .signet-viewer .signet-sig-typed-preview {
@@ -183,7 +178,7 @@ export const signatureCss = /* css */ `
   text-overflow: ellipsis;
 }
 .signet-viewer .signet-sig-typed-text[data-empty] {
-  color: var(--signet-muted, #52606d);
+  color: var(--_muted);
   opacity: 0.5;
 }
 
@@ -197,14 +192,14 @@ export const signatureCss = /* css */ `
   gap: 12px;
   min-height: 180px;
   padding: 20px;
-  border: 2px dashed var(--signet-muted, #52606d);
-  border-radius: var(--signet-radius, 8px);
-  background: var(--signet-surface, #fff);
+  border: 2px dashed var(--_muted);
+  border-radius: var(--_radius);
+  background: var(--_surface);
   text-align: center;
 }
 .signet-viewer .signet-sig-drop[data-dragging] {
-  border-color: var(--signet-accent, #2f5bea);
-  background: color-mix(in srgb, var(--signet-accent, #2f5bea) 8%, var(--signet-surface, #fff));
+  border-color: var(--_accent);
+  background: color-mix(in srgb, var(--_accent) 8%, var(--_surface));
 }
 .signet-viewer .signet-sig-upload-preview {
   display: block;
@@ -212,20 +207,9 @@ export const signatureCss = /* css */ `
   max-height: 120px;
   object-fit: contain;
 }
-.signet-viewer .signet-sig-file {
-  position: absolute;
-  width: 1px;
-  height: 1px;
-  margin: -1px;
-  padding: 0;
-  border: 0;
-  overflow: hidden;
-  clip-path: inset(50%);
-  white-space: nowrap;
-}
 .signet-viewer .signet-sig-error {
   margin: 8px 0 0;
-  color: var(--signet-danger, #c81e1e);
+  color: var(--_danger);
   font-weight: 500;
 }
 
@@ -236,31 +220,31 @@ export const signatureCss = /* css */ `
   justify-content: center;
   min-height: 40px;
   padding: 8px 16px;
-  border: 1px solid var(--signet-muted, #52606d);
-  border-radius: var(--signet-radius, 8px);
-  background: var(--signet-surface, #fff);
-  color: var(--signet-text, #1f2933);
+  border: 1px solid var(--_muted);
+  border-radius: var(--_radius);
+  background: var(--_surface);
+  color: var(--_text);
   font: inherit;
   font-weight: 500;
   line-height: 1.2;
   cursor: pointer;
 }
 .signet-viewer .signet-sig-button:hover {
-  background: color-mix(in srgb, var(--signet-border, #d9e2ec) 40%, var(--signet-surface, #fff));
+  background: color-mix(in srgb, var(--_border) 40%, var(--_surface));
 }
 .signet-viewer .signet-sig-button--quiet {
   min-height: 36px;
   padding: 6px 12px;
   border-color: transparent;
-  color: var(--signet-accent, #2f5bea);
+  color: var(--_accent);
 }
 .signet-viewer .signet-sig-button--primary {
-  border-color: var(--signet-accent, #2f5bea);
-  background: var(--signet-accent, #2f5bea);
-  color: var(--signet-accent-text, #fff);
+  border-color: var(--_accent);
+  background: var(--_accent);
+  color: var(--_accent-text);
 }
 .signet-viewer .signet-sig-button--primary:hover {
-  background: color-mix(in srgb, var(--signet-accent, #2f5bea) 88%, #000);
+  background: color-mix(in srgb, var(--_accent) 88%, #000);
 }
 .signet-viewer .signet-sig-button:disabled,
 .signet-viewer .signet-sig-button[aria-disabled="true"] {
@@ -268,7 +252,7 @@ export const signatureCss = /* css */ `
   cursor: not-allowed;
 }
 .signet-viewer .signet-sig-button--primary:disabled:hover {
-  background: var(--signet-accent, #2f5bea);
+  background: var(--_accent);
 }
 .signet-viewer .signet-sig-button--quiet[aria-disabled="true"]:hover {
   background: transparent;
@@ -280,10 +264,9 @@ export const signatureCss = /* css */ `
   padding-top: 4px;
 }
 
-/* One focus ring for every control; the file input's ring is drawn on its visible label. */
-.signet-viewer .signet-sig-dialog :focus-visible,
+/* The shell's focus ring; the (visually hidden) file input's is drawn on its visible label. */
 .signet-viewer .signet-sig-file:focus-visible + .signet-sig-button {
-  outline: 2px solid var(--signet-focus, #2f5bea);
+  outline: 2px solid var(--_focus);
   outline-offset: 2px;
 }
 .signet-viewer .signet-sig-dialog:focus-visible {
@@ -298,7 +281,7 @@ export const signatureCss = /* css */ `
     max-height: calc(100% - 24px);
     margin: auto 0 0;
     border-width: 1px 0 0;
-    border-radius: calc(var(--signet-radius, 8px) * 2) calc(var(--signet-radius, 8px) * 2) 0 0;
+    border-radius: calc(var(--_radius) * 2) calc(var(--_radius) * 2) 0 0;
   }
   .signet-viewer .signet-sig-form {
     gap: 14px;

@@ -1,7 +1,7 @@
 import { render } from '@testing-library/react';
 import { vi } from 'vitest';
+import { viewerCss } from '../styles.js';
 import { SignatureDialog, type SignatureDialogLabels, type SignatureDialogProps } from './SignatureDialog.js';
-import { signatureCss } from './styles.js';
 
 export const labels: SignatureDialogLabels = {
   title: 'Add your signature',
@@ -20,7 +20,20 @@ export const labels: SignatureDialogLabels = {
   invalidImage: 'This file is not a PNG, JPEG or WebP image of a signature.',
 };
 
-/** Mounts an open dialog inside a viewer root with its styles, as the viewer does. */
+/** The dialog inside a viewer root with the viewer's styles, as the viewer mounts it. */
+function inViewer(props: SignatureDialogProps) {
+  return (
+    <div className="signet-viewer">
+      <style>{viewerCss}</style>
+      <SignatureDialog {...props} />
+    </div>
+  );
+}
+
+/**
+ * Mounts an open dialog as the viewer does; `update` re-renders the same tree with other props (e.g. `open: false`),
+ * so that React keeps or unmounts the dialog as it would in the viewer.
+ */
 export function renderDialog(props: Partial<SignatureDialogProps> = {}) {
   const onApply = vi.fn<(png: string) => void>();
   const onCancel = vi.fn<() => void>();
@@ -33,15 +46,11 @@ export function renderDialog(props: Partial<SignatureDialogProps> = {}) {
     onCancel,
     ...props,
   };
-  const view = render(
-    <div className="signet-viewer">
-      <style>{signatureCss}</style>
-      <SignatureDialog {...all} />
-    </div>,
-  );
+  const view = render(inViewer(all));
   const dialog = view.container.querySelector('dialog');
   if (!dialog) throw new Error('The dialog did not render');
-  return { ...view, dialog, onApply, onCancel, props: all };
+  const update = (next: Partial<SignatureDialogProps>) => view.rerender(inViewer({ ...all, ...next }));
+  return { ...view, dialog, onApply, onCancel, props: all, update };
 }
 
 /** The pad's canvas in a rendered dialog. */

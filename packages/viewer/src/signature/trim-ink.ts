@@ -1,4 +1,5 @@
-import { SUBMISSION_LIMITS } from '@signet/contract';
+import { SUBMISSION_LIMITS, dataUrlByteLength } from '@signet/contract';
+import { context2d, createCanvas } from './canvas-2d.js';
 
 /** A rectangle of pixels: `x`, `y` of its top-left pixel, its `width` and `height`. */
 export interface InkBounds {
@@ -77,28 +78,15 @@ export function trimInk(source: HTMLCanvasElement | ImageData, options: TrimInkO
   let scale = Math.min(1, maxSide / (Math.max(box.width, box.height) + 2 * padding));
   for (;;) {
     const png = encodeRegion(canvas, box, padding, scale);
-    const bytes = decodedLength(png);
+    const bytes = dataUrlByteLength(png);
     // A 1×1 PNG is ~70 bytes, so shrinking always ends; each pass aims a little under the limit to converge fast.
     if (bytes <= maxBytes) return png;
     scale *= Math.sqrt(maxBytes / bytes) * 0.9;
   }
 }
 
-/**
- * How many bytes the base64 payload of a data URL decodes to (what the server's `maxImageBytes` counts).
- * @example
- * decodedLength('data:image/png;base64,iVBORw0KGgo='); // 8
- */
-export function decodedLength(dataUrl: string): number {
-  const base64 = dataUrl.slice(dataUrl.indexOf(',') + 1);
-  const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
-  return (base64.length / 4) * 3 - padding;
-}
-
 function encodeRegion(source: HTMLCanvasElement, box: InkBounds, padding: number, scale: number): string {
-  const out = document.createElement('canvas');
-  out.width = Math.max(1, Math.round((box.width + 2 * padding) * scale));
-  out.height = Math.max(1, Math.round((box.height + 2 * padding) * scale));
+  const out = createCanvas((box.width + 2 * padding) * scale, (box.height + 2 * padding) * scale);
   const context = context2d(out);
   context.imageSmoothingEnabled = true;
   context.imageSmoothingQuality = 'high';
@@ -110,15 +98,7 @@ function encodeRegion(source: HTMLCanvasElement, box: InkBounds, padding: number
 }
 
 function canvasOf(image: ImageData): HTMLCanvasElement {
-  const canvas = document.createElement('canvas');
-  canvas.width = image.width;
-  canvas.height = image.height;
+  const canvas = createCanvas(image.width, image.height);
   context2d(canvas).putImageData(image, 0, 0);
   return canvas;
-}
-
-function context2d(canvas: HTMLCanvasElement): CanvasRenderingContext2D {
-  const context = canvas.getContext('2d');
-  if (!context) throw new Error('A 2D canvas context is not available');
-  return context;
 }
