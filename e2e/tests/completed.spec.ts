@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { createDocument, expect, openDocument, test } from './fixtures.js';
+import { createDocument, expect, fillRequired, openDocument, test } from './fixtures.js';
 
 /** Serious and critical accessibility violations inside the viewer. */
 async function seriousViolations(page: Page) {
@@ -8,18 +8,6 @@ async function seriousViolations(page: Page) {
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
-
-async function signAll(page: Page) {
-  await page.getByLabel('Full legal name', { exact: true }).fill('Dorothy Vaughan');
-  for (const [field, text] of [['Initials', 'DV'], ['Signature', 'Dorothy Vaughan']] as const) {
-    await page.getByRole('button', { name: field, exact: true }).click();
-    await page.getByRole('dialog').getByRole('tab', { name: 'Type' }).click();
-    await page.getByRole('dialog').getByRole('textbox', { name: 'Your name' }).fill(text);
-    await page.getByRole('dialog').getByRole('button', { name: 'Apply' }).click();
-  }
-  await page.getByRole('checkbox', { name: /agree to the terms/ }).check();
-  await page.getByLabel('Date', { exact: true }).fill('2026-11-20');
 }
 
 test('no serious or critical accessibility violations: viewer, signature dialog, completed state', async ({ page }) => {
@@ -32,7 +20,7 @@ test('no serious or critical accessibility violations: viewer, signature dialog,
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toBeHidden();
 
-  await signAll(page);
+  await fillRequired(page, 'Dorothy Vaughan', '2026-11-20');
   await page.getByRole('button', { name: 'Finish and submit' }).click();
   await expect(page.getByText('Document signed')).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
@@ -41,7 +29,7 @@ test('no serious or critical accessibility violations: viewer, signature dialog,
 test('a completed document reopened is read-only', async ({ page }) => {
   const documentId = await createDocument(page);
   await openDocument(page, documentId);
-  await signAll(page);
+  await fillRequired(page, 'Dorothy Vaughan', '2026-11-20');
   await page.getByRole('button', { name: 'Finish and submit' }).click();
   await expect(page.getByText('Document signed')).toBeVisible();
 

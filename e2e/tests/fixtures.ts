@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import type { SubmissionRecord } from '@signet/contract';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -46,6 +46,26 @@ export async function openDocument(page: Page, documentId: string, query: Record
   await page.goto(`/?${new URLSearchParams({ documentId, ...query })}`);
   await expect(page.locator('[data-page-number="1"] canvas[data-rendered="true"]')).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Full legal name' })).toBeVisible();
+}
+
+/** Signs the signature or initials field named `field` (looked up in `scope`) through the dialog's Type tab. */
+export async function signByTyping(page: Page, field: string, text: string, scope: Page | Locator = page): Promise<void> {
+  await scope.getByRole('button', { name: field, exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('tab', { name: 'Type' }).click();
+  await dialog.getByRole('textbox', { name: 'Your name' }).fill(text);
+  await dialog.getByRole('button', { name: 'Apply' }).click();
+  await expect(dialog).toBeHidden();
+}
+
+/** Fills every required field of the sample agreement for `name`: the name, initials, terms, signature, date. */
+export async function fillRequired(page: Page, name: string, date: string): Promise<void> {
+  await page.getByLabel('Full legal name', { exact: true }).fill(name);
+  const initials = name.split(' ').map((part) => part[0]).join('');
+  await signByTyping(page, 'Initials', initials);
+  await page.getByRole('checkbox', { name: /agree to the terms/ }).check();
+  await signByTyping(page, 'Signature', name);
+  await page.getByLabel('Date', { exact: true }).fill(date);
 }
 
 export const test = base;

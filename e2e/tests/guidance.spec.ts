@@ -1,4 +1,4 @@
-import { createDocument, expect, openDocument, storedSubmission, test } from './fixtures.js';
+import { createDocument, expect, fillRequired, openDocument, storedSubmission, test } from './fixtures.js';
 
 test('submit stays blocked while required fields are empty; Next jumps to each in turn', async ({ page }) => {
   await openDocument(page, await createDocument(page));
@@ -36,15 +36,7 @@ test('the first submit fails at the network: the viewer retries and one submissi
     return posts === 1 ? route.abort('failed') : route.continue();
   });
 
-  await page.getByLabel('Full legal name', { exact: true }).fill('Grace Hopper');
-  for (const field of ['Initials', 'Signature']) {
-    await page.getByRole('button', { name: field, exact: true }).click();
-    await page.getByRole('dialog').getByRole('tab', { name: 'Type' }).click();
-    await page.getByRole('dialog').getByRole('textbox', { name: 'Your name' }).fill(field === 'Initials' ? 'GH' : 'Grace Hopper');
-    await page.getByRole('dialog').getByRole('button', { name: 'Apply' }).click();
-  }
-  await page.getByRole('checkbox', { name: /agree to the terms/ }).check();
-  await page.getByLabel('Date', { exact: true }).fill('2026-11-21');
+  await fillRequired(page, 'Grace Hopper', '2026-11-21');
   await page.getByRole('button', { name: 'Finish and submit' }).click();
 
   await expect(page.getByText('Document signed')).toBeVisible();

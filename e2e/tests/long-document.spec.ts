@@ -1,4 +1,4 @@
-import { createDocument, expect, openDocument, storedSubmission, test } from './fixtures.js';
+import { createDocument, expect, openDocument, signByTyping, storedSubmission, test } from './fixtures.js';
 
 test('a 300-page document scrolls to its last page, whose fields work', async ({ page }) => {
   test.setTimeout(120_000);
@@ -27,17 +27,11 @@ test('a 300-page document scrolls to its last page, whose fields work', async ({
   expect(maxCanvases).toBeLessThanOrEqual(10);
 
   await page.getByLabel('Full legal name', { exact: true }).fill('Alan Turing');
-  await page.getByRole('button', { name: 'Initials', exact: true }).click();
-  await page.getByRole('dialog').getByRole('tab', { name: 'Type' }).click();
-  await page.getByRole('dialog').getByRole('textbox', { name: 'Your name' }).fill('AT');
-  await page.getByRole('dialog').getByRole('button', { name: 'Apply' }).click();
+  await signByTyping(page, 'Initials', 'AT');
 
   const terms = last.getByRole('checkbox', { name: /agree to the terms/ });
   await terms.check();
-  await last.getByRole('button', { name: 'Signature', exact: true }).click();
-  await page.getByRole('dialog').getByRole('tab', { name: 'Type' }).click();
-  await page.getByRole('dialog').getByRole('textbox', { name: 'Your name' }).fill('Alan Turing');
-  await page.getByRole('dialog').getByRole('button', { name: 'Apply' }).click();
+  await signByTyping(page, 'Signature', 'Alan Turing', last);
   await last.getByLabel('Date', { exact: true }).fill('2026-11-22');
   await page.getByRole('button', { name: 'Finish and submit' }).click();
   await expect(page.getByText('Document signed')).toBeVisible();

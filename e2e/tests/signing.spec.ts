@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { createDocument, expect, openDocument, storedSubmission, test } from './fixtures.js';
+import { createDocument, expect, openDocument, signByTyping, storedSubmission, test } from './fixtures.js';
 
 /** Draws a signature on the dialog's pad with real mouse strokes. */
 async function drawWithMouse(page: Page, pad: Locator) {
@@ -17,23 +17,13 @@ async function drawWithMouse(page: Page, pad: Locator) {
   }
 }
 
-/** Signs a field through the dialog's Type tab. */
-async function typeIn(page: Page, field: string, text: string) {
-  await page.getByRole('button', { name: field, exact: true }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByRole('tab', { name: 'Type' }).click();
-  await dialog.getByRole('textbox', { name: 'Your name' }).fill(text);
-  await dialog.getByRole('button', { name: 'Apply' }).click();
-  await expect(dialog).toBeHidden();
-}
-
 test('the full signing flow: one submission holding what the page showed', async ({ page }) => {
   const documentId = await createDocument(page);
   await openDocument(page, documentId);
 
   await page.getByRole('textbox', { name: 'Full legal name' }).fill('Ada Lovelace');
   await page.getByRole('textbox', { name: 'Company' }).fill('Analytical Engines Ltd');
-  await typeIn(page, 'Initials', 'AL');
+  await signByTyping(page, 'Initials', 'AL');
 
   await page.getByRole('checkbox', { name: /agree to the terms/ }).check();
   await page.getByRole('button', { name: 'Signature', exact: true }).click();
