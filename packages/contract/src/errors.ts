@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 
 /**
  * Error codes of the contract (section 7) plus `NOT_FOUND` and `INTERNAL_ERROR` (SPEC §7).

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 
 /** Prefixes of Signet's identifiers: organizations, documents, submissions, key records and requests. */
 export const ID_PREFIXES = ['org', 'doc', 'sub', 'key', 'req'] as const;

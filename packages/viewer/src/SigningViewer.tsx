@@ -2,7 +2,6 @@ import { createSigningClient, type RetryOptions } from '@signet/api';
 import type { FieldValue, SdkDocument, SubmissionResult } from '@signet/contract';
 import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { z } from 'zod';
 import { DocumentView } from './DocumentView.js';
 import { loadErrorMessage } from './error-message.js';
 import { resolveMessages, type ViewerMessages } from './i18n/messages.js';
@@ -10,10 +9,6 @@ import { prefetchPdf } from './pdf/load-pdf.js';
 import { StatusPanel } from './StatusPanel.js';
 import { useLatest } from './useLatest.js';
 import { viewerCss } from './styles.js';
-
-// The viewer runs inside host pages whose Content-Security-Policy may forbid eval: zod then parses without compiling
-// validators with `new Function` (no CSP violation reports), which is also faster for the few parses a viewer does.
-z.config({ jitless: true });
 
 export interface SigningViewerProps {
   /** The document to sign, `doc_…`. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.js';
 import { ErrorCodeSchema, ErrorDetailsSchema } from '../errors.js';
 
 export const MetaSchema = z

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.js';
 
 /** The five field types (contract §2.4 shows `text` and `signature`; SPEC §4 adds the rest). */
 export const FIELD_TYPES = ['text', 'signature', 'initials', 'date', 'checkbox'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.js';
 
 /** Scopes a key may hold (contract §2.3 and SPEC §2). */
 export const SCOPES = ['documents:read', 'documents:submit', 'documents:write'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.js';
 import { idSchema } from '../ids.js';
 import { FieldIdSchema, FieldTypeSchema, FieldValueSchema, TextStyleSchema } from './field.js';
 
