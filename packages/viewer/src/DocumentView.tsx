@@ -171,7 +171,7 @@ export function DocumentView({ client, document, messages, ...callbacks }: Docum
         <span className="signet-title" title={document.metadata.filename}>
           {document.metadata.filename}
         </span>
-        <ZoomControls zoom={zoom} onZoomChange={setZoom} labels={{ zoomIn: messages.zoomIn, zoomOut: messages.zoomOut, fitWidth: messages.fitWidth }} />
+        <ZoomControls zoom={zoom} onZoomChange={setZoom} labels={{ zoomIn: messages.zoomIn, zoomOut: messages.zoomOut, fitWidth: messages.fitWidth, value: messages.zoomValue }} />
       </div>
       {completed && (
         <StatusPanel

@@ -190,5 +190,8 @@ describe('<SigningViewer>', () => {
     expect(screen.getByText('0 von 5 Pflichtfeldern ausgefüllt')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Abschließen und senden' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Weiter' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Vergrößern' })).toBeTruthy();
+    // A no-break space, as German writes it (the matcher sees it as a plain space).
+    expect(screen.getByText('100 %').textContent).toBe('100\u00a0%');
   });
 });

@@ -8,11 +8,11 @@ import { ZoomControls } from './ZoomControls.js';
 
 afterEach(() => cleanup());
 
-const labels = { zoomIn: 'Zoom in', zoomOut: 'Zoom out', fitWidth: 'Fit to width' };
+const labels = { zoomIn: 'Zoom in', zoomOut: 'Zoom out', fitWidth: 'Fit to width', value: '{percent}%' };
 
 function Controlled({ initial = 1 }: { initial?: number }) {
   const [zoom, setZoom] = useState(initial);
-  return <ZoomControls zoom={zoom} onZoomChange={setZoom} labels={labels} locale="en-US" />;
+  return <ZoomControls zoom={zoom} onZoomChange={setZoom} labels={labels} />;
 }
 
 describe('ZoomControls', () => {

@@ -1,25 +1,29 @@
+import { format } from '../i18n/messages.js';
 import { ZOOM_STEPS, zoomIn, zoomOut } from './zoom.js';
 
 export interface ZoomControlsProps {
   /** Current zoom; 1 fits the page width. */
   zoom: number;
   onZoomChange: (zoom: number) => void;
-  /** Accessible names (and tooltips) of the three buttons, in the viewer's language. */
-  labels: { zoomIn: string; zoomOut: string; fitWidth: string };
+  /**
+   * Accessible names (and tooltips) of the three buttons, and the zoom shown between them (`{percent}` is the
+   * whole percentage), in the viewer's language.
+   */
+  labels: { zoomIn: string; zoomOut: string; fitWidth: string; value: string };
   steps?: readonly number[];
-  /** Locale for the percentage (default: the browser's). */
-  locale?: string;
   className?: string;
 }
 
 /**
  * Zoom out / fit width / zoom in, with the current zoom as a percentage of the fitted width between them.
- * @example <ZoomControls zoom={zoom} onZoomChange={setZoom} labels={{ zoomIn: 'Zoom in', zoomOut: 'Zoom out', fitWidth: 'Fit to width' }} />
+ * @example <ZoomControls zoom={zoom} onZoomChange={setZoom} labels={{ zoomIn: 'Zoom in', zoomOut: 'Zoom out', fitWidth: 'Fit to width', value: '{percent}%' }} />
  */
-export function ZoomControls({ zoom, onZoomChange, labels, steps = ZOOM_STEPS, locale, className }: ZoomControlsProps) {
+export function ZoomControls({ zoom, onZoomChange, labels, steps = ZOOM_STEPS, className }: ZoomControlsProps) {
   const min = steps[0] ?? zoom;
   const max = steps[steps.length - 1] ?? zoom;
-  const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }).format(zoom);
+  // A template rather than Intl.NumberFormat: building the first Intl formatter loads locale data for tens of
+  // milliseconds, and this renders on the path to the first page.
+  const percent = format(labels.value, { percent: Math.round(zoom * 100) });
   return (
     <div className={className ? `signet-zoom ${className}` : 'signet-zoom'} role="group">
       <button type="button" className="signet-zoom-button" aria-label={labels.zoomOut} title={labels.zoomOut} disabled={zoom <= min} onClick={() => onZoomChange(zoomOut(zoom, steps))}>

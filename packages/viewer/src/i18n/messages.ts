@@ -34,6 +34,8 @@ export interface ViewerMessages {
   zoomIn: string;
   zoomOut: string;
   fitWidth: string;
+  /** The zoom between the zoom buttons; `{percent}` is a whole number. */
+  zoomValue: string;
   documentLabel: string;
   // The signature dialog
   dialogTitleSignature: string;
@@ -86,6 +88,7 @@ const en: ViewerMessages = {
   zoomIn: 'Zoom in',
   zoomOut: 'Zoom out',
   fitWidth: 'Fit to width',
+  zoomValue: '{percent}%',
   documentLabel: 'Document to sign',
   dialogTitleSignature: 'Add your signature',
   dialogTitleInitials: 'Add your initials',
@@ -137,6 +140,7 @@ const de: ViewerMessages = {
   zoomIn: 'Vergrößern',
   zoomOut: 'Verkleinern',
   fitWidth: 'An Breite anpassen',
+  zoomValue: '{percent}\u00a0%',
   documentLabel: 'Zu unterschreibendes Dokument',
   dialogTitleSignature: 'Unterschrift hinzufügen',
   dialogTitleInitials: 'Initialen hinzufügen',
