@@ -3,7 +3,8 @@
  * it holds on to over a long document.
  *
  * One run: a real Signet server (SQLite, loopback) with a 1-page and a 300-page sample document; the bench page
- * (`bench/page/`) built for production by Vite and served by `vite preview`; Debian's Chromium through Playwright.
+ * (`bench/page/`) built for production by Vite and served by `vite preview` in a process of its own; Debian's
+ * Chromium through Playwright.
  * Every measurement gets a fresh browser context (empty HTTP cache, new pdf.js worker), after one discarded warm-up
  * per viewer; the two viewers alternate order over the repetitions, and medians are reported.
  *
@@ -18,21 +19,25 @@
  *   grows as V8 optimizes the drawing code that a long scroll runs hot) and everything else. Canvases: the most
  *   `<canvas>` elements in the document at any moment.
  *
- * Environment: BENCH_REPS (default 5), BENCH_HEAP=0 to skip the heap and scroll part, CHROMIUM_PATH (default
+ * Environment: BENCH_REPS (default 5), BENCH_HEAP=0 to skip the heap and scroll part, BENCH_HEAP_DETAIL=1 to list
+ * what grew most between the two heap snapshots (by node type and constructor), CHROMIUM_PATH (default
  * /usr/bin/chromium).
  */
 import { startLiveServer, type LiveServer } from '@signet/server/live-server';
 import react from '@vitejs/plugin-react';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
-import { build, preview } from 'vite';
+import { build } from 'vite';
 import type { BenchParams, MountTimes, ViewerName } from './page/protocol.js';
 
 const REPS = Math.max(1, Number(process.env.BENCH_REPS ?? 5));
 const HEAP = process.env.BENCH_HEAP !== '0';
+const HEAP_DETAIL = Boolean(process.env.BENCH_HEAP_DETAIL);
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const VIEWPORT = { width: 1280, height: 900 };
@@ -107,6 +112,8 @@ async function measureLoad(browser: Browser, url: string, traffic: Traffic, view
 interface HeapBreakdown {
   code: number;
   objects: number;
+  /** Bytes by node type and name (a constructor, `(compiled code)`, a string…), for BENCH_HEAP_DETAIL. */
+  byName: Map<string, number>;
 }
 
 interface HeapProbe {
@@ -144,16 +151,21 @@ function splitSnapshot(json: string): HeapBreakdown {
   const snapshot = JSON.parse(json) as {
     snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
     nodes: number[];
+    strings: string[];
   };
   const { node_fields: fields, node_types: [types] } = snapshot.snapshot.meta;
   const typeAt = fields.indexOf('type');
+  const nameAt = fields.indexOf('name');
   const sizeAt = fields.indexOf('self_size');
-  const breakdown = { code: 0, objects: 0 };
+  const breakdown: HeapBreakdown = { code: 0, objects: 0, byName: new Map() };
   for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
-    const type = types[snapshot.nodes[i + typeAt]!];
+    const type = types[snapshot.nodes[i + typeAt]!]!;
     const size = snapshot.nodes[i + sizeAt]!;
     if (type === 'code') breakdown.code += size;
     else if (type !== 'native') breakdown.objects += size;
+    if (type === 'native') continue;
+    const name = type === 'string' || type === 'concatenated string' || type === 'sliced string' ? '(strings)' : `${type} ${snapshot.strings[snapshot.nodes[i + nameAt]!]!.slice(0, 60)}`;
+    breakdown.byName.set(name, (breakdown.byName.get(name) ?? 0) + size);
   }
   return breakdown;
 }
@@ -302,6 +314,16 @@ function printHeaps(heaps: Record<ViewerName, HeapResult>): void {
     const after = heaps[viewer].scroll.breakdownAtEnd;
     const growth = (after.objects / before.objects).toFixed(2);
     console.log(`  ${VIEWERS[viewer].padEnd(14)} compiled code ${mib(before.code)} → ${mib(after.code)}; everything else ${mib(before.objects)} → ${mib(after.objects)} (×${growth})`);
+    if (HEAP_DETAIL) printHeapGrowth(before, after);
+  }
+}
+
+/** The node types and names whose bytes grew most between two snapshots. */
+function printHeapGrowth(before: HeapBreakdown, after: HeapBreakdown): void {
+  const names = new Set([...before.byName.keys(), ...after.byName.keys()]);
+  const growth = [...names].map((name) => [name, (after.byName.get(name) ?? 0) - (before.byName.get(name) ?? 0)] as const);
+  for (const [name, bytes] of growth.sort((a, b) => b[1] - a[1]).slice(0, 20)) {
+    console.log(`      ${`${(bytes / 1024).toFixed(0)} KiB`.padStart(9)}  ${name}`);
   }
 }
 
@@ -319,18 +341,45 @@ function printRatios(files: BenchFile[], firstPaint: Map<string, number>, heaps:
   }
 }
 
-/** Builds the bench page for production and serves it; returns its URL. */
+/** A free TCP port on loopback. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Builds the bench page for production and serves it with `vite preview` in a process of its own, as a host page's
+ * files are served apart from the Signet API in production; returns its URL. (Served from this process, the
+ * preview server's on-the-fly compression of the 1.2 MB pdf.js worker script held up the API's answers for a
+ * tenth of a second or more, and held them up for whichever viewer happened to have a request in flight.)
+ */
 async function serveBenchPage(cleanups: Array<() => Promise<unknown>>): Promise<string> {
   const outDir = await mkdtemp(join(tmpdir(), 'signet-viewer-bench-'));
   cleanups.push(() => rm(outDir, { recursive: true, force: true }));
   const root = fileURLToPath(new URL('./page/', import.meta.url));
-  const config = { root, configFile: false as const, logLevel: 'warn' as const, plugins: [react()], build: { outDir, emptyOutDir: true, target: 'es2022' } };
-  await build(config);
-  const server = await preview({ ...config, preview: { host: '127.0.0.1', port: 0, strictPort: false } });
-  cleanups.push(() => server.close());
-  const url = server.resolvedUrls?.local[0];
-  if (!url) throw new Error('vite preview did not report a URL');
-  return url;
+  await build({ root, configFile: false, logLevel: 'warn', plugins: [react()], build: { outDir, emptyOutDir: true, target: 'es2022' } });
+
+  const port = await freePort();
+  const vite = fileURLToPath(new URL('./bin/vite.js', import.meta.resolve('vite/package.json')));
+  const args = [vite, 'preview', root, '--outDir', outDir, '--host', '127.0.0.1', '--port', String(port), '--strictPort'];
+  const server = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+  cleanups.push(async () => {
+    server.kill();
+    await exited;
+  });
+  const url = `http://127.0.0.1:${port}/`;
+  for (const end = Date.now() + 30_000; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
+    if (server.exitCode !== null) throw new Error(`vite preview exited with ${server.exitCode}`);
+    if (await fetch(url).then((response) => response.ok, () => false)) return url;
+    if (Date.now() > end) throw new Error('vite preview did not answer within 30 s');
+  }
 }
 
 async function main(): Promise<void> {
