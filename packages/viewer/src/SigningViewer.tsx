@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { DocumentView } from './DocumentView.js';
 import { loadErrorMessage } from './error-message.js';
 import { resolveMessages, type ViewerMessages } from './i18n/messages.js';
-import { prefetchPdf } from './pdf/load-pdf.js';
+import { prefetchPdf, preloadPdfWorker } from './pdf/load-pdf.js';
 import { StatusPanel } from './StatusPanel.js';
 import { useLatest } from './useLatest.js';
 import { viewerCss } from './styles.js';
@@ -60,8 +60,7 @@ function ViewerRoot({ documentId, apiKey, baseUrl, locale, messages: overrides, 
     // The client retries transient failures itself; the query must not multiply them.
     queryFn: async ({ signal }: { signal: AbortSignal }) => {
       const document = await client.getDocument(documentId, { signal });
-      // The pdf.js worker and the PDF's first bytes start now, while React renders the document's view. (Started
-      // at mount instead, the worker competed with the metadata request and parse on the main thread and was slower.)
+      // The PDF's first bytes are asked for now, while React renders the document's view.
       prefetchPdf(document.documentUrl);
       return document;
     },
@@ -70,7 +69,11 @@ function ViewerRoot({ documentId, apiKey, baseUrl, locale, messages: overrides, 
   // Asked for while rendering, not after the first paint (when useQuery's effect would): the document's metadata
   // is the first thing on the critical path. Deduplicated by its key, so re-renders do not ask again.
   const queryClient = useQueryClient();
-  if (!queryClient.getQueryState(documentQuery.queryKey)) void queryClient.prefetchQuery(documentQuery);
+  if (!queryClient.getQueryState(documentQuery.queryKey)) {
+    void queryClient.prefetchQuery(documentQuery);
+    // Booting pdf.js's worker (a 1 MB script) takes longer than the metadata request: it starts right behind it.
+    preloadPdfWorker();
+  }
   const document = useQuery(documentQuery);
 
   const latest = useLatest(events);

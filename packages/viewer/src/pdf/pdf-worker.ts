@@ -40,10 +40,12 @@ export function sharedPdfWorker(): PDFWorker {
 
 /**
  * Starts the shared pdf.js worker now, so that its ~1 MB script loads and compiles while other work (fetching the
- * document's metadata) goes on, rather than after the PDF's first bytes arrive. For hosts; the viewer itself starts
- * the worker through `prefetchPdf` and `loadPdf`.
+ * document's metadata) goes on, rather than after the PDF's first bytes arrive. The viewer calls it when it mounts;
+ * a host may call it earlier (before the viewer is on screen). Does nothing where there are no workers (a server
+ * rendering the page).
  * @example useEffect(() => preloadPdfWorker(), []);
  */
 export function preloadPdfWorker(): void {
+  if (typeof Worker === 'undefined') return;
   sharedPdfWorker();
 }
