@@ -51,12 +51,16 @@ const shellCss = /* css */ `
   flex: 1 1 auto; display: flex; flex-direction: column; align-items: center; justify-content: center; gap: 12px;
   padding: 24px; color: var(--_muted);
 }
+/* Loading indicators show (and start moving) only once a load has taken 400 ms: a fast load does not flash them,
+   and their animation frames do not compete with the load on a slow device. */
 .signet-viewer .signet-spinner {
   width: 28px; height: 28px; border-radius: 50%; border: 3px solid var(--_border); border-top-color: var(--_accent);
-  animation: signet-spin 0.8s linear infinite;
+  visibility: hidden;
+  animation: signet-appear 0s 400ms forwards, signet-spin 0.8s linear 400ms infinite;
 }
+@keyframes signet-appear { to { visibility: visible; } }
 @keyframes signet-spin { to { transform: rotate(360deg); } }
-@media (prefers-reduced-motion: reduce) { .signet-viewer .signet-spinner { animation-duration: 2.4s; } }
+@media (prefers-reduced-motion: reduce) { .signet-viewer .signet-spinner { animation-duration: 0s, 2.4s; } }
 
 .signet-viewer .signet-button {
   display: inline-flex; align-items: center; justify-content: center; gap: 6px; min-height: 40px; padding: 8px 16px;

@@ -2,6 +2,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
+import { viewerCss } from '../styles.js';
 import { LoadProgress } from './LoadProgress.js';
 import { zoomIn, zoomOut } from './zoom.js';
 import { ZoomControls } from './ZoomControls.js';
@@ -56,5 +57,20 @@ describe('LoadProgress', () => {
     const bar = screen.getByRole('progressbar', { name: 'Loading document' });
     expect(bar.hasAttribute('aria-valuenow')).toBe(false);
     expect(bar.hasAttribute('data-indeterminate')).toBe(true);
+  });
+
+  it('shows, and the loading spinner with it, only once a load has taken 400 ms', async () => {
+    const { container } = render(
+      <div className="signet-viewer">
+        <style>{viewerCss}</style>
+        <span className="signet-spinner" />
+        <LoadProgress progress={null} label="Loading document" />
+      </div>,
+    );
+    const indicators = [container.querySelector('.signet-spinner')!, container.querySelector('.signet-progress')!];
+    expect(indicators.map((element) => getComputedStyle(element).visibility)).toEqual(['hidden', 'hidden']);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(indicators.map((element) => getComputedStyle(element).visibility)).toEqual(['visible', 'visible']);
+    expect(screen.getByRole('progressbar', { name: 'Loading document' })).toBeTruthy();
   });
 });

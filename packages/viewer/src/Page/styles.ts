@@ -109,6 +109,8 @@ export const pageCss = `
   height: 4px;
   border-radius: 2px;
   background: var(--signet-border, #d9e2ec);
+  visibility: hidden;
+  animation: signet-appear 0s 400ms forwards; /* after 400 ms, as the spinner (styles.ts) */
 }
 .signet-viewer .signet-progress-bar {
   position: absolute;
@@ -119,7 +121,7 @@ export const pageCss = `
 }
 .signet-viewer .signet-progress[data-indeterminate] .signet-progress-bar {
   width: 35%;
-  animation: signet-progress 1.2s ease-in-out infinite;
+  animation: signet-progress 1.2s ease-in-out 400ms infinite;
 }
 @keyframes signet-progress {
   from { transform: translateX(-100%); }
