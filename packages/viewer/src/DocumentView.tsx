@@ -134,6 +134,8 @@ export function DocumentView({ client, document, messages, ...callbacks }: Docum
     );
   };
 
+  // Their boxes stay mounted when scrolled far away, so that Tab and Next reach every field.
+  const pagesWithFields = useMemo(() => new Set(fieldsByPage.keys()), [fieldsByPage]);
   // Stable between renders that change nothing on the pages, so the page list does not re-render every box; pages
   // without fields get no layer.
   const renderOverlay = useCallback(
@@ -214,6 +216,7 @@ export function DocumentView({ client, document, messages, ...callbacks }: Docum
             zoom={zoom}
             onScaleChange={(scale) => (cssScale.current = scale)}
             renderOverlay={renderOverlay}
+            pinnedPages={pagesWithFields}
           />
         ) : (
           <div className="signet-loading">

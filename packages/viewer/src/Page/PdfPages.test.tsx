@@ -46,7 +46,8 @@ const untilPainted = (pageNumber: number, timeout = 15_000) =>
 
 describe('PdfPages', () => {
   it('lays out every page at its aspect ratio before drawing, then draws the text of the pages in view', async () => {
-    await mount(3);
+    // 700 px high: page 3 (at about 2,000 px) is past the drawn zone (one viewport below) but has its box (two).
+    await mount(3, { height: 700 });
     await waitFor(() => expect(document.querySelectorAll('[data-page-number]')).toHaveLength(3), { timeout: 15_000 });
 
     for (const n of [1, 2, 3]) {
@@ -81,12 +82,15 @@ describe('PdfPages', () => {
     expect(canvas.width / canvas.height).toBeCloseTo(LETTER, 2);
   });
 
-  it('scrolls a 300-page document end to end with few live canvases and paints the last page', async () => {
-    const { painted, states } = await mount(300, { zoom: 0.5, height: 600 });
+  it('scrolls a 300-page document end to end with few live canvases and page boxes, and paints the last page', async () => {
+    const pinnedPages = new Set([1]);
+    const { painted, states } = await mount(300, { zoom: 0.5, height: 600, pinnedPages });
     await untilPainted(1);
     let peak = 0;
+    let peakBoxes = 0;
     const observer = new MutationObserver(() => {
       peak = Math.max(peak, document.querySelectorAll('canvas').length);
+      peakBoxes = Math.max(peakBoxes, document.querySelectorAll('[data-page-number]').length);
     });
     observer.observe(document.body, { childList: true, subtree: true });
     const scroller = document.querySelector<HTMLElement>('.signet-pages')!;
@@ -104,8 +108,19 @@ describe('PdfPages', () => {
     expect(peak).toBeGreaterThan(0);
     expect(peak).toBeLessThanOrEqual(MAX_LIVE_CANVASES);
     expect(painted).toContain(300);
+    // Five viewports of boxes (two above, two below) at about 2.5 pages each, and the pinned page.
+    expect(peakBoxes).toBeGreaterThan(3);
+    expect(peakBoxes).toBeLessThanOrEqual(16);
+    expect(document.querySelector('[data-page-number="2"]')).toBeNull();
+    // The pinned page keeps its box, without a canvas: its skeleton is back.
     expect(pageBox(1).querySelector('canvas')).toBeNull();
-    expect(pageBox(1).hasAttribute('data-painted')).toBe(false); // its skeleton is back
+    expect(pageBox(1).hasAttribute('data-painted')).toBe(false);
+    // The pages and their order come back on the way up.
+    scroller.scrollTop = 0;
+    await untilPainted(2);
+    const order = [...document.querySelectorAll('[data-page-number]')].map((box) => Number(box.getAttribute('data-page-number')));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(order.slice(0, 3)).toEqual([1, 2, 3]);
     // The list was shown with page 1's size standing in for the others, then every page was measured.
     const firstReady = states.find((state) => state.status === 'ready')!;
     expect(firstReady.pages).toHaveLength(300);

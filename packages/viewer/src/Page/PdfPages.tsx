@@ -23,12 +23,6 @@ import { useScrollAnchor } from './useScrollAnchor.js';
 /** At most this many pages hold a canvas at once, however long the document. */
 export const MAX_LIVE_CANVASES = 8;
 
-/**
- * Page boxes mounted at first; the others follow, as a transition, once a page is painted (or after a second), so
- * that a long document's first paint does not wait for hundreds of boxes to mount.
- */
-const EAGER_PAGES = MAX_LIVE_CANVASES;
-const MOUNT_REST_AFTER_MS = 1000;
 
 export interface PdfPagesProps {
   pdf: PDFDocumentProxy;
@@ -47,6 +41,11 @@ export interface PdfPagesProps {
   onScaleChange?: (cssScale: number) => void;
   /** A page failed to draw (a damaged page). Without a handler the error is logged. */
   onPageError?: (pageNumber: number, error: Error) => void;
+  /**
+   * Pages whose boxes stay mounted wherever the scroll is: those whose overlay holds something the keyboard must
+   * reach (form fields). Other pages' boxes exist only within two viewports of the visible area. Keep it stable.
+   */
+  pinnedPages?: ReadonlySet<number>;
   /** Accessible name of the scrolling region, e.g. "Document". */
   label?: string;
   /** Accessible name of each page, e.g. (n, count) => `Page ${n} of ${count}`. */
@@ -61,11 +60,11 @@ export interface PdfPagesHandle {
 
 /**
  * The scrolling list of a document's pages. It fills its parent and scrolls inside itself; the caller sizes the
- * parent and injects `pageCss` inside a `.signet-viewer` element. Every page gets a box at its true aspect ratio
- * at once (its box is mounted once the first page is painted); only pages within about a viewport of the visible
- * area are drawn (at most `MAX_LIVE_CANVASES`), the one nearest the viewport's centre first, and pages that scroll
- * far away give their canvas back. On zoom, the page at
- * the top stays at the top and pages are redrawn at the new size, showing the old bitmap stretched meanwhile.
+ * parent and injects `pageCss` inside a `.signet-viewer` element. Every page is laid out at its true aspect ratio at
+ * once (the scrollbar is right from the start), but only pages within two viewports of the visible area, and the
+ * `pinnedPages`, have a box in the DOM; only pages within about a viewport are drawn (at most `MAX_LIVE_CANVASES`),
+ * the one nearest the viewport's centre first, and pages that scroll far away give their canvas back. On zoom, the
+ * page at the top stays at the top and pages are redrawn at the new size, showing the old bitmap stretched meanwhile.
  * @example
  * const pagesRef = useRef<PdfPagesHandle>(null);
  * <div className="signet-viewer" style={{ height: 600 }}>
@@ -104,7 +103,11 @@ export const PdfPages = forwardRef<PdfPagesHandle, PdfPagesProps>(function PdfPa
   const [queue] = useState(() => new RenderQueue(rank));
   useEffect(() => () => queue.cancelAll(), [queue]);
   const { live, observe } = useNearPages(scrollElement, { enabled: scale > 0, maxLive: MAX_LIVE_CANVASES, rank, estimate });
-  const mounted = useMountedPages(pdf, pages, EAGER_PAGES, MOUNT_REST_AFTER_MS);
+  const { mounted, update: updateMounted } = useMountedPages(scrollRef, layoutRef, layout, pages, props.pinnedPages, { initial: MAX_LIVE_CANVASES });
+  const handleScroll = useCallback(() => {
+    onScroll();
+    updateMounted();
+  }, [onScroll, updateMounted]);
 
   const callbacks = useLatest(props);
   const onPainted = useCallback((pageNumber: number) => callbacks.current.onPagePainted?.(pageNumber), [callbacks]);
@@ -128,9 +131,10 @@ export const PdfPages = forwardRef<PdfPagesHandle, PdfPagesProps>(function PdfPa
         element.scrollTop = pageNumber <= 1 ? 0 : box.top - gap / 2;
         // Anchor now: a zoom before the scroll event arrives must keep this page, not the previous one.
         reanchor();
+        updateMounted();
       },
     }),
-    [layoutRef, reanchor],
+    [layoutRef, reanchor, updateMounted],
   );
 
   return (
@@ -140,16 +144,16 @@ export const PdfPages = forwardRef<PdfPagesHandle, PdfPagesProps>(function PdfPa
       tabIndex={0}
       role={props.label ? 'region' : undefined}
       aria-label={props.label}
-      onScroll={onScroll}
+      onScroll={handleScroll}
     >
       {/* Keyed by document: a new document starts from fresh page boxes and canvases. */}
       <div key={pdf.loadingTask.docId} className="signet-pages-track" style={{ width: layout.width, height: layout.height }}>
-        {mounted.map((geometry, index) => (
+        {mounted.map((geometry) => (
           <PageBox
             key={geometry.pageNumber}
             pdf={pdf}
             geometry={geometry}
-            box={layout.boxes[index]!}
+            box={layout.boxes[geometry.pageNumber - 1]!}
             cssScale={scale}
             live={live.has(geometry.pageNumber)}
             devicePixelRatio={devicePixelRatio}

@@ -24,6 +24,7 @@ export interface HarnessProps {
   width?: number;
   pagesRef?: Ref<PdfPagesHandle>;
   renderOverlay?: (page: PageGeometry, cssScale: number) => ReactNode;
+  pinnedPages?: ReadonlySet<number>;
   onPagePainted?: (pageNumber: number) => void;
   onScaleChange?: (scale: number) => void;
   onState?: (state: PdfDocumentState) => void;

@@ -1,23 +1,45 @@
-import type { PDFDocumentProxy } from 'pdfjs-dist';
-import { startTransition, useEffect, useState } from 'react';
-import { firstPagePainted } from '../pdf/paint-signal.js';
+import { useCallback, useLayoutEffect, useMemo, useState, type RefObject } from 'react';
+import { pagesWithin, type PageLayout } from './page-layout.js';
+
+/** First and last page of the mounted window (inclusive); empty when `last < first`. */
+type Range = readonly [first: number, last: number];
 
 /**
- * The pages whose boxes are mounted: the first `eager` at once, all of them (as a transition) once a page of `pdf`
- * is painted or `timeoutMs` has passed. A 300-page document's first paint then waits for a few boxes, not 300;
- * the others are laid out already (the track has its full height), so nothing moves when they arrive.
- * @example const mounted = useMountedPages(pdf, pages, 8, 1000);
+ * The pages whose boxes are mounted: those within `reach` viewports above and below the visible part of
+ * `scrollRef`, and the `pinned` ones wherever the scroll is (pages holding something the keyboard must reach, such as
+ * form fields), in page order. A 2,000-page document keeps a few dozen boxes in the DOM, not 2,000; the track has
+ * its full height from the layout, so nothing moves as boxes come and go. Before the scroll element has a size, the
+ * first `initial` pages are mounted. Call `update` on every scroll event; layout changes are followed by themselves.
+ * @example const { mounted, update } = useMountedPages(scrollRef, layoutRef, layout, pages, pinned);
  */
-export function useMountedPages<T>(pdf: PDFDocumentProxy, pages: T[], eager: number, timeoutMs: number): T[] {
-  const docId = pdf.loadingTask.docId;
-  const [mountedAll, setMountedAll] = useState<string | null>(null);
-  useEffect(() => {
-    if (mountedAll === docId) return;
-    let active = true;
-    void firstPagePainted(pdf, timeoutMs).then(() => active && startTransition(() => setMountedAll(docId)));
-    return () => {
-      active = false;
-    };
-  }, [pdf, docId, mountedAll, timeoutMs]);
-  return mountedAll === docId || pages.length <= eager ? pages : pages.slice(0, eager);
+export function useMountedPages<T extends { pageNumber: number }>(
+  scrollRef: RefObject<HTMLElement | null>,
+  layoutRef: RefObject<PageLayout>,
+  layout: PageLayout,
+  pages: readonly T[],
+  pinned: ReadonlySet<number> | undefined,
+  { reach = 2, initial = 8 } = {},
+): { mounted: T[]; update: () => void } {
+  const [range, setRange] = useState<Range>(() => [1, initial]);
+
+  const update = useCallback(() => {
+    const element = scrollRef.current;
+    const current = layoutRef.current;
+    let next: Range = [1, initial];
+    if (element && element.clientHeight > 0 && current.scale > 0) {
+      const height = element.clientHeight;
+      const within = pagesWithin(current, element.scrollTop - reach * height, element.scrollTop + (reach + 1) * height);
+      next = within.length > 0 ? [within[0]!, within[within.length - 1]!] : [1, 0];
+    }
+    setRange((previous) => (previous[0] === next[0] && previous[1] === next[1] ? previous : next));
+  }, [scrollRef, layoutRef, reach, initial]);
+
+  // Before paint, after the scroll anchor (declared earlier) has put the scroll position right for the new layout.
+  useLayoutEffect(update, [layout, update]);
+
+  const mounted = useMemo(
+    () => pages.filter(({ pageNumber }) => (pageNumber >= range[0] && pageNumber <= range[1]) || pinned?.has(pageNumber)),
+    [pages, range, pinned],
+  );
+  return { mounted, update };
 }
