@@ -60,8 +60,8 @@ function ViewerRoot({ documentId, apiKey, baseUrl, locale, messages: overrides, 
     // The client retries transient failures itself; the query must not multiply them.
     queryFn: async ({ signal }: { signal: AbortSignal }) => {
       const document = await client.getDocument(documentId, { signal });
-      // The PDF's first bytes are asked for now, while React renders the document's view.
-      prefetchPdf(document.documentUrl);
+      // The PDF's first and last chunks are asked for now, while React renders the document's view.
+      prefetchPdf(document.documentUrl, document.metadata.fileSize);
       return document;
     },
     retry: false,

@@ -50,6 +50,45 @@ describe('loadPdf', () => {
     expect(fileRequests.filter((request) => request.range === `bytes=0-${DEFAULT_RANGE_CHUNK_SIZE - 1}`)).toHaveLength(1);
   });
 
+  it('with the file length, the first chunk and the tail are prefetched at once, and the load takes both', async () => {
+    const doc = await commands.createDocument({ pages: 300 });
+    const { documentUrl: url, metadata } = await sdkDocumentOf(doc);
+    await commands.takeRequests(doc.documentId);
+    const tail = tailRange(metadata.fileSize, DEFAULT_RANGE_CHUNK_SIZE, 2);
+    const ranges = async () =>
+      (await commands.takeRequests(doc.documentId)).filter((request) => request.path.endsWith('/file')).map((request) => request.range);
+
+    prefetchPdf(url, metadata.fileSize);
+    // Both before any load: the tail does not wait for the first chunk's answer.
+    const seen: Array<string | null> = [];
+    const poll = async () => {
+      seen.push(...(await ranges()));
+      return seen;
+    };
+    await expect.poll(poll, { timeout: 10_000 }).toEqual(
+      expect.arrayContaining([`bytes=0-${DEFAULT_RANGE_CHUNK_SIZE - 1}`, `bytes=${tail.begin}-${tail.end - 1}`]),
+    );
+    const pdf = await open(url).promise;
+    expect(pdf.numPages).toBe(300);
+    const later = await ranges();
+    expect(later).not.toContain(`bytes=0-${DEFAULT_RANGE_CHUNK_SIZE - 1}`);
+    expect(later).not.toContain(`bytes=${tail.begin}-${tail.end - 1}`);
+  });
+
+  it('a prefetch given a wrong length still opens the document: the load fetches the real tail', async () => {
+    const doc = await commands.createDocument({ pages: 300 });
+    const { documentUrl: url, metadata } = await sdkDocumentOf(doc);
+    await commands.takeRequests(doc.documentId);
+
+    prefetchPdf(url, metadata.fileSize + 3 * DEFAULT_RANGE_CHUNK_SIZE);
+    const pdf = await open(url).promise;
+
+    expect(pdf.numPages).toBe(300);
+    const tail = tailRange(metadata.fileSize, DEFAULT_RANGE_CHUNK_SIZE, 2);
+    const fileRequests = (await commands.takeRequests(doc.documentId)).filter((request) => request.path.endsWith('/file'));
+    expect(fileRequests.map((request) => request.range)).toContain(`bytes=${tail.begin}-${tail.end - 1}`);
+  });
+
   it('reads all 300 page geometries without fetching the pages themselves', async () => {
     const doc = await commands.createDocument({ pages: 300 });
     const { documentUrl: url, metadata } = await sdkDocumentOf(doc);

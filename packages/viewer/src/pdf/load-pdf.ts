@@ -1,6 +1,6 @@
 import { getDocument, type PDFDocumentLoadingTask, type PDFDocumentProxy } from 'pdfjs-dist';
 import { sharedPdfWorker } from './pdf-worker.js';
-import { FetchRangeTransport, fetchFirstChunk, tailRange, type FirstChunk } from './range-transport.js';
+import { FetchRangeTransport, fetchFirstChunk, prefetchRange, tailRange, type FirstChunk, type Prefetch } from './range-transport.js';
 
 export { configurePdfWorker, preloadPdfWorker } from './pdf-worker.js';
 export { PdfResponseError } from './range-transport.js';
@@ -19,32 +19,46 @@ export const DEFAULT_RANGE_CHUNK_SIZE = 128 * 1024;
  */
 const TAIL_CHUNKS = 2;
 
-/** First chunks asked for ahead of `loadPdf` (see `prefetchPdf`), by URL; taken by the load that needs them. */
-const prefetched = new Map<string, Promise<FirstChunk>>();
+/** What `prefetchPdf` asked for ahead of `loadPdf`: the first chunk, and the tail when the length was known. */
+interface Ahead {
+  first: Promise<FirstChunk>;
+  tail: Prefetch | null;
+}
+
+/** Chunks asked for ahead of `loadPdf` (see `prefetchPdf`), by URL; taken by the load that needs them. */
+const prefetched = new Map<string, Ahead>();
 /** A prefetched chunk nobody takes (the viewer unmounted first) is dropped after this long. */
 const PREFETCH_TTL_MS = 30_000;
 
 /**
  * Starts opening the PDF at `url` before the component that shows it has rendered: the pdf.js worker boots and the
- * file's first chunk is requested, and the `loadPdf` for that URL (with the default chunk size) picks both up. The
- * viewer calls it the moment the document's metadata arrives, which takes a React render and commit off the path to
- * the first page.
- * @example const document = await client.getDocument(id); prefetchPdf(document.documentUrl);
+ * file's first chunk is requested, and with the file's `length` (the document's `fileSize`) its last chunks too, in
+ * parallel rather than one round trip later; the `loadPdf` for that URL (with the default chunk size) picks them up.
+ * The viewer calls it the moment the document's metadata arrives, which takes a React render and commit off the
+ * path to the first page.
+ * @example const document = await client.getDocument(id); prefetchPdf(document.documentUrl, document.metadata.fileSize);
  */
-export function prefetchPdf(url: string): void {
+export function prefetchPdf(url: string, length?: number): void {
   if (prefetched.has(url)) return;
   sharedPdfWorker();
-  const chunk = fetchFirstChunk(url, DEFAULT_RANGE_CHUNK_SIZE, { signal: AbortSignal.timeout(PREFETCH_TTL_MS) });
-  chunk.catch(() => {}); // the load that takes it reports the failure
-  prefetched.set(url, chunk);
-  setTimeout(() => prefetched.get(url) === chunk && prefetched.delete(url), PREFETCH_TTL_MS);
+  const signal = AbortSignal.timeout(PREFETCH_TTL_MS);
+  const first = fetchFirstChunk(url, DEFAULT_RANGE_CHUNK_SIZE, { signal });
+  first.catch(() => {}); // the load that takes it reports the failure
+  let tail: Prefetch | null = null;
+  if (length !== undefined && length > DEFAULT_RANGE_CHUNK_SIZE) {
+    const { begin, end } = tailRange(length, DEFAULT_RANGE_CHUNK_SIZE, TAIL_CHUNKS);
+    tail = prefetchRange(url, begin, end, { signal });
+  }
+  const ahead = { first, tail };
+  prefetched.set(url, ahead);
+  setTimeout(() => prefetched.get(url) === ahead && prefetched.delete(url), PREFETCH_TTL_MS);
 }
 
-function takePrefetched(url: string, chunkSize: number, headers: Record<string, string> | undefined): Promise<FirstChunk> | null {
-  const chunk = prefetched.get(url);
-  if (!chunk || chunkSize !== DEFAULT_RANGE_CHUNK_SIZE || headers) return null;
+function takePrefetched(url: string, chunkSize: number, headers: Record<string, string> | undefined): Ahead | null {
+  const ahead = prefetched.get(url);
+  if (!ahead || chunkSize !== DEFAULT_RANGE_CHUNK_SIZE || headers) return null;
   prefetched.delete(url);
-  return chunk;
+  return ahead;
 }
 
 export interface LoadPdfOptions {
@@ -102,8 +116,8 @@ export function loadPdf(url: string | URL, options: LoadPdfOptions = {}): PdfLoa
 
   const worker = sharedPdfWorker(); // booting while the first chunk is fetched
   const promise = (async () => {
-    const first = await (takePrefetched(String(url), chunkSize, headers) ??
-      fetchFirstChunk(String(url), chunkSize, { headers, signal: controller.signal }));
+    const ahead = takePrefetched(String(url), chunkSize, headers);
+    const first = await (ahead?.first ?? fetchFirstChunk(String(url), chunkSize, { headers, signal: controller.signal }));
     controller.signal.throwIfAborted();
     onProgress?.(progressFraction(first.data.length, first.length));
     let range: FetchRangeTransport | null = null;
@@ -113,7 +127,9 @@ export function loadPdf(url: string | URL, options: LoadPdfOptions = {}): PdfLoa
         onError: (error) => (opened ? options.onError?.(error) : failOpening(error)),
       });
       const tail = tailRange(first.length, chunkSize, TAIL_CHUNKS);
-      range.prefetch(tail.begin, tail.end);
+      // The prefetched tail serves only if the length it was computed from was the file's.
+      if (ahead?.tail && ahead.tail.begin === tail.begin && ahead.tail.end === tail.end) range.adopt(ahead.tail);
+      else range.prefetch(tail.begin, tail.end);
     }
     task = !range
       ? getDocument({ data: first.data, worker })

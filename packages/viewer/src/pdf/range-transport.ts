@@ -55,10 +55,28 @@ export interface FetchRangeTransportOptions {
   onError: (error: Error) => void;
 }
 
-interface Prefetch {
+/** Bytes [begin, end) of a file, asked for ahead of pdf.js. */
+export interface Prefetch {
   begin: number;
   end: number;
   bytes: Promise<Uint8Array>;
+}
+
+/** Bytes [begin, end) of `url`; a server that ignores Range sends the whole file, and they are cut out of it. */
+async function fetchBytes(url: string, begin: number, end: number, options: FetchOptions): Promise<Uint8Array> {
+  const response = await fetchRange(url, begin, end, options);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  return response.status === 200 ? bytes.subarray(begin, end) : bytes;
+}
+
+/**
+ * Starts fetching bytes [begin, end) of `url`, for a `FetchRangeTransport` to answer pdf.js's requests from.
+ * @example const tail = prefetchRange(url, 524288, 715950, { signal });
+ */
+export function prefetchRange(url: string, begin: number, end: number, options: FetchOptions): Prefetch {
+  const bytes = fetchBytes(url, begin, end, options);
+  bytes.catch(() => {}); // a request it would have answered reports the failure
+  return { begin, end, bytes };
 }
 
 /**
@@ -86,9 +104,12 @@ export class FetchRangeTransport extends PDFDataRangeTransport {
    */
   prefetch(begin: number, end: number): void {
     if (begin >= end) return;
-    const bytes = this.#fetchBytes(begin, end);
-    bytes.catch(() => {}); // a request it would have answered reports the failure
-    this.#prefetched.push({ begin, end, bytes });
+    this.#prefetched.push(prefetchRange(this.#url, begin, end, { headers: this.#options.headers, signal: this.#controller.signal }));
+  }
+
+  /** Answers the requests that `ahead` covers from it: bytes fetched before this transport existed. */
+  adopt(ahead: Prefetch): void {
+    this.#prefetched.push(ahead);
   }
 
   override requestDataRange(begin: number, end: number): void {
@@ -103,19 +124,14 @@ export class FetchRangeTransport extends PDFDataRangeTransport {
     const { signal } = this.#controller;
     try {
       const ahead = this.#prefetched.find((prefetch) => prefetch.begin <= begin && end <= prefetch.end);
-      const bytes = ahead ? (await ahead.bytes).subarray(begin - ahead.begin, end - ahead.begin) : await this.#fetchBytes(begin, end);
+      const bytes = ahead
+        ? (await ahead.bytes).subarray(begin - ahead.begin, end - ahead.begin)
+        : await fetchBytes(this.#url, begin, end, { headers: this.#options.headers, signal });
       if (!signal.aborted) this.onDataRange(begin, bytes);
     } catch (error) {
       if (signal.aborted) return;
       this.#options.onError(error instanceof Error ? error : new Error(String(error)));
     }
-  }
-
-  async #fetchBytes(begin: number, end: number): Promise<Uint8Array> {
-    const response = await fetchRange(this.#url, begin, end, { headers: this.#options.headers, signal: this.#controller.signal });
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    // A server that ignores Range sends the whole file: cut out what was asked for.
-    return response.status === 200 ? bytes.subarray(begin, end) : bytes;
   }
 }
 

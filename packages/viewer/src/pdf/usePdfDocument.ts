@@ -50,8 +50,8 @@ export function usePdfDocument(url: string | null | undefined): PdfDocumentState
   // State belongs to one URL; a state of an older URL is never shown (derived, not reset by an effect).
   const [entry, setEntry] = useState<{ url: string; state: PdfDocumentState }>({ url: '', state: IDLE });
 
-  // A layout effect only to start the download before the browser paints this commit rather than after it. (No
-  // separate worker preload: `loadPdf` starts the shared worker, and `prefetchPdf` usually has already.)
+  // A layout effect only to start the download before the browser paints this commit rather than after it.
+  // (`loadPdf` starts the shared worker if nothing has yet.)
   useLayoutEffect(() => {
     if (!url) return;
     let active = true;
