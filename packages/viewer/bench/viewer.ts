@@ -3,8 +3,8 @@
  * it holds on to over a long document.
  *
  * One run: a real Signet server (SQLite, loopback) with a 1-page and a 300-page sample document; the bench page
- * (`bench/page/`) built for production by Vite and served by `vite preview` in a process of its own; Debian's
- * Chromium through Playwright.
+ * (`bench/page/`) built for production by Vite and served precompressed from a process of its own
+ * (`bench/static-server.ts`); Debian's Chromium through Playwright.
  * Every measurement gets a fresh browser context (empty HTTP cache, new pdf.js worker), after one discarded warm-up
  * per viewer; the two viewers alternate order over the repetitions, and medians are reported.
  *
@@ -26,11 +26,12 @@
 import { startLiveServer, type LiveServer } from '@signet/server/live-server';
 import react from '@vitejs/plugin-react';
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
 import { build } from 'vite';
 import type { BenchParams, MountTimes, ViewerName } from './page/protocol.js';
@@ -358,22 +359,29 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Writes `name.gz` beside every compressible file under `directory`, as a deployment pipeline does for a CDN. */
+async function precompress(directory: string): Promise<void> {
+  const files = (await readdir(directory, { recursive: true })).filter((name) => /\.(m?js|css|html|json|svg|map)$/.test(name));
+  await Promise.all(files.map(async (name) => writeFile(join(directory, `${name}.gz`), gzipSync(await readFile(join(directory, name)), { level: 9 }))));
+}
+
 /**
- * Builds the bench page for production and serves it with `vite preview` in a process of its own, as a host page's
- * files are served apart from the Signet API in production; returns its URL. (Served from this process, the
- * preview server's on-the-fly compression of the 1.2 MB pdf.js worker script held up the API's answers for a
- * tenth of a second or more, and held them up for whichever viewer happened to have a request in flight.)
+ * Builds the bench page for production and serves it, precompressed, from a process of its own
+ * (`bench/static-server.ts`), as a host page's files are served apart from the Signet API in production; returns
+ * its URL. (At first `vite preview` served it from this process: compressing the 1.2 MB pdf.js worker on every
+ * request took 100–175 ms of CPU and held up the API's answers for whichever viewer had a request in flight; in a
+ * process of its own it still took that CPU from the viewers on the machine's two cores.)
  */
 async function serveBenchPage(cleanups: Array<() => Promise<unknown>>): Promise<string> {
   const outDir = await mkdtemp(join(tmpdir(), 'signet-viewer-bench-'));
   cleanups.push(() => rm(outDir, { recursive: true, force: true }));
   const root = fileURLToPath(new URL('./page/', import.meta.url));
   await build({ root, configFile: false, logLevel: 'warn', plugins: [react()], build: { outDir, emptyOutDir: true, target: 'es2022' } });
+  await precompress(outDir);
 
   const port = await freePort();
-  const vite = fileURLToPath(new URL('./bin/vite.js', import.meta.resolve('vite/package.json')));
-  const args = [vite, 'preview', root, '--outDir', outDir, '--host', '127.0.0.1', '--port', String(port), '--strictPort'];
-  const server = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const script = fileURLToPath(new URL('./static-server.ts', import.meta.url));
+  const server = spawn(process.execPath, ['--import', 'tsx', script, outDir, String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
   cleanups.push(async () => {
     server.kill();
@@ -381,9 +389,9 @@ async function serveBenchPage(cleanups: Array<() => Promise<unknown>>): Promise<
   });
   const url = `http://127.0.0.1:${port}/`;
   for (const end = Date.now() + 30_000; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
-    if (server.exitCode !== null) throw new Error(`vite preview exited with ${server.exitCode}`);
+    if (server.exitCode !== null) throw new Error(`the static server exited with ${server.exitCode}`);
     if (await fetch(url).then((response) => response.ok, () => false)) return url;
-    if (Date.now() > end) throw new Error('vite preview did not answer within 30 s');
+    if (Date.now() > end) throw new Error('the static server did not answer within 30 s');
   }
 }
 
