@@ -8,8 +8,9 @@ type Range = readonly [first: number, last: number];
  * The pages whose boxes are mounted: those within `reach` viewports above and below the visible part of
  * `scrollRef`, and the `pinned` ones wherever the scroll is (pages holding something the keyboard must reach, such as
  * form fields), in page order. A 2,000-page document keeps a few dozen boxes in the DOM, not 2,000; the track has
- * its full height from the layout, so nothing moves as boxes come and go. Before the scroll element has a size, the
- * first `initial` pages are mounted. Call `update` on every scroll event; layout changes are followed by themselves.
+ * its full height from the layout, so nothing moves as boxes come and go. Nothing is mounted before the pages have a
+ * size; then the first `initial` pages until the scroll element can be measured. Call `update` on every scroll
+ * event; layout changes are followed by themselves.
  * @example const { mounted, update } = useMountedPages(scrollRef, layoutRef, layout, pages, pinned);
  */
 export function useMountedPages<T extends { pageNumber: number }>(
@@ -37,9 +38,10 @@ export function useMountedPages<T extends { pageNumber: number }>(
   // Before paint, after the scroll anchor (declared earlier) has put the scroll position right for the new layout.
   useLayoutEffect(update, [layout, update]);
 
+  // Nothing before the pages have a size: boxes and overlays laid out at zero would only be rendered again.
   const mounted = useMemo(
-    () => pages.filter(({ pageNumber }) => (pageNumber >= range[0] && pageNumber <= range[1]) || pinned?.has(pageNumber)),
-    [pages, range, pinned],
+    () => (layout.scale > 0 ? pages.filter(({ pageNumber }) => (pageNumber >= range[0] && pageNumber <= range[1]) || pinned?.has(pageNumber)) : []),
+    [pages, range, pinned, layout.scale],
   );
   return { mounted, update };
 }
