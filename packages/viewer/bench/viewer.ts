@@ -26,9 +26,10 @@
 import { startLiveServer, type LiveServer } from '@signet/server/live-server';
 import react from '@vitejs/plugin-react';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -113,7 +114,7 @@ async function measureLoad(browser: Browser, url: string, traffic: Traffic, view
 interface HeapBreakdown {
   code: number;
   objects: number;
-  /** Bytes by node type and name (a constructor, `(compiled code)`, a string…), for BENCH_HEAP_DETAIL. */
+  /** Bytes by node type and name (a constructor, `(compiled code)`, a string…); filled for BENCH_HEAP_DETAIL only. */
   byName: Map<string, number>;
 }
 
@@ -164,7 +165,7 @@ function splitSnapshot(json: string): HeapBreakdown {
     const size = snapshot.nodes[i + sizeAt]!;
     if (type === 'code') breakdown.code += size;
     else if (type !== 'native') breakdown.objects += size;
-    if (type === 'native') continue;
+    if (type === 'native' || !HEAP_DETAIL) continue;
     const name = type === 'string' || type === 'concatenated string' || type === 'sliced string' ? '(strings)' : `${type} ${snapshot.strings[snapshot.nodes[i + nameAt]!]!.slice(0, 60)}`;
     breakdown.byName.set(name, (breakdown.byName.get(name) ?? 0) + size);
   }
@@ -347,18 +348,6 @@ function printRatios(files: BenchFile[], samples: Map<string, Sample[]>, firstPa
   }
 }
 
-/** A free TCP port on loopback. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** Writes `name.gz` beside every compressible file under `directory`, as a deployment pipeline does for a CDN. */
 async function precompress(directory: string): Promise<void> {
   const files = (await readdir(directory, { recursive: true })).filter((name) => /\.(m?js|css|html|json|svg|map)$/.test(name));
@@ -379,20 +368,22 @@ async function serveBenchPage(cleanups: Array<() => Promise<unknown>>): Promise<
   await build({ root, configFile: false, logLevel: 'warn', plugins: [react()], build: { outDir, emptyOutDir: true, target: 'es2022' } });
   await precompress(outDir);
 
-  const port = await freePort();
   const script = fileURLToPath(new URL('./static-server.ts', import.meta.url));
-  const server = spawn(process.execPath, ['--import', 'tsx', script, outDir, String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+  const server = spawn(process.execPath, ['--import', 'tsx', script, outDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = once(server, 'exit');
   cleanups.push(async () => {
     server.kill();
     await exited;
   });
-  const url = `http://127.0.0.1:${port}/`;
-  for (const end = Date.now() + 30_000; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
-    if (server.exitCode !== null) throw new Error(`the static server exited with ${server.exitCode}`);
-    if (await fetch(url).then((response) => response.ok, () => false)) return url;
-    if (Date.now() > end) throw new Error('the static server did not answer within 30 s');
-  }
+  // Its first line is the port it listens on.
+  const port = await withTimeout(
+    Promise.race([
+      once(createInterface({ input: server.stdout! }), 'line').then(([line]) => String(line)),
+      exited.then(([code]) => Promise.reject(new Error(`the static server exited with ${code}`))),
+    ]),
+    'the static server',
+  );
+  return `http://127.0.0.1:${port}/`;
 }
 
 async function main(): Promise<void> {

@@ -11,7 +11,7 @@ import {
 } from 'react';
 import type { PageGeometry } from '../pdf/page-geometry.js';
 import { PageBox } from './PageBox.js';
-import { cssScaleFor, layoutPages, pagesWithin } from './page-layout.js';
+import { cssScaleFor, layoutPages, pagesAround } from './page-layout.js';
 import { RenderQueue } from './render-queue.js';
 import { useLatest } from '../useLatest.js';
 import { useContainerWidth } from './useContainerWidth.js';
@@ -22,7 +22,6 @@ import { useScrollAnchor } from './useScrollAnchor.js';
 
 /** At most this many pages hold a canvas at once, however long the document. */
 export const MAX_LIVE_CANVASES = 8;
-
 
 export interface PdfPagesProps {
   pdf: PDFDocumentProxy;
@@ -97,7 +96,7 @@ export const PdfPages = forwardRef<PdfPagesHandle, PdfPagesProps>(function PdfPa
   const estimate = useCallback(() => {
     const element = scrollRef.current;
     if (!element) return [];
-    return pagesWithin(layoutRef.current, element.scrollTop - element.clientHeight, element.scrollTop + 2 * element.clientHeight);
+    return pagesAround(layoutRef.current, element, 1);
   }, [layoutRef]);
   // One queue for the list's lifetime: jobs carry their own document.
   const [queue] = useState(() => new RenderQueue(rank));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anchorAt, cssScaleFor, layoutPages, pageIndexAt, scrollFor, PAGE_GAP } from './page-layout.js';
+import { anchorAt, cssScaleFor, layoutPages, pageIndexAt, pagesAround, scrollFor, PAGE_GAP } from './page-layout.js';
 
 const letter = (pageNumber: number) => ({ pageNumber, width: 612, height: 792, rotation: 0 });
 const pages = [letter(1), { pageNumber: 2, width: 792, height: 612, rotation: 90 }, letter(3)];
@@ -21,6 +21,16 @@ describe('page layout', () => {
     const zoomed = layoutPages(pages, 2, 1000);
     expect(zoomed.width).toBe(2 * 792 + 48);
     expect(zoomed.boxes[1]!.left).toBe(24);
+  });
+
+  it('lists the pages within a number of viewports of the visible part', () => {
+    const layout = layoutPages(Array.from({ length: 20 }, (_, i) => letter(i + 1)), 1, 1000);
+    // The viewport shows page 10 from its top, one page high.
+    const viewport = { scrollTop: layout.boxes[9]!.top, clientHeight: 792 };
+    expect(pagesAround(layout, viewport, 0)).toEqual([10]);
+    expect(pagesAround(layout, viewport, 1)).toEqual([9, 10, 11]);
+    expect(pagesAround(layout, viewport, 2)).toEqual([8, 9, 10, 11, 12]);
+    expect(pagesAround(layout, { scrollTop: 0, clientHeight: 792 }, 2)).toEqual([1, 2, 3]);
   });
 
   it('finds the page at a position, gaps belonging to the page above', () => {

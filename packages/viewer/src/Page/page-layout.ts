@@ -78,7 +78,7 @@ export function pageIndexAt(layout: PageLayout, y: number): number {
 
 /**
  * Page numbers of the boxes that overlap [top, bottom).
- * @example pagesWithin(layout, el.scrollTop - el.clientHeight, el.scrollTop + 2 * el.clientHeight)
+ * @example pagesWithin(layout, 0, 900) // the pages in the first 900 px
  */
 export function pagesWithin(layout: PageLayout, top: number, bottom: number): number[] {
   const within: number[] = [];
@@ -88,6 +88,15 @@ export function pagesWithin(layout: PageLayout, top: number, bottom: number): nu
     if (box.top + box.height > top) within.push(index + 1);
   }
   return within;
+}
+
+/**
+ * Page numbers of the boxes within `reach` viewports above and below the visible part of a scrolling element.
+ * @example pagesAround(layout, scrollElement, 1) // the visible pages and a viewport's worth either side
+ */
+export function pagesAround(layout: PageLayout, viewport: { scrollTop: number; clientHeight: number }, reach: number): number[] {
+  const { scrollTop, clientHeight } = viewport;
+  return pagesWithin(layout, scrollTop - reach * clientHeight, scrollTop + (reach + 1) * clientHeight);
 }
 
 /** What stays put when the layout changes: a point of one page at the viewport's top, and the horizontal centre. */

@@ -1,5 +1,5 @@
 import { useCallback, useLayoutEffect, useMemo, useState, type RefObject } from 'react';
-import { pagesWithin, type PageLayout } from './page-layout.js';
+import { pagesAround, type PageLayout } from './page-layout.js';
 
 /** First and last page of the mounted window (inclusive); empty when `last < first`. */
 type Range = readonly [first: number, last: number];
@@ -28,8 +28,7 @@ export function useMountedPages<T extends { pageNumber: number }>(
     const current = layoutRef.current;
     let next: Range = [1, initial];
     if (element && element.clientHeight > 0 && current.scale > 0) {
-      const height = element.clientHeight;
-      const within = pagesWithin(current, element.scrollTop - reach * height, element.scrollTop + (reach + 1) * height);
+      const within = pagesAround(current, element, reach);
       next = within.length > 0 ? [within[0]!, within[within.length - 1]!] : [1, 0];
     }
     setRange((previous) => (previous[0] === next[0] && previous[1] === next[1] ? previous : next));
