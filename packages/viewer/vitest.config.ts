@@ -18,7 +18,7 @@ export default defineConfig({
   plugins: [react()],
   optimizeDeps: { include: ['react', 'react-dom', 'react-dom/client', '@tanstack/react-query', 'pdfjs-dist', 'signature_pad'] },
   test: {
-    include: ['src/**/*.test.tsx', 'src/**/*.test.ts'],
+    include: ['src/**/*.test.tsx', 'src/**/*.test.ts', 'bench/**/*.test.ts'],
     globalSetup: ['./src/test-support/global-setup.ts'],
     testTimeout: 30_000,
     // The React major the suite runs on (vitest.react18.config.ts runs it on 18).

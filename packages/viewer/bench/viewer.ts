@@ -20,26 +20,32 @@
  *   `<canvas>` elements in the document at any moment.
  *
  * Environment: BENCH_REPS (default 5), BENCH_HEAP=0 to skip the heap and scroll part, BENCH_HEAP_DETAIL=1 to list
- * what grew most between the two heap snapshots (by node type and constructor), CHROMIUM_PATH (default
- * /usr/bin/chromium).
+ * what grew most between the two heap snapshots (by node type and constructor), BENCH_TRACE=<directory> to write a
+ * Chromium trace of one more load per viewer and file there (open it in Perfetto or chrome://tracing; the
+ * `bench-mount` and `bench-paint` marks delimit the measured span), CHROMIUM_PATH (default /usr/bin/chromium).
  */
 import { startLiveServer, type LiveServer } from '@signet/server/live-server';
 import react from '@vitejs/plugin-react';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
+import { median } from 'simple-statistics';
 import { build } from 'vite';
+import { medianInterval } from './median-interval.js';
 import type { BenchParams, MountTimes, ViewerName } from './page/protocol.js';
 
 const REPS = Math.max(1, Number(process.env.BENCH_REPS ?? 5));
 const HEAP = process.env.BENCH_HEAP !== '0';
 const HEAP_DETAIL = Boolean(process.env.BENCH_HEAP_DETAIL);
+const TRACE_DIR = process.env.BENCH_TRACE;
+/** Main thread, workers, compilation, network and user timing: where a load's time goes, thread by thread. */
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'v8', 'v8.execute', 'blink.user_timing', 'loading'];
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const VIEWPORT = { width: 1280, height: 900 };
@@ -108,6 +114,30 @@ async function measureLoad(browser: Browser, url: string, traffic: Traffic, view
   } finally {
     await context.close();
   }
+}
+
+/** One more load per viewer and file, each recorded as a Chromium trace in `directory`; returns the files written. */
+async function traceLoads({ browser, pageUrl, files }: Bench, directory: string): Promise<string[]> {
+  await mkdir(directory, { recursive: true });
+  const written: string[] = [];
+  for (const file of files) {
+    for (const viewer of BOTH) {
+      const { context, page } = await openBenchPage(browser, pageUrl, viewer);
+      try {
+        const path = join(directory, `${viewer}-${file.name.replace(/\W+/g, '-')}.json`);
+        await browser.startTracing(page, { path, categories: TRACE_CATEGORIES });
+        try {
+          await mountViewer(page, viewer, file.params);
+        } finally {
+          await browser.stopTracing();
+        }
+        written.push(path);
+      } finally {
+        await context.close();
+      }
+    }
+  }
+  return written;
 }
 
 /** A heap snapshot split into compiled code and the rest of the JS heap (Blink's native objects left out). */
@@ -225,11 +255,6 @@ async function scrollThrough(browser: Browser, url: string, viewer: ViewerName, 
   }
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
 const row = (cells: string[], widths: number[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ');
@@ -329,6 +354,14 @@ function printHeapGrowth(before: HeapBreakdown, after: HeapBreakdown): void {
   }
 }
 
+/** What the interval of the paired ratios' median says about the target ≤ 1.0. */
+function verdict(interval: [number, number] | null): string {
+  if (!interval) return ' (too few repetitions for an interval: BENCH_REPS=9 or more)';
+  if (interval[1] <= 1) return ': met beyond this run\'s noise';
+  if (interval[0] > 1) return ': NOT met, beyond this run\'s noise';
+  return ': not told apart from 1.0 at this run\'s noise';
+}
+
 function printRatios(files: BenchFile[], samples: Map<string, Sample[]>, firstPaint: Map<string, number>, heaps: Record<ViewerName, HeapResult> | null): void {
   console.log('\nRatios');
   for (const file of files) {
@@ -338,7 +371,9 @@ function printRatios(files: BenchFile[], samples: Map<string, Sample[]>, firstPa
     const pdfjs = samples.get(`${file.name}|pdfjs`)!;
     const paired = samples.get(`${file.name}|signet`)!.map((sample, rep) => sample.firstPaint / pdfjs[rep]!.firstPaint);
     const within = paired.filter((value) => value <= 1).length;
-    console.log(`    the same, within each repetition: median ${median(paired).toFixed(2)}, ≤ 1.0 in ${within} of ${paired.length}`);
+    const interval = medianInterval(paired);
+    const span = interval ? `, 95 % interval of that median ${interval[0].toFixed(2)}–${interval[1].toFixed(2)}` : '';
+    console.log(`    the same, within each repetition: median ${median(paired).toFixed(2)}${span}, ≤ 1.0 in ${within} of ${paired.length}${verdict(interval)}`);
   }
   if (!heaps) return;
   for (const viewer of BOTH) {
@@ -409,6 +444,7 @@ async function main(): Promise<void> {
     const firstPaint = printLoads(files, samples);
     if (heaps) printHeaps(heaps);
     printRatios(files, samples, firstPaint, heaps);
+    if (TRACE_DIR) console.log(`\nTraces: ${(await traceLoads(bench, TRACE_DIR)).join(', ')}`);
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => console.error('cleanup failed:', error));
   }

@@ -15,6 +15,7 @@ import type { BenchParams, MountedViewer } from './protocol.js';
  */
 export function mount(root: HTMLElement, params: BenchParams): MountedViewer {
   const start = performance.now();
+  performance.mark('bench-mount'); // for BENCH_TRACE
   const firstPaint = deferred<number>();
   const interactive = deferred<number | null>();
   let ready = false;
@@ -24,6 +25,7 @@ export function mount(root: HTMLElement, params: BenchParams): MountedViewer {
   const check = () => {
     if (!painted && root.querySelector('[data-page-number="1"][data-painted]')) {
       painted = true;
+      performance.mark('bench-paint');
       firstPaint.resolve(performance.now() - start);
     }
     if (painted && ready && !signalled && root.querySelector('[data-page-number="1"] [data-signet-field]')) {
