@@ -34,7 +34,7 @@ import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
+import { chromium, type Browser, type Page } from 'playwright';
 import { median } from 'simple-statistics';
 import { build } from 'vite';
 import { medianInterval } from './median-interval.js';
@@ -85,14 +85,22 @@ function withTimeout<T>(promise: Promise<T>, what: string, ms = RUN_TIMEOUT_MS):
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-async function openBenchPage(browser: Browser, url: string, viewer: ViewerName): Promise<{ context: BrowserContext; page: Page }> {
+/**
+ * Runs `use` on a bench page of its own: a fresh browser context (empty HTTP cache, new pdf.js worker) with the
+ * viewer's entry loaded. The context is closed afterwards, whatever happens.
+ */
+async function withBenchPage<T>(browser: Browser, url: string, viewer: ViewerName, use: (page: Page) => Promise<T>): Promise<T> {
   const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => console.error(`[bench page] ${error.message}`));
-  if (process.env.BENCH_CONSOLE) page.on('console', (message) => console.log(`[bench page] ${message.text()}`));
-  await page.goto(url);
-  await page.evaluate((name) => window.signetBench.load(name), viewer);
-  return { context, page };
+  try {
+    const page = await context.newPage();
+    page.on('pageerror', (error) => console.error(`[bench page] ${error.message}`));
+    if (process.env.BENCH_CONSOLE) page.on('console', (message) => console.log(`[bench page] ${message.text()}`));
+    await page.goto(url);
+    await page.evaluate((name) => window.signetBench.load(name), viewer);
+    return await use(page);
+  } finally {
+    await context.close();
+  }
 }
 
 /** Mounts the loaded entry on the bench page and waits for its times. */
@@ -105,15 +113,12 @@ interface Sample extends MountTimes {
   bytes: number;
 }
 
-async function measureLoad(browser: Browser, url: string, traffic: Traffic, viewer: ViewerName, params: BenchParams): Promise<Sample> {
-  const { context, page } = await openBenchPage(browser, url, viewer);
-  try {
+function measureLoad(browser: Browser, url: string, traffic: Traffic, viewer: ViewerName, params: BenchParams): Promise<Sample> {
+  return withBenchPage(browser, url, viewer, async (page) => {
     traffic.reset();
     const times = await mountViewer(page, viewer, params);
     return { ...times, ...traffic.take() };
-  } finally {
-    await context.close();
-  }
+  });
 }
 
 /** One more load per viewer and file, each recorded as a Chromium trace in `directory`; returns the files written. */
@@ -122,19 +127,16 @@ async function traceLoads({ browser, pageUrl, files }: Bench, directory: string)
   const written: string[] = [];
   for (const file of files) {
     for (const viewer of BOTH) {
-      const { context, page } = await openBenchPage(browser, pageUrl, viewer);
-      try {
-        const path = join(directory, `${viewer}-${file.name.replace(/\W+/g, '-')}.json`);
+      const path = join(directory, `${viewer}-${file.name.replace(/\W+/g, '-')}.json`);
+      await withBenchPage(browser, pageUrl, viewer, async (page) => {
         await browser.startTracing(page, { path, categories: TRACE_CATEGORIES });
         try {
           await mountViewer(page, viewer, file.params);
         } finally {
           await browser.stopTracing();
         }
-        written.push(path);
-      } finally {
-        await context.close();
-      }
+      });
+      written.push(path);
     }
   }
   return written;
@@ -202,18 +204,20 @@ function splitSnapshot(json: string): HeapBreakdown {
   return breakdown;
 }
 
-/** Heap after GC once the viewer shows the document (and has been idle for a moment). */
-async function heapAfterLoad(browser: Browser, url: string, viewer: ViewerName, params: BenchParams, withBreakdown: boolean) {
-  const { context, page } = await openBenchPage(browser, url, viewer);
-  try {
-    await mountViewer(page, viewer, params);
-    await page.waitForTimeout(500);
-    const heap = await heapProbe(page);
-    const used = await heap.used(true);
-    return { used, breakdown: withBreakdown ? await heap.breakdown() : null };
-  } finally {
-    await context.close();
-  }
+/** Mounts the viewer, lets it idle for a moment, and reads the heap after GC: the heap once the document is shown. */
+async function mountAndSettle(page: Page, viewer: ViewerName, params: BenchParams): Promise<{ heap: HeapProbe; afterLoad: number }> {
+  await mountViewer(page, viewer, params);
+  await page.waitForTimeout(500);
+  const heap = await heapProbe(page);
+  return { heap, afterLoad: await heap.used(true) };
+}
+
+/** Heap after GC once the viewer shows the document, with its breakdown if asked. */
+function heapAfterLoad(browser: Browser, url: string, viewer: ViewerName, params: BenchParams, withBreakdown: boolean) {
+  return withBenchPage(browser, url, viewer, async (page) => {
+    const { heap, afterLoad } = await mountAndSettle(page, viewer, params);
+    return { used: afterLoad, breakdown: withBreakdown ? await heap.breakdown() : null };
+  });
 }
 
 interface ScrollResult {
@@ -227,13 +231,9 @@ interface ScrollResult {
   maxCanvases: number;
 }
 
-async function scrollThrough(browser: Browser, url: string, viewer: ViewerName, params: BenchParams): Promise<ScrollResult> {
-  const { context, page } = await openBenchPage(browser, url, viewer);
-  try {
-    await mountViewer(page, viewer, params);
-    await page.waitForTimeout(500);
-    const heap = await heapProbe(page);
-    const afterLoad = await heap.used(true);
+function scrollThrough(browser: Browser, url: string, viewer: ViewerName, params: BenchParams): Promise<ScrollResult> {
+  return withBenchPage(browser, url, viewer, async (page) => {
+    const { heap, afterLoad } = await mountAndSettle(page, viewer, params);
     let peakAfterGc = afterLoad;
     let peakRaw = afterLoad;
     const started = performance.now();
@@ -250,9 +250,7 @@ async function scrollThrough(browser: Browser, url: string, viewer: ViewerName, 
     peakAfterGc = Math.max(peakAfterGc, atEnd);
     const maxCanvases = await page.evaluate(() => window.signetBench.maxCanvases());
     return { steps, seconds, afterLoad, peakAfterGc, peakRaw, atEnd, breakdownAtEnd: await heap.breakdown(), maxCanvases };
-  } finally {
-    await context.close();
-  }
+  });
 }
 
 const ms = (value: number) => `${value.toFixed(0)} ms`;

@@ -104,12 +104,17 @@ export class FetchRangeTransport extends PDFDataRangeTransport {
    */
   prefetch(begin: number, end: number): void {
     if (begin >= end) return;
-    this.#prefetched.push(prefetchRange(this.#url, begin, end, { headers: this.#options.headers, signal: this.#controller.signal }));
+    this.#prefetched.push(prefetchRange(this.#url, begin, end, this.#fetchOptions()));
   }
 
   /** Answers the requests that `ahead` covers from it: bytes fetched before this transport existed. */
   adopt(ahead: Prefetch): void {
     this.#prefetched.push(ahead);
+  }
+
+  /** Every request of this transport: its headers, and the signal that `abort()` fires. */
+  #fetchOptions(): FetchOptions {
+    return { headers: this.#options.headers, signal: this.#controller.signal };
   }
 
   override requestDataRange(begin: number, end: number): void {
@@ -126,7 +131,7 @@ export class FetchRangeTransport extends PDFDataRangeTransport {
       const ahead = this.#prefetched.find((prefetch) => prefetch.begin <= begin && end <= prefetch.end);
       const bytes = ahead
         ? (await ahead.bytes).subarray(begin - ahead.begin, end - ahead.begin)
-        : await fetchBytes(this.#url, begin, end, { headers: this.#options.headers, signal });
+        : await fetchBytes(this.#url, begin, end, this.#fetchOptions());
       if (!signal.aborted) this.onDataRange(begin, bytes);
     } catch (error) {
       if (signal.aborted) return;
