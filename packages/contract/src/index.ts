@@ -7,3 +7,4 @@ export * from './schemas/field.js';
 export * from './schemas/document.js';
 export * from './schemas/submission.js';
 export * from './field-values.js';
+export * from './preview.js';
