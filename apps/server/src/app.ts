@@ -8,6 +8,7 @@ import { sdkCors } from './middleware/sdk-cors/index.js';
 import { createOpenApiApp, type SignetApp } from './routes/openapi.js';
 import { registerSdkDocumentRoutes } from './routes/sdk-documents.js';
 import { registerDocumentFileRoute } from './routes/sdk-document-file.js';
+import { registerDocumentPreviewRoute } from './routes/sdk-document-preview.js';
 import { registerSubmitRoute } from './routes/sdk-submit.js';
 import { registerDocumentRoutes } from './routes/documents.js';
 import { registerReferenceRoutes } from './routes/reference.js';
@@ -37,6 +38,7 @@ export function createApp(dependencies: AppDependencies, options: { isShuttingDo
 
   registerSdkDocumentRoutes(app, deps);
   registerDocumentFileRoute(app, deps);
+  registerDocumentPreviewRoute(app, deps);
   registerSubmitRoute(app, deps);
   registerDocumentRoutes(app, deps);
   registerReferenceRoutes(app);

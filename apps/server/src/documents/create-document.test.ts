@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../errors.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
-import { sqlite } from '../test-support/harness.js';
+import { PDF_WITHOUT_TRAILER } from '../pdf/test-pdfs.js';
+import { capturingLogger, sqlite } from '../test-support/harness.js';
 import type { Storage } from '../storage/types.js';
 import { cleanFilename, createDocument } from './create-document.js';
 
@@ -31,6 +32,21 @@ describe('createDocument', () => {
     expect(document).toMatchObject({ filename: 'Lease.pdf', pageCount: 2, fileSize: bytes.byteLength, status: 'pending', version: 1 });
     expect(document.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(await storage.getDocument(document.id)).toEqual(document);
+  });
+
+  it('stores the page-1 preview with the document', async () => {
+    const document = await createDocument(storage, { organizationId, bytes: await generateSamplePdf({ pages: 2 }), fields: sampleFields(2), maxPdfBytes: 10_000_000 });
+    expect(await storage.getDocumentPreview(document.id)).toMatchObject({ mediaType: 'image/webp', width: 1224, height: 1584 });
+  });
+
+  it('creates a document whose first page cannot be drawn, without a preview, and logs why', async () => {
+    const { logger, logs } = capturingLogger();
+    const document = await createDocument(storage, { organizationId, bytes: PDF_WITHOUT_TRAILER, fields: [], maxPdfBytes: 10_000_000, logger });
+    expect(await storage.getDocument(document.id)).toEqual(document);
+    expect(await storage.getDocumentPreview(document.id)).toBeNull();
+    expect(logs).toEqual([
+      expect.objectContaining({ level: 40, documentId: document.id, msg: expect.stringMatching(/no preview/), err: expect.objectContaining({ message: expect.stringMatching(/corrupted/) }) }),
+    ]);
   });
 
   it.each([

@@ -3,8 +3,10 @@ import { FieldDefinitionListSchema, fieldDefinitionIssues } from '@signet/contra
 import { tooLarge, validationError } from '../errors.js';
 import { issuePath } from '../http/validation.js';
 import { newId } from '../ids.js';
+import { createLogger, type Logger } from '../logger.js';
 import { inspectPdf } from '../pdf/inspect.js';
 import type { DocumentRecord, Storage } from '../storage/types.js';
+import { storeDocumentPreview } from './document-preview.js';
 
 export interface CreateDocumentInput {
   organizationId: string;
@@ -13,6 +15,8 @@ export interface CreateDocumentInput {
   /** The field definitions: a JSON string (as uploaded) or an already parsed value. */
   fields: unknown;
   maxPdfBytes: number;
+  /** Where a first page that cannot be drawn as a preview is reported (default: warnings on stderr). */
+  logger?: Logger;
 }
 
 const MAX_FILENAME_LENGTH = 255;
@@ -41,8 +45,9 @@ export function cleanFilename(name: string | undefined): string {
 /**
  * Creates a document from a PDF and its field definitions (SPEC §5): the file must be a PDF that parses, no larger
  * than `maxPdfBytes` (else 413); the fields must have the contract's shape and fit the document (else 400 naming
- * the first bad member, such as `fields[2].x`).
- * @example await createDocument(storage, { organizationId, filename: 'nda.pdf', bytes, fields, maxPdfBytes })
+ * the first bad member, such as `fields[2].x`). Its page-1 preview is drawn and stored with it; a PDF whose first
+ * page cannot be drawn still makes a document, one without a preview.
+ * @example await createDocument(storage, { organizationId, filename: 'nda.pdf', bytes, fields, maxPdfBytes, logger })
  */
 export async function createDocument(storage: Storage, input: CreateDocumentInput): Promise<DocumentRecord> {
   if (input.bytes.byteLength > input.maxPdfBytes) throw tooLarge('file', input.maxPdfBytes);
@@ -65,7 +70,7 @@ export async function createDocument(storage: Storage, input: CreateDocumentInpu
   const issue = fieldDefinitionIssues(parsed.data, pageCount)[0];
   if (issue) throw validationError(issue.field, issue.reason);
 
-  return storage.createDocument(
+  const document = await storage.createDocument(
     {
       id: newId('doc'),
       organizationId: input.organizationId,
@@ -79,4 +84,6 @@ export async function createDocument(storage: Storage, input: CreateDocumentInpu
     },
     input.bytes,
   );
+  await storeDocumentPreview(storage, input.logger ?? createLogger('warn', process.stderr), document.id, input.bytes);
+  return document;
 }

@@ -123,6 +123,7 @@ export function registerDocumentRoutes(app: SignetApp, deps: AppContext): void {
       bytes: new Uint8Array(await file.arrayBuffer()),
       fields,
       maxPdfBytes: deps.config.maxPdfBytes,
+      logger: deps.logger,
     });
     return sendEnvelope(c, managedDocument(document), 201);
   });

@@ -1,10 +1,9 @@
 import { ApiError } from '../errors.js';
-import { checkDocumentToken } from '../documents/token.js';
 import { parseRange } from '../documents/range.js';
 import type { AppContext } from '../http/env.js';
 import type { SignetApp } from './openapi.js';
 import { errorResponses } from './openapi.js';
-import { DocumentIdParams, requireDocumentId } from './sdk-documents.js';
+import { documentByToken, documentTokenForbidden, documentTokenRequest } from './sdk-document-token.js';
 import { z } from '@hono/zod-openapi';
 
 /** Size of the slices a whole-file response is streamed in. */
@@ -27,36 +26,18 @@ export function registerDocumentFileRoute(app: SignetApp, deps: AppContext): voi
     summary: 'Download the document PDF',
     description:
       'The URL comes from `documentUrl`; its `token` is the capability, no API key is needed. Supports `Range` (206), `If-None-Match` (304) and `If-Range`.',
-    request: {
-      params: DocumentIdParams,
-      query: z.object({ token: z.string().meta({ description: 'Document token from `documentUrl`' }) }),
-    },
+    request: documentTokenRequest,
     responses: {
       200: { description: 'The whole PDF', content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } } },
       206: { description: 'The requested byte range', content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } } },
       304: { description: 'Not modified (`If-None-Match`)' },
       ...errorResponses(400, 416),
-      403: {
-        description: 'Missing, tampered or expired token (`INSUFFICIENT_PERMISSIONS`)',
-        content: errorResponses(403)[403]!.content,
-      },
+      ...documentTokenForbidden,
     },
   });
 
   app.get('/sdk/documents/:documentId/file', async (c) => {
-    const documentId = requireDocumentId(c.req.param('documentId'));
-    const document = await deps.reads.document(documentId);
-    const check = document
-      ? checkDocumentToken(deps.secret, c.req.query('token'), {
-          documentId,
-          version: document.version,
-          now: deps.now?.() ?? new Date(),
-        })
-      : 'invalid';
-    if (!document || check !== 'valid') {
-      const reason = check === 'expired' ? 'the document token has expired' : 'the document token is missing or invalid';
-      throw new ApiError('INSUFFICIENT_PERMISSIONS', `Cannot open this document: ${reason}`, { details: { reason } });
-    }
+    const document = await documentByToken(c, deps);
 
     const size = document.fileSize;
     const etag = `"${document.sha256}"`;
@@ -84,7 +65,7 @@ export function registerDocumentFileRoute(app: SignetApp, deps: AppContext): voi
       return c.body(null, range ? 206 : 200);
     }
     if (range) {
-      const bytes = await deps.storage.readDocumentContent(documentId, range.start, range.end);
+      const bytes = await deps.storage.readDocumentContent(document.id, range.start, range.end);
       c.header('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
       c.header('Content-Length', String(bytes.byteLength));
       return c.body(bytes as Uint8Array<ArrayBuffer>, 206);
@@ -94,7 +75,7 @@ export function registerDocumentFileRoute(app: SignetApp, deps: AppContext): voi
       async pull(controller) {
         if (offset >= size) return controller.close();
         const end = Math.min(offset + STREAM_SLICE, size) - 1;
-        controller.enqueue(await deps.storage.readDocumentContent(documentId, offset, end));
+        controller.enqueue(await deps.storage.readDocumentContent(document.id, offset, end));
         offset = end + 1;
       },
     });

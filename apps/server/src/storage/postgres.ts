@@ -8,29 +8,34 @@ import {
   MIGRATIONS,
   MIGRATIONS_TABLE,
   ORGANIZATION_COLUMNS,
+  PREVIEW_COLUMNS,
   SUBMISSION_COLUMNS,
   apiKeyValues,
   assertFileSize,
   chunkSpan,
   decideIdempotencyClaim,
   documentValues,
+  previewValues,
   sliceChunks,
   submissionValues,
   toAuthenticatedKey,
   toDocument,
   toMillis,
   toOrganization,
+  toPreview,
   toSubmission,
   type AuthenticatedKeyRow,
   type DocumentRow,
   type IdempotencyRow,
   type OrganizationRow,
+  type PreviewRow,
   type SubmissionRow,
 } from './schema.js';
 import type {
   ApiKeyRecord,
   AuthenticatedKey,
   DocumentCursor,
+  DocumentPreview,
   DocumentRecord,
   IdempotencyClaim,
   IdempotencyScope,
@@ -237,6 +242,22 @@ export class PostgresStorage implements Storage {
       offset,
       end - start + 1,
     );
+  }
+
+  async putDocumentPreview(documentId: string, preview: DocumentPreview): Promise<void> {
+    await this.#pool.query(
+      `INSERT INTO document_previews (document_id, ${PREVIEW_COLUMNS}, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (document_id) DO NOTHING`,
+      previewValues(documentId, preview),
+    );
+  }
+
+  async getDocumentPreview(documentId: string): Promise<DocumentPreview | null> {
+    const { rows } = await this.#pool.query<PreviewRow>(
+      `SELECT ${PREVIEW_COLUMNS} FROM document_previews WHERE document_id = $1`,
+      [documentId],
+    );
+    return rows[0] ? toPreview(rows[0]) : null;
   }
 
   async recordSubmission(

@@ -2,6 +2,7 @@ import type { ApiKeyKind, DocumentStatus, Scope } from '@signet/contract';
 import type {
   ApiKeyRecord,
   AuthenticatedKey,
+  DocumentPreview,
   DocumentRecord,
   IdempotencyClaim,
   IsoTime,
@@ -170,6 +171,32 @@ export const MIGRATIONS: readonly Migration[] = [
         created_at BIGINT NOT NULL,
         PRIMARY KEY (organization_id, key)
       );
+    `,
+  },
+  {
+    version: 2,
+    name: 'document previews',
+    sqlite: `
+      CREATE TABLE document_previews (
+        document_id TEXT PRIMARY KEY REFERENCES documents (id) ON DELETE CASCADE,
+        media_type TEXT NOT NULL,
+        width INTEGER NOT NULL,
+        height INTEGER NOT NULL,
+        content BLOB NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+    `,
+    // A WebP is already compressed: EXTERNAL storage skips a useless compression attempt, as for the chunks.
+    postgres: `
+      CREATE TABLE document_previews (
+        document_id TEXT PRIMARY KEY REFERENCES documents (id) ON DELETE CASCADE,
+        media_type TEXT NOT NULL,
+        width INTEGER NOT NULL,
+        height INTEGER NOT NULL,
+        content BYTEA NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+      ALTER TABLE document_previews ALTER COLUMN content SET STORAGE EXTERNAL;
     `,
   },
 ];
@@ -373,6 +400,24 @@ export function toSubmission(row: SubmissionRow): StoredSubmission {
     userAgent: row.user_agent,
     receivedAt: toIso(row.received_at),
   };
+}
+
+export const PREVIEW_COLUMNS = 'media_type, width, height, content';
+
+export interface PreviewRow {
+  media_type: string;
+  width: number;
+  height: number;
+  content: Uint8Array;
+}
+
+/** The values of a `document_previews` row: document id, then `PREVIEW_COLUMNS`, then the time it was stored. */
+export function previewValues(documentId: string, preview: DocumentPreview): unknown[] {
+  return [documentId, preview.mediaType, preview.width, preview.height, preview.content, Date.now()];
+}
+
+export function toPreview(row: PreviewRow): DocumentPreview {
+  return { mediaType: row.media_type, width: row.width, height: row.height, content: row.content };
 }
 
 /** Range reads trust `fileSize`; a record that disagrees with its bytes is a bug of the caller. */

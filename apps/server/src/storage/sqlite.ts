@@ -8,29 +8,34 @@ import {
   MIGRATIONS,
   MIGRATIONS_TABLE,
   ORGANIZATION_COLUMNS,
+  PREVIEW_COLUMNS,
   SUBMISSION_COLUMNS,
   apiKeyValues,
   assertFileSize,
   chunkSpan,
   decideIdempotencyClaim,
   documentValues,
+  previewValues,
   sliceChunks,
   submissionValues,
   toAuthenticatedKey,
   toDocument,
   toMillis,
   toOrganization,
+  toPreview,
   toSubmission,
   type AuthenticatedKeyRow,
   type DocumentRow,
   type IdempotencyRow,
   type OrganizationRow,
+  type PreviewRow,
   type SubmissionRow,
 } from './schema.js';
 import type {
   ApiKeyRecord,
   AuthenticatedKey,
   DocumentCursor,
+  DocumentPreview,
   DocumentRecord,
   IdempotencyClaim,
   IdempotencyScope,
@@ -95,6 +100,11 @@ function prepareStatements(db: Database.Database) {
     chunksInRange: db.prepare(
       'SELECT data FROM document_chunks WHERE document_id = ? AND idx BETWEEN ? AND ? ORDER BY idx',
     ),
+    insertPreview: db.prepare(
+      `INSERT INTO document_previews (document_id, ${PREVIEW_COLUMNS}, created_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (document_id) DO NOTHING`,
+    ),
+    previewByDocument: db.prepare(`SELECT ${PREVIEW_COLUMNS} FROM document_previews WHERE document_id = ?`),
     completeDocument: db.prepare(
       "UPDATE documents SET status = 'completed', updated_at = ? WHERE id = ? AND status = 'pending'",
     ),
@@ -246,6 +256,15 @@ export class SqliteStorage implements Storage {
       offset,
       end - start + 1,
     );
+  }
+
+  async putDocumentPreview(documentId: string, preview: DocumentPreview): Promise<void> {
+    this.#sql.insertPreview.run(previewValues(documentId, preview));
+  }
+
+  async getDocumentPreview(documentId: string): Promise<DocumentPreview | null> {
+    const row = this.#sql.previewByDocument.get([documentId]) as PreviewRow | undefined;
+    return row ? toPreview(row) : null;
   }
 
   /**

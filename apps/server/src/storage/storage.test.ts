@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FieldDefinition } from '@signet/contract';
 import { newId } from '../ids.js';
 import { openStorage } from './index.js';
-import { CHUNK_SIZE } from './schema.js';
+import { CHUNK_SIZE, MIGRATIONS } from './schema.js';
 import { TEST_DATABASE_URL, storageEngines } from './test-engines.js';
 import type {
   ApiKeyRecord,
@@ -236,6 +236,34 @@ describe.each(engines)('$name storage', (engine) => {
 
     it('reads nothing from an unknown document', async () => {
       expect((await storage.readDocumentContent(newId('doc'), 0, 10)).length).toBe(0);
+    });
+  });
+
+  describe('document previews', () => {
+    const preview = (content = randomBytes(3000)) => ({ mediaType: 'image/webp', width: 1224, height: 1584, content });
+    const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+
+    it('stores a preview and reads it back, every member round-tripped; null before, and for an unknown document', async () => {
+      const document = await createDocument(storage, org);
+      expect(await storage.getDocumentPreview(document.id)).toBeNull();
+      expect(await storage.getDocumentPreview(newId('doc'))).toBeNull();
+      const stored = preview();
+      await storage.putDocumentPreview(document.id, stored);
+      const read = await storage.getDocumentPreview(document.id);
+      expect(read).toMatchObject({ mediaType: 'image/webp', width: 1224, height: 1584 });
+      expect(hex(read!.content)).toBe(hex(stored.content));
+    });
+
+    it('keeps the first preview when others race to store theirs', async () => {
+      const document = await createDocument(storage, org);
+      const first = preview();
+      await storage.putDocumentPreview(document.id, first);
+      await Promise.all(Array.from({ length: 5 }, () => storage.putDocumentPreview(document.id, preview())));
+      expect(hex((await storage.getDocumentPreview(document.id))!.content)).toBe(hex(first.content));
+    });
+
+    it('refuses a preview of an unknown document', async () => {
+      await expect(storage.putDocumentPreview(newId('doc'), preview())).rejects.toThrow();
     });
   });
 
@@ -548,7 +576,7 @@ describe.skipIf(!withPostgres)('PostgreSQL, several instances on one schema', ()
     await admin.connect();
     try {
       const { rows } = await admin.query(`SELECT version FROM ${schema}.schema_migrations ORDER BY version`);
-      expect(rows.map((row) => row.version)).toEqual([1]);
+      expect(rows.map((row) => row.version)).toEqual(MIGRATIONS.map((migration) => migration.version));
       const [first, second] = instances;
       const organization = await first!.ensureOrganization('acme', 'Acme');
       expect(await second!.getOrganizationBySlug('acme')).toEqual(organization);

@@ -56,6 +56,16 @@ export interface DocumentRecord {
 
 export type NewDocument = Omit<DocumentRecord, 'updatedAt' | 'version' | 'status'>;
 
+/** An image of a document's first page as displayed, shown before the PDF itself has loaded (`pdf/preview.ts`). */
+export interface DocumentPreview {
+  /** `image/webp`. */
+  mediaType: string;
+  /** Pixels. */
+  width: number;
+  height: number;
+  content: Uint8Array;
+}
+
 export interface StoredSubmission {
   id: string;
   documentId: string;
@@ -118,6 +128,14 @@ export interface Storage {
   listDocuments(organizationId: string, options: { limit: number; after?: DocumentCursor }): Promise<DocumentRecord[]>;
   /** Bytes `start` to `end` inclusive of a document's file (the caller checks the bounds). */
   readDocumentContent(id: string, start: number, end: number): Promise<Uint8Array>;
+
+  /**
+   * Stores the preview of a document. A document has one preview: when it already has one (another instance got
+   * there first), that one is kept.
+   */
+  putDocumentPreview(documentId: string, preview: DocumentPreview): Promise<void>;
+  /** The preview of a document, or null when it has none (created before previews, or its PDF cannot be drawn). */
+  getDocumentPreview(documentId: string): Promise<DocumentPreview | null>;
 
   /**
    * In one transaction, durable before it resolves: when the document is still `pending`, stores the submission,

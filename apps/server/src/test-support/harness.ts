@@ -1,11 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { submissionChecksum, type FieldDefinition, type FieldValue, type SdkDocument, type Scope } from '@signet/contract';
 import { createApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { createDocument } from '../documents/create-document.js';
 import { createApiKeyRecord } from '../documents/seed.js';
-import { createLogger } from '../logger.js';
+import { newId } from '../ids.js';
+import { createLogger, type Logger } from '../logger.js';
 import { createRateLimits, type RateLimits } from '../rate-limit/index.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
 import { storageEngines, type StorageEngine } from '../storage/test-engines.js';
@@ -36,7 +37,24 @@ export interface TestApp {
   logs: Array<Record<string, unknown>>;
   createKey(options?: KeyOptions, organizationId?: string): Promise<{ id: string; secret: string }>;
   createDocument(options?: { pages?: number; fields?: FieldDefinition[]; organizationId?: string }): Promise<DocumentRecord>;
+  /** A document of `pdf` (one page, no fields) put straight into storage, as those created before previews: none. */
+  createDocumentWithoutPreview(pdf: Uint8Array): Promise<DocumentRecord>;
   close(): Promise<void>;
+}
+
+/**
+ * A logger at level info whose lines are kept, parsed, in `logs`, to check what is (not) logged.
+ * @example const { logger, logs } = capturingLogger(); logger.warn('x'); logs[0] // { level: 40, msg: 'x', … }
+ */
+export function capturingLogger(): { logger: Logger; logs: Array<Record<string, unknown>> } {
+  const logs: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line) logs.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { logger: createLogger('info', sink), logs };
 }
 
 const samplePdfs = new Map<number, Promise<Uint8Array>>();
@@ -57,14 +75,7 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const storage = await engine.open();
   const config = loadConfig({ TRUST_PROXY: 'true', LOG_LEVEL: 'info', ...env });
-  const logs: Array<Record<string, unknown>> = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line) logs.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  const logger = createLogger('info', sink);
+  const { logger, logs } = capturingLogger();
   const limits = rateLimits ?? createRateLimits({ authFailuresPerWindow: config.authFailuresPerMinute });
   const secret = randomBytes(32).toString('hex');
   const app = createApp({ storage, rateLimits: limits, config, secret, logger });
@@ -97,7 +108,24 @@ export async function createTestApp(
         bytes: await samplePdf(pages),
         fields: options.fields ?? sampleFields(pages),
         maxPdfBytes: config.maxPdfBytes,
+        logger,
       });
+    },
+    async createDocumentWithoutPreview(pdf) {
+      return storage.createDocument(
+        {
+          id: newId('doc'),
+          organizationId: org.id,
+          filename: 'before-previews.pdf',
+          mimeType: 'application/pdf',
+          pageCount: 1,
+          fileSize: pdf.byteLength,
+          sha256: createHash('sha256').update(pdf).digest('hex'),
+          fields: [],
+          createdAt: new Date().toISOString(),
+        },
+        pdf,
+      );
     },
     async close() {
       if (!rateLimits) await limits.close();

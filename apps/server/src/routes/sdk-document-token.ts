@@ -1,0 +1,46 @@
+import type { Context } from 'hono';
+import { z } from '@hono/zod-openapi';
+import { ApiError } from '../errors.js';
+import { checkDocumentToken } from '../documents/token.js';
+import type { AppContext, AppEnv } from '../http/env.js';
+import type { DocumentRecord } from '../storage/types.js';
+import { errorResponses } from './openapi.js';
+import { DocumentIdParams, requireDocumentId } from './sdk-documents.js';
+
+/** The OpenAPI request of a route guarded by a document token: the document id, and the token in the query. */
+export const documentTokenRequest = {
+  params: DocumentIdParams,
+  query: z.object({ token: z.string().meta({ description: 'Document token from `documentUrl`' }) }),
+};
+
+/** The OpenAPI 403 of a route guarded by a document token. */
+export const documentTokenForbidden = {
+  403: {
+    description: 'Missing, tampered or expired token (`INSUFFICIENT_PERMISSIONS`)',
+    content: errorResponses(403)[403]!.content,
+  },
+};
+
+/**
+ * The document of the path's `documentId` when the query's `token` grants it (the token of `documentUrl`, SPEC §4):
+ * the capability of the file and preview routes, which take no API key. Otherwise a 400 for a malformed id, or a
+ * 403 `INSUFFICIENT_PERMISSIONS` whose `details.reason` says whether the token is missing or invalid or has expired;
+ * an unknown document gets the same 403 as a bad token, so that the answer reveals nothing.
+ * @example const document = await documentByToken(c, deps)
+ */
+export async function documentByToken(c: Context<AppEnv>, deps: AppContext): Promise<DocumentRecord> {
+  const documentId = requireDocumentId(c.req.param('documentId') ?? '');
+  const document = await deps.reads.document(documentId);
+  const check = document
+    ? checkDocumentToken(deps.secret, c.req.query('token'), {
+        documentId,
+        version: document.version,
+        now: deps.now?.() ?? new Date(),
+      })
+    : 'invalid';
+  if (!document || check !== 'valid') {
+    const reason = check === 'expired' ? 'the document token has expired' : 'the document token is missing or invalid';
+    throw new ApiError('INSUFFICIENT_PERMISSIONS', `Cannot open this document: ${reason}`, { details: { reason } });
+  }
+  return document;
+}
