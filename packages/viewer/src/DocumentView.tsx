@@ -1,5 +1,5 @@
 import type { SigningClient } from '@signet/api';
-import { hasValue, type FieldDefinition, type FieldValue, type SdkDocument, type SubmissionResult, type TextStyle } from '@signet/contract';
+import { documentPreviewUrl, hasValue, type FieldDefinition, type FieldValue, type SdkDocument, type SubmissionResult, type TextStyle } from '@signet/contract';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { fieldsNamedBy } from './error-message.js';
 import { pageInfo, readingOrder, textStyle } from './fields/field-geometry.js';
@@ -8,6 +8,8 @@ import { GuidanceBar } from './GuidanceBar.js';
 import { signatureDialogLabels, type ViewerMessages } from './i18n/messages.js';
 import { LoadProgress } from './Page/LoadProgress.js';
 import { PdfPages } from './Page/PdfPages.js';
+import { PreviewPage } from './Page/PreviewPage.js';
+import { usePagePreview } from './Page/usePagePreview.js';
 import { ZoomControls } from './Page/ZoomControls.js';
 import type { PageGeometry } from './pdf/page-geometry.js';
 import { usePdfDocument } from './pdf/usePdfDocument.js';
@@ -32,6 +34,8 @@ type Values = Readonly<Record<string, FieldValue | undefined>>;
 export function DocumentView({ client, document, messages, ...callbacks }: DocumentViewProps) {
   const events = useLatest(callbacks);
   const { pdf, pages, pagesMeasured, progress, error: pdfError } = usePdfDocument(document.documentUrl);
+  // Page 1 as the server rendered it, on screen while pdf.js boots and opens the file, then under page 1's canvas.
+  const preview = usePagePreview(useMemo(() => documentPreviewUrl(document.documentUrl), [document.documentUrl]));
   const [values, setValues] = useState<Values>({});
   const [invalid, setInvalid] = useState<ReadonlySet<string>>(new Set());
   const [zoom, setZoom] = useState(1);
@@ -217,7 +221,13 @@ export function DocumentView({ client, document, messages, ...callbacks }: Docum
             onScaleChange={(scale) => (cssScale.current = scale)}
             renderOverlay={renderOverlay}
             pinnedPages={pagesWithFields}
+            firstPagePreview={preview}
           />
+        ) : preview ? (
+          <>
+            <LoadProgress progress={progress} label={messages.loadingPdf} className="signet-progress--top" />
+            <PreviewPage preview={preview} zoom={zoom} />
+          </>
         ) : (
           <div className="signet-loading">
             <LoadProgress progress={progress} label={messages.loadingPdf} />

@@ -1,10 +1,11 @@
 import { createSigningClient, type RetryOptions } from '@signet/api';
-import type { FieldValue, SdkDocument, SubmissionResult } from '@signet/contract';
+import { documentPreviewUrl, type FieldValue, type SdkDocument, type SubmissionResult } from '@signet/contract';
 import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { DocumentView } from './DocumentView.js';
 import { loadErrorMessage } from './error-message.js';
 import { resolveMessages, type ViewerMessages } from './i18n/messages.js';
+import { loadPagePreview } from './Page/page-preview.js';
 import { prefetchPdf, preloadPdfWorker } from './pdf/load-pdf.js';
 import { StatusPanel } from './StatusPanel.js';
 import { useLatest } from './useLatest.js';
@@ -62,6 +63,9 @@ function ViewerRoot({ documentId, apiKey, baseUrl, locale, messages: overrides, 
       const document = await client.getDocument(documentId, { signal });
       // The PDF's first and last chunks are asked for now, while React renders the document's view.
       prefetchPdf(document.documentUrl, document.metadata.fileSize);
+      // And page 1's preview image, which is on screen long before pdf.js has drawn the page.
+      const preview = documentPreviewUrl(document.documentUrl);
+      if (preview) loadPagePreview(preview);
       return document;
     },
     retry: false,

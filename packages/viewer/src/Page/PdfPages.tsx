@@ -11,6 +11,7 @@ import {
 } from 'react';
 import type { PageGeometry } from '../pdf/page-geometry.js';
 import { PageBox } from './PageBox.js';
+import type { PagePreview } from './page-preview.js';
 import { cssScaleFor, layoutPages, pagesAround } from './page-layout.js';
 import { RenderQueue } from './render-queue.js';
 import { useLatest } from '../useLatest.js';
@@ -45,6 +46,11 @@ export interface PdfPagesProps {
    * reach (form fields). Other pages' boxes exist only within two viewports of the visible area. Keep it stable.
    */
   pinnedPages?: ReadonlySet<number>;
+  /**
+   * A decoded image of page 1 (the server's preview, see `usePagePreview`), shown in page 1's box until its canvas
+   * is painted, and again whenever page 1 has no canvas.
+   */
+  firstPagePreview?: PagePreview | null;
   /** Accessible name of the scrolling region, e.g. "Document". */
   label?: string;
   /** Accessible name of each page, e.g. (n, count) => `Page ${n} of ${count}`. */
@@ -160,6 +166,7 @@ export const PdfPages = forwardRef<PdfPagesHandle, PdfPagesProps>(function PdfPa
             label={pageLabel?.(geometry.pageNumber, pages.length)}
             observe={observe}
             renderOverlay={renderOverlay}
+            preview={geometry.pageNumber === 1 ? props.firstPagePreview?.src : undefined}
             onPainted={onPainted}
             onError={onError}
           />

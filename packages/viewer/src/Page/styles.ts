@@ -46,6 +46,25 @@ export const pageCss = `
   position: absolute;
   inset: 0;
 }
+.signet-viewer .signet-page-preview {
+  position: absolute;
+  inset: 0;
+  display: block;
+  width: 100%;
+  height: 100%;
+  user-select: none;
+}
+.signet-viewer .signet-page[data-painted="true"] > .signet-page-preview {
+  display: none;
+}
+.signet-viewer .signet-progress.signet-progress--top {
+  position: absolute;
+  top: 0;
+  left: 0;
+  z-index: 1;
+  height: 3px;
+  border-radius: 0;
+}
 .signet-viewer .signet-page-bitmap {
   position: absolute;
   inset: 0;

@@ -16,8 +16,17 @@ interface Shared {
   requests: RecordedRequest[];
   /** Faults to inject into submits, by document (test files run in parallel, each on its own documents). */
   failing: Map<string, { count: number; status: number; error?: InjectedError }>;
+  /** Documents whose PDF requests wait until released (see `holdFile`). */
+  held: Map<string, { promise: Promise<void>; release: () => void }>;
+  /** Documents whose preview the server answers with 404 (as a server without previews would). */
+  withoutPreview: Set<string>;
 }
-const shared: Shared = ((globalThis as { [SHARED]?: Shared })[SHARED] ??= { requests: [], failing: new Map() });
+const shared: Shared = ((globalThis as { [SHARED]?: Shared })[SHARED] ??= {
+  requests: [],
+  failing: new Map(),
+  held: new Map(),
+  withoutPreview: new Set(),
+});
 const { requests } = shared;
 
 /** The error envelope's `error` member of an injected failure. */
@@ -60,6 +69,12 @@ const server = () =>
         const error = failing.error ?? { code: 'INTERNAL_ERROR', message: 'Injected failure' };
         const body = { success: false, error, meta: { requestId: 'req_injected', timestamp: new Date().toISOString() } };
         return Response.json(body, { status: failing.status, headers: { 'access-control-allow-origin': '*' } });
+      }
+      if (documentId && path.endsWith('/file')) await shared.held.get(documentId)?.promise;
+      if (documentId && path.endsWith('/preview') && shared.withoutPreview.has(documentId)) {
+        const error = { code: 'NOT_FOUND', message: 'Injected: no preview' };
+        const body = { success: false, error, meta: { requestId: 'req_injected', timestamp: new Date().toISOString() } };
+        return Response.json(body, { status: 404, headers: { 'access-control-allow-origin': '*' } });
       }
       return next(request);
     });
@@ -118,6 +133,25 @@ const takeRequests: BrowserCommand<[documentId: string]> = async (_context, docu
   return taken;
 };
 
+/** Holds the server's answers to `documentId`'s PDF requests until `releaseFile`: the viewer waits on the file. */
+const holdFile: BrowserCommand<[documentId: string]> = async (_context, documentId) => {
+  await server();
+  let release!: () => void;
+  const promise = new Promise<void>((resolve) => (release = resolve));
+  shared.held.set(documentId, { promise, release });
+};
+
+const releaseFile: BrowserCommand<[documentId: string]> = async (_context, documentId) => {
+  shared.held.get(documentId)?.release();
+  shared.held.delete(documentId);
+};
+
+/** Makes the server answer `documentId`'s preview with 404 `NOT_FOUND`. */
+const withoutPreview: BrowserCommand<[documentId: string]> = async (_context, documentId) => {
+  await server();
+  shared.withoutPreview.add(documentId);
+};
+
 async function documentOf(request: Request, path: string): Promise<string | null> {
   const inPath = /\/documents\/(doc_[A-Za-z0-9]+)/.exec(path);
   if (inPath) return inPath[1]!;
@@ -126,7 +160,7 @@ async function documentOf(request: Request, path: string): Promise<string | null
   return typeof body?.documentId === 'string' ? body.documentId : null;
 }
 
-export const signetCommands = { createDocument, storedSubmission, failSubmits, takeRequests };
+export const signetCommands = { createDocument, storedSubmission, failSubmits, takeRequests, holdFile, releaseFile, withoutPreview };
 
 declare module 'vitest/browser' {
   interface BrowserCommands {
@@ -134,5 +168,8 @@ declare module 'vitest/browser' {
     storedSubmission(documentId: string): Promise<unknown>;
     failSubmits(documentId: string, count: number, status: number, error?: InjectedError): Promise<void>;
     takeRequests(documentId: string): Promise<RecordedRequest[]>;
+    holdFile(documentId: string): Promise<void>;
+    releaseFile(documentId: string): Promise<void>;
+    withoutPreview(documentId: string): Promise<void>;
   }
 }
