@@ -8,8 +8,10 @@
  * Every measurement gets a fresh browser context (empty HTTP cache, new pdf.js worker), after one discarded warm-up
  * per viewer; the two viewers alternate order over the repetitions, and medians are reported.
  *
- * - first paint / interactive: see `bench/page/signet-entry.tsx` and `bench/page/pdfjs-entry.ts`; both start when
- *   the viewer is mounted and include fetching the document's metadata and the PDF.
+ * - first paint / page drawn / interactive: see `bench/page/signet-entry.tsx` and `bench/page/pdfjs-entry.ts`; all
+ *   start when the viewer is mounted and include fetching the document's metadata and the PDF. First paint is when
+ *   page 1 is first on screen (for Signet, usually its server-rendered preview image); page drawn, when pdf.js's
+ *   bitmap of page 1 is (the same moment for pdf.js's viewer, which shows nothing before).
  * - requests / KiB: what the server sent for the PDF file until first paint (bytes actually read off the response
  *   body, so an aborted download counts only what was sent).
  * - heap, for both viewers: the page's JS heap (`Runtime.getHeapUsage`, main thread only: the pdf.js worker is not
@@ -290,18 +292,19 @@ async function measureLoads({ browser, pageUrl, traffic, files }: Bench): Promis
 
 /** Prints the load table; returns the median first paint by `file|viewer`. */
 function printLoads(files: BenchFile[], samples: Map<string, Sample[]>): Map<string, number> {
-  const widths = [10, 14, 12, 13, 9, 9, 22];
-  console.log('\n' + row(['file', 'viewer', 'first paint', 'interactive', 'requests', 'KiB', 'first paint min–max'], widths));
+  const widths = [10, 14, 12, 12, 13, 9, 9, 22];
+  console.log('\n' + row(['file', 'viewer', 'first paint', 'page drawn', 'interactive', 'requests', 'KiB', 'first paint min–max'], widths));
   const firstPaint = new Map<string, number>();
   for (const file of files) {
     for (const viewer of BOTH) {
       const list = samples.get(`${file.name}|${viewer}`)!;
       const paints = list.map((sample) => sample.firstPaint);
       firstPaint.set(`${file.name}|${viewer}`, median(paints));
+      const drawn = ms(median(list.map((sample) => sample.pageDrawn)));
       const interactive = list.every((sample) => sample.interactive !== null) ? ms(median(list.map((sample) => sample.interactive!))) : '—';
       const requests = String(median(list.map((sample) => sample.requests)));
       const kib = (median(list.map((sample) => sample.bytes)) / 1024).toFixed(0);
-      console.log(row([file.name, VIEWERS[viewer], ms(median(paints)), interactive, requests, kib, `${ms(Math.min(...paints))}–${ms(Math.max(...paints))}`], widths));
+      console.log(row([file.name, VIEWERS[viewer], ms(median(paints)), drawn, interactive, requests, kib, `${ms(Math.min(...paints))}–${ms(Math.max(...paints))}`], widths));
     }
   }
   return firstPaint;
@@ -360,18 +363,24 @@ function verdict(interval: [number, number] | null): string {
   return ': not told apart from 1.0 at this run\'s noise';
 }
 
+/** The median of the within-repetition ratios Signet / pdf.js of one time, with its interval and ≤ 1.0 count. */
+function pairedRatio(samples: Map<string, Sample[]>, file: BenchFile, time: 'firstPaint' | 'pageDrawn'): string {
+  // Each repetition measures both viewers back to back: their ratio cancels the machine's drift between repetitions.
+  const pdfjs = samples.get(`${file.name}|pdfjs`)!;
+  const paired = samples.get(`${file.name}|signet`)!.map((sample, rep) => sample[time] / pdfjs[rep]![time]);
+  const within = paired.filter((value) => value <= 1).length;
+  const interval = medianInterval(paired);
+  const span = interval ? `, 95 % interval of that median ${interval[0].toFixed(2)}–${interval[1].toFixed(2)}` : '';
+  return `median ${median(paired).toFixed(2)}${span}, ≤ 1.0 in ${within} of ${paired.length}${verdict(interval)}`;
+}
+
 function printRatios(files: BenchFile[], samples: Map<string, Sample[]>, firstPaint: Map<string, number>, heaps: Record<ViewerName, HeapResult> | null): void {
   console.log('\nRatios');
   for (const file of files) {
     const ratio = firstPaint.get(`${file.name}|signet`)! / firstPaint.get(`${file.name}|pdfjs`)!;
     console.log(`  first paint Signet / pdf.js, ${file.name}: ${ratio.toFixed(2)} (target ≤ 1.0) ${ratio <= 1 ? 'met' : 'NOT met'}`);
-    // Each repetition measures both viewers back to back: their ratio cancels the machine's drift between repetitions.
-    const pdfjs = samples.get(`${file.name}|pdfjs`)!;
-    const paired = samples.get(`${file.name}|signet`)!.map((sample, rep) => sample.firstPaint / pdfjs[rep]!.firstPaint);
-    const within = paired.filter((value) => value <= 1).length;
-    const interval = medianInterval(paired);
-    const span = interval ? `, 95 % interval of that median ${interval[0].toFixed(2)}–${interval[1].toFixed(2)}` : '';
-    console.log(`    the same, within each repetition: median ${median(paired).toFixed(2)}${span}, ≤ 1.0 in ${within} of ${paired.length}${verdict(interval)}`);
+    console.log(`    the same, within each repetition: ${pairedRatio(samples, file, 'firstPaint')}`);
+    console.log(`    page drawn by pdf.js, within each repetition (for comparison): ${pairedRatio(samples, file, 'pageDrawn')}`);
   }
   if (!heaps) return;
   for (const viewer of BOTH) {

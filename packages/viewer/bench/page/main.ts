@@ -36,8 +36,8 @@ window.signetBench = {
     const entry = entries.get(viewer);
     if (!entry) throw new Error(`bench: entry ${viewer} not loaded`);
     mounted = entry.mount(root, params);
-    const [firstPaint, interactive] = await Promise.all([mounted.firstPaint, mounted.interactive]);
-    return { firstPaint, interactive };
+    const [firstPaint, pageDrawn, interactive] = await Promise.all([mounted.firstPaint, mounted.pageDrawn, mounted.interactive]);
+    return { firstPaint, pageDrawn, interactive };
   },
   async scrollStep() {
     const viewer = current();

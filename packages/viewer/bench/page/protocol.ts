@@ -15,8 +15,10 @@ export interface BenchParams {
  * and drawing are.
  */
 export interface MountedViewer {
-  /** Page 1's bitmap is on screen. */
+  /** Page 1 is on screen: an image of it (Signet's server-rendered preview) or its drawn bitmap, whichever is first. */
   firstPaint: Promise<number>;
+  /** pdf.js has drawn page 1 and its bitmap is on screen. */
+  pageDrawn: Promise<number>;
   /** The reader can act: see each entry for its definition (null where a viewer has no such notion). */
   interactive: Promise<number | null>;
   /** The element that scrolls the pages (once mounted). */
@@ -30,6 +32,7 @@ export interface MountedViewer {
 
 export interface MountTimes {
   firstPaint: number;
+  pageDrawn: number;
   interactive: number | null;
 }
 
