@@ -132,5 +132,6 @@ describe('pagination', () => {
     const sizes: number[] = [];
     for await (const page of client.documentPages({ limit: 20 })) sizes.push(page.data.length);
     expect(sizes).toEqual([20, 20, 20, 20, 15]);
-  });
+    // 95 uploads, each drawing its page-1 preview (about 80 ms): 7–8 s alone, more beside the other suites.
+  }, 60_000);
 });

@@ -5,14 +5,15 @@ export interface PagePreview {
   height: number;
 }
 
-interface Entry {
+/** A preview being loaded: `value` is filled in when `promise` settles. */
+export interface PagePreviewEntry {
   promise: Promise<PagePreview | null>;
   /** Undefined while loading; null when the preview could not be loaded. */
   value: PagePreview | null | undefined;
 }
 
 /** Previews asked for, by URL, newest last. A few are kept so that a remount shows its preview at once. */
-const previews = new Map<string, Entry>();
+const previews = new Map<string, PagePreviewEntry>();
 const KEEP = 4;
 
 /**
@@ -22,14 +23,14 @@ const KEEP = 4;
  * kept, not the image element, so a preview nobody shows holds no decoded bitmap.
  * @example const entry = loadPagePreview(previewUrl); const preview = await entry.promise;
  */
-export function loadPagePreview(url: string): Entry {
+export function loadPagePreview(url: string): PagePreviewEntry {
   const known = previews.get(url);
   if (known) return known;
   if (typeof Image === 'undefined') return { value: null, promise: Promise.resolve(null) }; // rendering on a server
   const image = new Image();
   image.decoding = 'async';
   image.src = url;
-  const entry: Entry = { value: undefined, promise: Promise.resolve(null) };
+  const entry: PagePreviewEntry = { value: undefined, promise: Promise.resolve(null) };
   entry.promise = image.decode().then(
     () => (entry.value = { src: url, width: image.naturalWidth, height: image.naturalHeight }),
     () => (entry.value = null),
