@@ -21,6 +21,9 @@ export interface CreateDocumentInput {
 
 const MAX_FILENAME_LENGTH = 255;
 
+/** Where a caller that passes no logger (the command line, the seed) has an undrawable first page reported. */
+let stderrLogger: Logger | undefined;
+
 /**
  * A file name safe to show and to put in `Content-Disposition`: the last path segment, without control or
  * bidirectional-override characters (which can disguise an extension), at most 255 characters with the extension
@@ -84,6 +87,6 @@ export async function createDocument(storage: Storage, input: CreateDocumentInpu
     },
     input.bytes,
   );
-  await storeDocumentPreview(storage, input.logger ?? createLogger('warn', process.stderr), document.id, input.bytes);
+  await storeDocumentPreview(storage, input.logger ?? (stderrLogger ??= createLogger('warn', process.stderr)), document.id, input.bytes);
   return document;
 }

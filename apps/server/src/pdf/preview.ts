@@ -1,23 +1,32 @@
-import { PDFiumLibrary } from '@hyzyla/pdfium';
-import sharp from 'sharp';
+import type { PDFiumLibrary } from '@hyzyla/pdfium';
+import type { Sharp, SharpOptions } from 'sharp';
 import { PREVIEW_MAX_SIDE, PREVIEW_PIXELS_PER_POINT } from '@signet/contract';
 import type { DocumentPreview } from '../storage/types.js';
 
 /** Effort 2 encodes in half the time of the default 4 (about 75 against 150 ms a page) for about 3 % more bytes. */
 const WEBP_OPTIONS = { quality: 75, effort: 2 } as const;
 
-let library: Promise<PDFiumLibrary> | undefined;
+interface Tools {
+  pdfium: PDFiumLibrary;
+  sharp: (input: Uint8Array, options: SharpOptions) => Sharp;
+}
+
+let tools: Promise<Tools> | undefined;
 
 /**
- * PDFium, loaded on the first render and kept for the life of the process: one WebAssembly instance serves every
- * app and storage of the process, and it holds no handle that would keep the process alive, so nothing closes it.
+ * PDFium and sharp, loaded on the first render rather than when the server starts (loading sharp's native library
+ * alone takes about 100 ms, which every start of the server and the command line would pay), and kept for the life
+ * of the process: one WebAssembly instance serves every app and storage of the process, and it holds no handle
+ * that would keep the process alive, so nothing closes it.
  */
-function pdfium(): Promise<PDFiumLibrary> {
-  library ??= PDFiumLibrary.init().catch((error: unknown) => {
-    library = undefined;
-    throw error;
-  });
-  return library;
+function loadTools(): Promise<Tools> {
+  tools ??= Promise.all([import('@hyzyla/pdfium'), import('sharp')])
+    .then(async ([{ PDFiumLibrary }, { default: sharp }]) => ({ pdfium: await PDFiumLibrary.init(), sharp }))
+    .catch((error: unknown) => {
+      tools = undefined;
+      throw error;
+    });
+  return tools;
 }
 
 /**
@@ -39,7 +48,8 @@ export function previewSize(page: { width: number; height: number }): { width: n
  * @example const preview = await renderPreview(await readFile('lease.pdf')) // { mediaType: 'image/webp', width: 1224, … }
  */
 export async function renderPreview(pdf: Uint8Array): Promise<DocumentPreview> {
-  const document = await (await pdfium()).loadDocument(pdf);
+  const { pdfium, sharp } = await loadTools();
+  const document = await pdfium.loadDocument(pdf);
   try {
     const page = document.getPage(0);
     // PDFium's page size is the crop box, turned by /Rotate; a page it could not load measures 0 × 0.

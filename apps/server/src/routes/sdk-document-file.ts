@@ -3,7 +3,7 @@ import { parseRange } from '../documents/range.js';
 import type { AppContext } from '../http/env.js';
 import type { SignetApp } from './openapi.js';
 import { errorResponses } from './openapi.js';
-import { documentByToken, documentTokenForbidden, documentTokenRequest } from './sdk-document-token.js';
+import { cacheForTokenHolder, documentByToken, documentTokenForbidden, documentTokenRequest, etagMatches } from './sdk-document-token.js';
 import { z } from '@hono/zod-openapi';
 
 /** Size of the slices a whole-file response is streamed in. */
@@ -43,12 +43,9 @@ export function registerDocumentFileRoute(app: SignetApp, deps: AppContext): voi
     const etag = `"${document.sha256}"`;
     c.header('Content-Type', 'application/pdf');
     c.header('Accept-Ranges', 'bytes');
-    c.header('ETag', etag);
-    c.header('Cache-Control', 'private, max-age=300');
-    // Cacheable, and granted to the requesting origin: a cached copy must not serve another origin.
-    c.header('Vary', 'Origin');
+    cacheForTokenHolder(c, etag);
     c.header('Content-Disposition', contentDisposition(document.filename));
-    if (c.req.header('If-None-Match')?.split(',').some((tag) => tag.trim() === etag)) return c.body(null, 304);
+    if (etagMatches(c, etag)) return c.body(null, 304);
 
     const ifRange = c.req.header('If-Range');
     const range = ifRange && ifRange !== etag ? null : parseRange(c.req.header('Range'), size);

@@ -5,14 +5,11 @@ import { createPreviewSource } from '../documents/document-preview.js';
 import { ApiError } from '../errors.js';
 import type { AppContext, AppEnv } from '../http/env.js';
 import { errorResponses, type SignetApp } from './openapi.js';
-import { documentByToken, documentTokenForbidden, documentTokenRequest } from './sdk-document-token.js';
+import { cacheForTokenHolder, documentByToken, documentTokenForbidden, documentTokenRequest, etagMatches } from './sdk-document-token.js';
 
 /** The headers of a preview, whole or not modified. */
 function previewHeaders(c: Context<AppEnv>, etag: string): void {
-  c.header('ETag', etag);
-  c.header('Cache-Control', 'private, max-age=300');
-  // Cacheable, and granted to the requesting origin: a cached copy must not serve another origin.
-  c.header('Vary', 'Origin');
+  cacheForTokenHolder(c, etag);
   // The viewer shows it with a plain <img> on the host page, which is of another origin.
   c.header('Cross-Origin-Resource-Policy', 'cross-origin');
   // Lets the host page's Element Timing and Resource Timing see when the image arrived and was painted (its
@@ -51,7 +48,7 @@ export function registerDocumentPreviewRoute(app: SignetApp, deps: AppContext): 
     const document = await documentByToken(c, deps);
     // The preview is drawn from the file, so the file's hash identifies it.
     const etag = `"${document.sha256}-preview"`;
-    if (c.req.header('If-None-Match')?.split(',').some((tag) => tag.trim() === etag)) {
+    if (etagMatches(c, etag)) {
       previewHeaders(c, etag);
       return c.body(null, 304);
     }

@@ -44,3 +44,23 @@ export async function documentByToken(c: Context<AppEnv>, deps: AppContext): Pro
   }
   return document;
 }
+
+/**
+ * The caching headers of a response granted by a document token: its `etag`, cacheable for 5 minutes by the
+ * browser alone, and varying by `Origin` (the response is granted to the requesting origin, so a cached copy must
+ * not serve another).
+ * @example cacheForTokenHolder(c, `"${document.sha256}"`)
+ */
+export function cacheForTokenHolder(c: Context<AppEnv>, etag: string): void {
+  c.header('ETag', etag);
+  c.header('Cache-Control', 'private, max-age=300');
+  c.header('Vary', 'Origin');
+}
+
+/**
+ * Whether the request's `If-None-Match` names `etag` (then a 304 answers it).
+ * @example if (etagMatches(c, etag)) return c.body(null, 304);
+ */
+export function etagMatches(c: Context<AppEnv>, etag: string): boolean {
+  return c.req.header('If-None-Match')?.split(',').some((tag) => tag.trim() === etag) ?? false;
+}

@@ -30,11 +30,13 @@ export function loadPagePreview(url: string): PagePreviewEntry {
   const image = new Image();
   image.decoding = 'async';
   image.src = url;
-  const entry: PagePreviewEntry = { value: undefined, promise: Promise.resolve(null) };
-  entry.promise = image.decode().then(
-    () => (entry.value = { src: url, width: image.naturalWidth, height: image.naturalHeight }),
-    () => (entry.value = null),
-  );
+  const entry: PagePreviewEntry = {
+    value: undefined,
+    promise: image.decode().then(
+      () => (entry.value = { src: url, width: image.naturalWidth, height: image.naturalHeight }),
+      () => (entry.value = null),
+    ),
+  };
   previews.set(url, entry);
   if (previews.size > KEEP) previews.delete(previews.keys().next().value!);
   return entry;

@@ -46,31 +46,19 @@ export const pageCss = `
   position: absolute;
   inset: 0;
 }
+.signet-viewer .signet-page-bitmap,
 .signet-viewer .signet-page-preview {
   position: absolute;
   inset: 0;
   display: block;
   width: 100%;
   height: 100%;
+}
+.signet-viewer .signet-page-preview {
   user-select: none;
 }
 .signet-viewer .signet-page[data-painted="true"] > .signet-page-preview {
   display: none;
-}
-.signet-viewer .signet-progress.signet-progress--top {
-  position: absolute;
-  top: 0;
-  left: 0;
-  z-index: 1;
-  height: 3px;
-  border-radius: 0;
-}
-.signet-viewer .signet-page-bitmap {
-  position: absolute;
-  inset: 0;
-  display: block;
-  width: 100%;
-  height: 100%;
 }
 
 .signet-viewer .signet-zoom {
@@ -130,6 +118,15 @@ export const pageCss = `
   background: var(--signet-border, #d9e2ec);
   visibility: hidden;
   animation: signet-appear 0s 400ms forwards; /* after 400 ms, as the spinner (styles.ts) */
+}
+/* Over a page preview: a thin line along the top of the pages area. */
+.signet-viewer .signet-progress.signet-progress--top {
+  position: absolute;
+  top: 0;
+  left: 0;
+  z-index: 1;
+  height: 3px;
+  border-radius: 0;
 }
 .signet-viewer .signet-progress-bar {
   position: absolute;
