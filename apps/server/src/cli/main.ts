@@ -130,7 +130,10 @@ documents
     withStorage(async (storage) => {
       const organization = await storage.getOrganizationBySlug(options.org);
       if (!organization) throw new CliError(`no organization ${options.org} (create one with: signet keys create --org ${options.org} …)`);
-      const [bytes, fields] = await Promise.all([readInput('--pdf', options.pdf), readInput('--fields', options.fields)]);
+      // One after the other: when both are unreadable, the error always names --pdf (read at once, whichever failed
+      // first was reported, and the CLI's test raced).
+      const bytes = await readInput('--pdf', options.pdf);
+      const fields = await readInput('--fields', options.fields);
       const document = await createDocument(storage, {
         organizationId: organization.id,
         filename: basename(options.pdf),
