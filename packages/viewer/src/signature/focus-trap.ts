@@ -1,38 +1,23 @@
-const FOCUSABLE = 'a[href], button, input, select, textarea, summary, [tabindex], [contenteditable="true"]';
-
-/**
- * The elements of `root` that Tab can reach, in document order: enabled, not `tabindex="-1"`, and rendered (not
- * inside a hidden tab panel).
- * @example
- * const [first] = tabbableElements(dialog);
- * first?.focus();
- */
-function tabbableElements(root: HTMLElement): HTMLElement[] {
-  return Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
-    (element) =>
-      element.tabIndex >= 0 &&
-      !(element as HTMLButtonElement).disabled &&
-      // checkVisibility already excludes a hidden panel's contents (display: none); inertness it does not see.
-      !element.closest('[inert]') &&
-      element.checkVisibility({ visibilityProperty: true }),
-  );
-}
+import { tabbable } from 'tabbable';
 
 /**
  * Keeps Tab and Shift+Tab inside `root` by wrapping from its last tabbable element to its first and back. A modal
  * `<dialog>` makes the page inert but still lets Tab leave for the browser's toolbar (or the embedding page when
- * the viewer is in an iframe); this closes that gap. Returns whether it handled the key.
+ * the viewer is in an iframe); this closes that gap. What Tab can reach (enabled, not `tabindex="-1"`, not inert,
+ * rendered: not inside a hidden tab panel) is `tabbable`'s to decide, with its default display check, which works
+ * without `Element.checkVisibility` (Safari before 17.4 has none). Returns whether it handled the key.
  * @example
  * <dialog onKeyDown={(event) => trapTab(event.nativeEvent, event.currentTarget)} />
  */
 export function trapTab(event: KeyboardEvent, root: HTMLElement): boolean {
   if (event.key !== 'Tab' || event.altKey || event.ctrlKey || event.metaKey) return false;
-  const tabbable = tabbableElements(root);
-  const at = tabbable.indexOf(root.ownerDocument.activeElement as HTMLElement);
-  let target: HTMLElement | undefined;
-  if (tabbable.length === 0) target = root;
-  else if (event.shiftKey && at <= 0) target = tabbable[tabbable.length - 1];
-  else if (!event.shiftKey && (at === -1 || at === tabbable.length - 1)) target = tabbable[0];
+  const reachable = tabbable(root);
+  const active = root.ownerDocument.activeElement;
+  const at = reachable.findIndex((element) => element === active);
+  let target: HTMLElement | SVGElement | undefined;
+  if (reachable.length === 0) target = root;
+  else if (event.shiftKey && at <= 0) target = reachable[reachable.length - 1];
+  else if (!event.shiftKey && (at === -1 || at === reachable.length - 1)) target = reachable[0];
   if (!target) return false;
   event.preventDefault();
   target.focus();

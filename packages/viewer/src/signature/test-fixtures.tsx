@@ -59,3 +59,16 @@ export function padCanvas(root: ParentNode): HTMLCanvasElement {
   if (!canvas) throw new Error('No signature pad');
   return canvas;
 }
+
+/**
+ * Deletes `Element.prototype.checkVisibility`, as in Safari before 17.4, and returns what puts it back.
+ * @example
+ * beforeEach(() => removeCheckVisibility());
+ */
+export function removeCheckVisibility(): () => void {
+  const descriptor = Object.getOwnPropertyDescriptor(Element.prototype, 'checkVisibility');
+  // Chromium has it: without it here, a test would not be testing its absence.
+  if (!descriptor) throw new Error('This browser has no Element.checkVisibility to remove');
+  delete (Element.prototype as Partial<Element>).checkVisibility;
+  return () => Object.defineProperty(Element.prototype, 'checkVisibility', descriptor);
+}
