@@ -3,6 +3,7 @@ import { ApiError, methodNotAllowed } from './errors.js';
 import { sendError } from './http/envelope.js';
 import type { AppContext, AppDependencies } from './http/env.js';
 import { createReadCache } from './http/read-cache.js';
+import { sharedPdfPool } from './pdf/pool/index.js';
 import { requestContext } from './middleware/request-context/index.js';
 import { sdkCors } from './middleware/sdk-cors/index.js';
 import { createOpenApiApp, type SignetApp } from './routes/openapi.js';
@@ -31,7 +32,11 @@ function methodsByPath(app: SignetApp): (path: string) => string[] {
  * @example const app = createApp({ storage, rateLimits, config, secret, logger })
  */
 export function createApp(dependencies: AppDependencies, options: { isShuttingDown?: () => boolean } = {}): SignetApp {
-  const deps: AppContext = { ...dependencies, reads: createReadCache(dependencies.storage) };
+  const deps: AppContext = {
+    ...dependencies,
+    reads: createReadCache(dependencies.storage),
+    pdfPool: dependencies.pdfPool ?? sharedPdfPool(),
+  };
   const app = createOpenApiApp();
   app.use('*', requestContext({ logger: deps.logger }));
   app.use('/sdk/*', sdkCors());

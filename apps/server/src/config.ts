@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { DEFAULT_PDF_POOL_OPTIONS, type PdfPoolOptions } from './pdf/pool/index.js';
+import { DEFAULT_PREVIEW_LIMITS } from './pdf/preview.js';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no'])
@@ -18,6 +20,12 @@ const EnvSchema = z.object({
   TRUST_PROXY: bool.default(false),
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  PDF_WORKERS: z.coerce.number().int().min(1).max(64).default(DEFAULT_PDF_POOL_OPTIONS.workers),
+  PDF_TASK_TIMEOUT_MS: z.coerce.number().int().min(100).default(DEFAULT_PDF_POOL_OPTIONS.taskTimeoutMs),
+  PDF_WORKER_MEMORY_MB: z.coerce.number().int().min(128).default(DEFAULT_PDF_POOL_OPTIONS.memoryLimitMb),
+  PDF_QUEUE_MAX: z.coerce.number().int().min(0).default(DEFAULT_PDF_POOL_OPTIONS.maxQueue),
+  PDFIUM_HEAP_MB: z.coerce.number().int().min(16).max(2048).default(DEFAULT_PREVIEW_LIMITS.heapBytes / 1024 / 1024),
+  PDF_MAX_IMAGE_PIXELS: z.coerce.number().int().positive().default(DEFAULT_PREVIEW_LIMITS.maxImagePixels),
 });
 
 /** The server's settings, read once from the environment (README, "Configuration"). */
@@ -39,6 +47,8 @@ export interface Config {
   trustProxy: boolean;
   authFailuresPerMinute: number;
   shutdownTimeoutMs: number;
+  /** The PDF worker pool: processes, per-task time and memory, queue bound, PDFium's heap and image caps. */
+  pdfPool: PdfPoolOptions;
 }
 
 /**
@@ -66,5 +76,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    pdfPool: {
+      workers: e.PDF_WORKERS,
+      taskTimeoutMs: e.PDF_TASK_TIMEOUT_MS,
+      memoryLimitMb: e.PDF_WORKER_MEMORY_MB,
+      maxQueue: e.PDF_QUEUE_MAX,
+      preview: { heapBytes: e.PDFIUM_HEAP_MB * 1024 * 1024, maxImagePixels: e.PDF_MAX_IMAGE_PIXELS },
+    },
   };
 }

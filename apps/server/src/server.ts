@@ -5,6 +5,7 @@ import { createLogger, type Logger } from './logger.js';
 import { createRateLimits } from './rate-limit/index.js';
 import { resolveSecret } from './secret.js';
 import { openStorage } from './storage/index.js';
+import { PdfPool } from './pdf/pool/index.js';
 
 export interface RunningServer {
   url: string;
@@ -31,8 +32,10 @@ export async function startServer(options: {
     authFailuresPerWindow: config.authFailuresPerMinute,
     logger,
   });
+  const pdfPool = new PdfPool(config.pdfPool);
+  pdfPool.warm();
   let shuttingDown = false;
-  const app = createApp({ storage, rateLimits, config, secret, logger }, { isShuttingDown: () => shuttingDown });
+  const app = createApp({ storage, rateLimits, config, secret, logger, pdfPool }, { isShuttingDown: () => shuttingDown });
 
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
@@ -55,6 +58,7 @@ export async function startServer(options: {
       await Promise.race([drained, timeout]);
       clearInterval(reaper);
       if ('closeAllConnections' in server) server.closeAllConnections();
+      await pdfPool.close();
       await storage.close();
       await rateLimits.close();
       logger.info('stopped');

@@ -1,8 +1,8 @@
 import { z } from './zod.js';
 
 /**
- * Error codes of the contract (section 7) plus `NOT_FOUND` and `INTERNAL_ERROR` (SPEC §7).
- * Each maps to the HTTP status it is usually sent with; `VALIDATION_ERROR` also travels with 413, 416 and 422,
+ * Error codes of the contract (section 7) plus `NOT_FOUND`, `INTERNAL_ERROR` and `SERVICE_UNAVAILABLE` (SPEC §7).
+ * Each maps to the HTTP status it is usually sent with; `VALIDATION_ERROR` also travels with 413, 415, 416 and 422,
  * and `NOT_FOUND` with 405.
  */
 export const ERROR_STATUS = {
@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   RATE_LIMIT_EXCEEDED: 429,
   NOT_FOUND: 404,
   INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -4,6 +4,7 @@ import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
 import { PDF_WITHOUT_TRAILER } from '../pdf/test-pdfs.js';
 import { capturingLogger, sqlite } from '../test-support/harness.js';
 import type { Storage } from '../storage/types.js';
+import { NO_PREVIEW } from './document-preview.js';
 import { cleanFilename, createDocument } from './create-document.js';
 
 let storage: Storage;
@@ -39,11 +40,13 @@ describe('createDocument', () => {
     expect(await storage.getDocumentPreview(document.id)).toMatchObject({ mediaType: 'image/webp', width: 1224, height: 1584 });
   });
 
-  it('creates a document whose first page cannot be drawn, without a preview, and logs why', async () => {
+  it('creates a document whose first page cannot be drawn, marked as having no preview, and logs why', async () => {
     const { logger, logs } = capturingLogger();
     const document = await createDocument(storage, { organizationId, bytes: PDF_WITHOUT_TRAILER, fields: [], maxPdfBytes: 10_000_000, logger });
     expect(await storage.getDocument(document.id)).toEqual(document);
-    expect(await storage.getDocumentPreview(document.id)).toBeNull();
+    const mark = await storage.getDocumentPreview(document.id);
+    expect(mark).toMatchObject({ mediaType: NO_PREVIEW.mediaType, width: 0, height: 0 });
+    expect(mark!.content.byteLength).toBe(0);
     expect(logs).toEqual([
       expect.objectContaining({ level: 40, documentId: document.id, msg: expect.stringMatching(/no preview/), err: expect.objectContaining({ message: expect.stringMatching(/corrupted/) }) }),
     ]);

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { FieldDefinitionListSchema, fieldDefinitionIssues } from '@signet/contract';
-import { tooLarge, validationError } from '../errors.js';
+import { ApiError, tooLarge, validationError } from '../errors.js';
 import { issuePath } from '../http/validation.js';
 import { newId } from '../ids.js';
 import { createLogger, type Logger } from '../logger.js';
-import { inspectPdf } from '../pdf/inspect.js';
+import type { PdfInfo } from '../pdf/inspect.js';
+import { PdfLimitError, sharedPdfPool, type PdfPool } from '../pdf/pool/index.js';
 import type { DocumentRecord, Storage } from '../storage/types.js';
 import { storeDocumentPreview } from './document-preview.js';
 
@@ -17,6 +18,8 @@ export interface CreateDocumentInput {
   maxPdfBytes: number;
   /** Where a first page that cannot be drawn as a preview is reported (default: warnings on stderr). */
   logger?: Logger;
+  /** Where the PDF is inspected and drawn (default: the process's shared pool). */
+  pdfPool?: PdfPool;
 }
 
 const MAX_FILENAME_LENGTH = 255;
@@ -46,15 +49,32 @@ export function cleanFilename(name: string | undefined): string {
 }
 
 /**
+ * Inspects an upload in the PDF pool: a file the pool stops at its time or memory limit is refused as a 422 naming
+ * the limit, so that the uploader learns why; a full pool answers 503 (`PdfPoolBusyError`).
+ */
+async function inspectUpload(pdfPool: PdfPool, bytes: Uint8Array): Promise<PdfInfo> {
+  try {
+    return await pdfPool.run('inspect', bytes);
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    // Over a limit, or a worker that died on this file: either way the file is what the uploader can change.
+    const reason = error instanceof PdfLimitError ? error.message : 'the PDF could not be processed';
+    throw validationError('file', `the PDF cannot be processed within the server's limits: ${reason}`, 422);
+  }
+}
+
+/**
  * Creates a document from a PDF and its field definitions (SPEC §5): the file must be a PDF that parses, no larger
  * than `maxPdfBytes` (else 413); the fields must have the contract's shape and fit the document (else 400 naming
- * the first bad member, such as `fields[2].x`). Its page-1 preview is drawn and stored with it; a PDF whose first
+ * the first bad member, such as `fields[2].x`); the file is inspected off the event loop, within the PDF pool's limits
+ * (else 422). Its page-1 preview is drawn and stored with it; a PDF whose first
  * page cannot be drawn still makes a document, one without a preview.
  * @example await createDocument(storage, { organizationId, filename: 'nda.pdf', bytes, fields, maxPdfBytes, logger })
  */
 export async function createDocument(storage: Storage, input: CreateDocumentInput): Promise<DocumentRecord> {
   if (input.bytes.byteLength > input.maxPdfBytes) throw tooLarge('file', input.maxPdfBytes);
-  const { pageCount } = await inspectPdf(input.bytes);
+  const pdfPool = input.pdfPool ?? sharedPdfPool();
+  const { pageCount } = await inspectUpload(pdfPool, input.bytes);
 
   let fields: unknown = input.fields;
   if (typeof fields === 'string') {
@@ -87,6 +107,7 @@ export async function createDocument(storage: Storage, input: CreateDocumentInpu
     },
     input.bytes,
   );
-  await storeDocumentPreview(storage, input.logger ?? (stderrLogger ??= createLogger('warn', process.stderr)), document.id, input.bytes);
+  const logger = input.logger ?? (stderrLogger ??= createLogger('warn', process.stderr));
+  await storeDocumentPreview({ storage, logger, pdfPool }, document.id, input.bytes);
   return document;
 }

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { generateSamplePdf } from '../pdf/sample.js';
 import { PDF_WITHOUT_TRAILER } from '../pdf/test-pdfs.js';
 import { capturingLogger, createTestApp, type TestApp } from '../test-support/harness.js';
+import { sharedPdfPool } from '../pdf/pool/index.js';
 import { createPreviewSource } from './document-preview.js';
 
 let t: TestApp;
@@ -13,7 +14,7 @@ afterEach(() => t.close());
 describe('createPreviewSource', () => {
   it('draws a missing preview once for concurrent callers, stores it, then serves the stored one', async () => {
     const document = await t.createDocumentWithoutPreview(await generateSamplePdf({ pages: 2 }));
-    const previewOf = createPreviewSource(t.storage, capturingLogger().logger);
+    const previewOf = createPreviewSource({ storage: t.storage, logger: capturingLogger().logger, pdfPool: sharedPdfPool() });
     const reads = vi.spyOn(t.storage, 'readDocumentContent');
 
     const previews = await Promise.all(Array.from({ length: 4 }, () => previewOf(document)));
@@ -26,22 +27,21 @@ describe('createPreviewSource', () => {
     expect(reads).toHaveBeenCalledTimes(1);
   });
 
-  it('remembers a PDF that cannot be drawn for failureTtlMs, logging each attempt, then tries again', async () => {
+  it('marks a PDF that cannot be drawn in storage, logging once, and never draws it again', async () => {
     const document = await t.createDocumentWithoutPreview(PDF_WITHOUT_TRAILER);
     const { logger, logs } = capturingLogger();
-    const previewOf = createPreviewSource(t.storage, logger, { failureTtlMs: 200 });
+    const previewOf = createPreviewSource({ storage: t.storage, logger, pdfPool: sharedPdfPool() });
     const reads = vi.spyOn(t.storage, 'readDocumentContent');
 
     expect(await Promise.all([previewOf(document), previewOf(document)])).toEqual([null, null]);
     expect(await previewOf(document)).toBeNull();
     expect(reads).toHaveBeenCalledTimes(1);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    expect(await previewOf(document)).toBeNull();
-    expect(reads).toHaveBeenCalledTimes(2);
-    expect(logs).toEqual([
-      expect.objectContaining({ level: 40, documentId: document.id }),
-      expect.objectContaining({ level: 40, documentId: document.id }),
-    ]);
-    expect(await t.storage.getDocumentPreview(document.id)).toBeNull();
+    expect(logs).toEqual([expect.objectContaining({ level: 40, documentId: document.id })]);
+    expect(await t.storage.getDocumentPreview(document.id)).toMatchObject({ mediaType: 'none', width: 0, height: 0 });
+
+    // Another instance (a new source over the same storage) sees the mark too.
+    const elsewhere = createPreviewSource({ storage: t.storage, logger, pdfPool: sharedPdfPool() });
+    expect(await elsewhere(document)).toBeNull();
+    expect(reads).toHaveBeenCalledTimes(1);
   });
 });

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { RateLimits } from '../rate-limit/index.js';
 import type { Logger } from '../logger.js';
 import type { ReadCache } from './read-cache.js';
+import type { PdfPool } from '../pdf/pool/index.js';
 
 /** What the app is built from: storage, rate limits, settings, a logger and a clock. */
 export interface AppDependencies {
@@ -14,11 +15,14 @@ export interface AppDependencies {
   logger: Logger;
   /** The clock; tests pass a fixed one. */
   now?: () => Date;
+  /** Where PDF work runs (default: the process's shared pool with default limits). */
+  pdfPool?: PdfPool;
 }
 
 /** What routes and middleware work with: the dependencies plus what the app builds from them. */
 export interface AppContext extends AppDependencies {
   reads: ReadCache;
+  pdfPool: PdfPool;
 }
 
 /** Hono's environment for Signet: per-request variables set by the middleware. */

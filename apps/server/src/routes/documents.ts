@@ -48,7 +48,7 @@ const routes = {
     request: { body: { required: true, content: { 'multipart/form-data': { schema: UploadBody } } } },
     responses: {
       201: { description: 'The document', content: json(successEnvelope(ManagedDocumentSchema)) },
-      ...errorResponses(400, 401, 403, 413, 429),
+      ...errorResponses(400, 401, 403, 413, 422, 429, 503),
     },
   }),
   list: createRoute({
@@ -124,6 +124,7 @@ export function registerDocumentRoutes(app: SignetApp, deps: AppContext): void {
       fields,
       maxPdfBytes: deps.config.maxPdfBytes,
       logger: deps.logger,
+      pdfPool: deps.pdfPool,
     });
     return sendEnvelope(c, managedDocument(document), 201);
   });

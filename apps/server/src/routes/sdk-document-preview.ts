@@ -42,7 +42,7 @@ export function registerDocumentPreviewRoute(app: SignetApp, deps: AppContext): 
     },
   });
 
-  const previewOf = createPreviewSource(deps.storage, deps.logger);
+  const previewOf = createPreviewSource(deps);
 
   app.get('/sdk/documents/:documentId/preview', async (c) => {
     const document = await documentByToken(c, deps);

@@ -1,0 +1,35 @@
+/**
+ * A PDF worker process (see `pool.ts`): runs one task at a time, as the pool sends them, and answers each with its
+ * result or its error. After an error that may have left PDFium broken it exits, and the pool starts a fresh one.
+ */
+import { ApiError } from '../../errors.js';
+import { inspectPdf } from '../inspect.js';
+import { PreviewLimitError, renderPreview } from '../preview.js';
+import type { TaskReply, TaskRequest } from './protocol.js';
+
+async function run(request: TaskRequest): Promise<TaskReply> {
+  try {
+    const value = request.kind === 'inspect' ? await inspectPdf(request.pdf) : await renderPreview(request.pdf, request.limits);
+    return { id: request.id, ok: true, value };
+  } catch (error) {
+    if (error instanceof ApiError) {
+      return { id: request.id, ok: false, error: { kind: 'api', code: error.code, message: error.message, status: error.status, details: error.details } };
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof PreviewLimitError) {
+      // Past PDFium's heap cap the instance aborted and grew to its cap: a new process gives that memory back.
+      return { id: request.id, ok: false, error: { kind: 'limit', limit: error.limit, message }, exit: error.limit === 'memory' };
+    }
+    // PDFium failed: renderPreview has already dropped its instance, but an abort may have left more behind it.
+    return { id: request.id, ok: false, error: { kind: 'failed', message }, exit: request.kind === 'preview' };
+  }
+}
+
+process.on('message', (request: TaskRequest) => {
+  void run(request).then((reply) => {
+    process.send!(reply, () => {
+      if (reply.exit) process.exit(0);
+    });
+  });
+});
+process.send!({ ready: true });

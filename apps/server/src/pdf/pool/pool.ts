@@ -1,0 +1,250 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { ApiError } from '../../errors.js';
+import { DEFAULT_PREVIEW_LIMITS, type PreviewLimits } from '../preview.js';
+import type { PdfTaskKind, PdfTasks, TaskReply, TaskRequest } from './protocol.js';
+
+export type { PdfTaskKind, PdfTasks } from './protocol.js';
+
+export interface PdfPoolOptions {
+  /** Worker processes (default: one less than the cores, at least one). */
+  workers: number;
+  /** Wall time a task may take, from when a worker takes it (ms). */
+  taskTimeoutMs: number;
+  /** Resident memory one worker process may reach, JavaScript, PDFium and native together (MiB). */
+  memoryLimitMb: number;
+  /** Tasks waiting for a worker beyond which new ones are refused. */
+  maxQueue: number;
+  /** PDFium's own caps inside a worker. */
+  preview: PreviewLimits;
+}
+
+export const DEFAULT_PDF_POOL_OPTIONS: PdfPoolOptions = {
+  workers: Math.max(1, availableParallelism() - 1),
+  taskTimeoutMs: 10_000,
+  memoryLimitMb: 512,
+  maxQueue: 64,
+  preview: DEFAULT_PREVIEW_LIMITS,
+};
+
+/** A task stopped at one of the pool's limits: its worker was killed and replaced. */
+export class PdfLimitError extends Error {
+  constructor(readonly limit: 'time' | 'memory' | 'image', message: string) {
+    super(message);
+    this.name = 'PdfLimitError';
+  }
+}
+
+/** The queue is full: the caller should answer 503 and ask the client to retry. */
+export class PdfPoolBusyError extends ApiError {
+  constructor() {
+    super('SERVICE_UNAVAILABLE', 'The server is busy processing PDFs; retry shortly', {
+      details: { reason: 'the PDF processing queue is full' },
+      headers: { 'Retry-After': '5' },
+    });
+  }
+}
+
+interface Task {
+  request: TaskRequest;
+  resolve(value: PdfTasks[PdfTaskKind]): void;
+  reject(error: Error): void;
+}
+
+interface Worker {
+  child: ChildProcess;
+  ready: boolean;
+  /** It said it exits after its last answer: no task goes to it any more. */
+  retiring?: boolean;
+  task?: Task;
+  /** Why the pool killed it, when it did. */
+  killedFor?: PdfLimitError;
+  timer?: NodeJS.Timeout;
+  watch?: NodeJS.Timeout;
+}
+
+const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
+const TSX = createRequire(import.meta.url).resolve('tsx');
+/** How often a busy worker's resident memory is read. */
+const MEMORY_POLL_MS = 20;
+const PAGE_BYTES = 4096;
+
+/** Resident bytes of a process, from Linux's `/proc`; undefined elsewhere or once it has gone. */
+function residentBytes(pid: number): number | undefined {
+  try {
+    return Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * PAGE_BYTES;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs PDF work (upload inspection, page-1 previews, later sealing) in a few worker processes, never on the event
+ * loop, each task within a wall time and a memory cap, behind a bounded queue.
+ *
+ * A process rather than a worker thread, because a thread's `resourceLimits` bound only its JavaScript heap: pdf-lib's
+ * decoded streams are ArrayBuffers outside it, PDFium's WebAssembly memory and sharp's native memory too. The pool
+ * reads each busy worker's resident memory every 20 ms and kills it past the cap; PDFium's heap is also capped inside
+ * the worker (`createCappedPdfium`), and its JavaScript heap by `--max-old-space-size`. A task over its time is
+ * killed the same way. A killed or crashed worker is replaced by a new process, so no PDFium left broken by an abort
+ * serves another task.
+ * @example
+ * const pool = new PdfPool({ ...DEFAULT_PDF_POOL_OPTIONS, workers: 1 });
+ * const { pageCount } = await pool.run('inspect', bytes);
+ */
+export class PdfPool {
+  readonly options: PdfPoolOptions;
+  readonly #workers: Worker[] = [];
+  readonly #queue: Task[] = [];
+  #nextId = 1;
+  #closed = false;
+
+  constructor(options: Partial<PdfPoolOptions> = {}) {
+    this.options = { ...DEFAULT_PDF_POOL_OPTIONS, ...options };
+  }
+
+  /** Starts the worker processes now rather than on the first task (a server does, so its first upload is quick). */
+  warm(): void {
+    while (this.#workers.length < this.options.workers) this.#spawn();
+  }
+
+  /**
+   * Runs a task in a worker. Rejects with `PdfLimitError` past a limit, `PdfPoolBusyError` when the queue is full,
+   * the task's own `ApiError` (a refused upload), or an `Error` when the worker failed otherwise.
+   */
+  run<K extends PdfTaskKind>(kind: K, pdf: Uint8Array): Promise<PdfTasks[K]> {
+    if (this.#closed) return Promise.reject(new Error('the PDF pool is closed'));
+    if (this.#queue.length >= this.options.maxQueue) return Promise.reject(new PdfPoolBusyError());
+    return new Promise<PdfTasks[K]>((resolve, reject) => {
+      const request: TaskRequest = { id: this.#nextId++, kind, pdf, limits: this.options.preview };
+      this.#queue.push({ request, resolve: resolve as Task['resolve'], reject });
+      if (this.#workers.length < this.options.workers) this.#spawn();
+      this.#dispatch();
+    });
+  }
+
+  /** Tasks running and waiting, and the worker processes' ids. */
+  stats(): { running: number; queued: number; pids: number[] } {
+    return {
+      running: this.#workers.filter((worker) => worker.task).length,
+      queued: this.#queue.length,
+      pids: this.#workers.flatMap((worker) => (worker.child.pid === undefined ? [] : [worker.child.pid])),
+    };
+  }
+
+  /** Refuses new tasks, fails the waiting ones and stops every worker. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const task of this.#queue.splice(0)) task.reject(new Error('the PDF pool is closed'));
+    await Promise.all(
+      this.#workers.map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            if (worker.child.exitCode !== null || worker.child.signalCode !== null) return resolve();
+            worker.child.once('exit', () => resolve());
+            worker.child.kill('SIGKILL');
+          }),
+      ),
+    );
+  }
+
+  #spawn(): void {
+    const { memoryLimitMb } = this.options;
+    const child = fork(CHILD, [], {
+      execArgv: ['--import', TSX, `--max-old-space-size=${Math.max(64, Math.floor(memoryLimitMb / 2))}`],
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const worker: Worker = { child, ready: false };
+    this.#workers.push(worker);
+    this.#holdProcess();
+    child.on('message', (message: TaskReply | { ready: true }) => {
+      if ('ready' in message) {
+        worker.ready = true;
+      } else if (worker.task?.request.id === message.id) {
+        if (message.exit) worker.retiring = true;
+        const task = this.#finish(worker)!;
+        if (message.ok) task.resolve(message.value);
+        else task.reject(failure(message.error));
+      }
+      this.#dispatch();
+    });
+    child.on('exit', (code, signal) => {
+      this.#workers.splice(this.#workers.indexOf(worker), 1);
+      const task = this.#finish(worker);
+      task?.reject(worker.killedFor ?? crashed(code, signal));
+      if (!this.#closed && (this.#queue.length > 0 || this.#workers.length < this.options.workers)) this.#spawn();
+      this.#dispatch();
+    });
+    child.on('error', () => child.kill('SIGKILL'));
+  }
+
+  #dispatch(): void {
+    this.#assign();
+    this.#holdProcess();
+  }
+
+  #assign(): void {
+    for (const worker of this.#workers) {
+      if (this.#queue.length === 0) return;
+      if (!worker.ready || worker.task || worker.killedFor || worker.retiring) continue;
+      const task = this.#queue.shift()!;
+      worker.task = task;
+      worker.child.send(task.request);
+      worker.timer = setTimeout(
+        () => this.#kill(worker, new PdfLimitError('time', `the PDF took longer than ${this.options.taskTimeoutMs} ms to process`)),
+        this.options.taskTimeoutMs,
+      );
+      worker.watch = setInterval(() => {
+        const resident = residentBytes(worker.child.pid!);
+        if (resident !== undefined && resident > this.options.memoryLimitMb * 1024 * 1024) {
+          this.#kill(worker, new PdfLimitError('memory', `the PDF needs more than ${this.options.memoryLimitMb} MiB of memory to process`));
+        }
+      }, MEMORY_POLL_MS);
+    }
+  }
+
+  #kill(worker: Worker, reason: PdfLimitError): void {
+    worker.killedFor ??= reason;
+    worker.child.kill('SIGKILL');
+  }
+
+  /** Clears a worker's task and its timers. */
+  #finish(worker: Worker): Task | undefined {
+    const task = worker.task;
+    clearTimeout(worker.timer);
+    clearInterval(worker.watch);
+    worker.task = undefined;
+    return task;
+  }
+
+  /** The workers keep the process alive while any task is running or waiting, and not while the pool is idle. */
+  #holdProcess(): void {
+    const busy = this.#queue.length > 0 || this.#workers.some((worker) => worker.task);
+    for (const { child } of this.#workers) {
+      const channel = child.channel as { ref?: () => void; unref?: () => void } | undefined;
+      if (busy) {
+        child.ref();
+        channel?.ref?.();
+      } else {
+        child.unref();
+        channel?.unref?.();
+      }
+    }
+  }
+}
+
+function failure(error: Extract<TaskReply, { ok: false }>['error']): Error {
+  if (error.kind === 'api') return new ApiError(error.code, error.message, { status: error.status, details: error.details });
+  if (error.kind === 'limit') return new PdfLimitError(error.limit, error.message);
+  return new Error(error.message);
+}
+
+function crashed(code: number | null, signal: NodeJS.Signals | null): Error {
+  // V8 aborts (SIGABRT, or exit code 134 through a wrapper) when the worker's JavaScript heap is exhausted.
+  if (signal === 'SIGABRT' || code === 134) return new PdfLimitError('memory', 'the PDF needs more memory than allowed to process');
+  return new Error(`the PDF worker stopped unexpectedly (${signal ?? `exit code ${code}`})`);
+}
