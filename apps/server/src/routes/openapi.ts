@@ -27,6 +27,7 @@ export function errorResponses(...statuses: number[]) {
     404: 'No such document in the key\'s organization (`DOCUMENT_NOT_FOUND`)',
     409: 'The document is already completed, or the same Idempotency-Key is in flight (`SUBMISSION_FAILED`)',
     413: 'Body or file over the size limit (`VALIDATION_ERROR`)',
+    415: 'The body is not sent as `Content-Type: application/json` (`VALIDATION_ERROR`, `details.field: "Content-Type"`)',
     416: 'Range not satisfiable (`VALIDATION_ERROR`)',
     422: 'The payload breaks a document rule (`VALIDATION_ERROR`, `details.missingFields` or `details.field`)',
     429: 'Rate limit exceeded (`RATE_LIMIT_EXCEEDED`), see `Retry-After`',

@@ -7,6 +7,7 @@ import { tooLarge, validationError } from '../errors.js';
 import { apiKey } from '../middleware/api-key/index.js';
 import { clientIp } from '../middleware/api-key/client-ip.js';
 import { parseOrThrow } from '../http/validation.js';
+import { readJsonBody } from '../http/json-body.js';
 import { submitDocument, type SubmitRequest } from '../submissions/submit.js';
 import { submitWithIdempotencyKey } from '../submissions/idempotency.js';
 import type { AppContext } from '../http/env.js';
@@ -31,7 +32,7 @@ const submitRoute = createRoute({
   responses: {
     201: { description: 'Submission accepted', content: { 'application/json': { schema: SubmissionResultSchema } } },
     200: { description: 'The same payload again: the original result', content: { 'application/json': { schema: SubmissionResultSchema } } },
-    ...errorResponses(400, 401, 403, 404, 409, 413, 422, 429),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 429),
   },
 });
 
@@ -49,16 +50,11 @@ export function registerSubmitRoute(app: SignetApp, deps: AppContext): void {
   };
 
   // A plain route reading its body itself: the checksum covers the body as sent, and the size limit must hold before
-  // it is parsed. The OpenAPI description is the route definition above.
+  // it is parsed (strictly: readJsonBody refuses deep nesting and duplicate members before anything recursive runs).
+  // The OpenAPI description is the route definition above.
   app.openAPIRegistry.registerPath(submitRoute);
   app.post('/sdk/documents/submit', limit, apiKey(deps, { scopes: ['documents:submit'] }), async (c) => {
-    const rawText = await c.req.text();
-    let raw: unknown;
-    try {
-      raw = JSON.parse(rawText);
-    } catch {
-      throw validationError('body', 'the body is not valid JSON');
-    }
+    const { text: rawText, value: raw } = await readJsonBody(c);
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw validationError('body', 'must be a JSON object');
     const payload = parseOrThrow(SubmissionPayloadSchema, raw);
     const idempotencyKey = requestHeader(c, 'idempotency-key');
