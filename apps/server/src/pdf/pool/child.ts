@@ -7,6 +7,9 @@ import { inspectPdf } from '../inspect.js';
 import { PreviewLimitError, renderPreview } from '../preview.js';
 import type { TaskReply, TaskRequest } from './protocol.js';
 
+// pdf-lib reports every object it skips with console.log/warn, and a hostile file has millions: none reach the log.
+console.log = console.warn = () => {};
+
 async function run(request: TaskRequest): Promise<TaskReply> {
   try {
     const value = request.kind === 'inspect' ? await inspectPdf(request.pdf) : await renderPreview(request.pdf, request.limits);

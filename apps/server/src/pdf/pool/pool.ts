@@ -1,9 +1,9 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ApiError } from '../../errors.js';
+import { residentBytes } from '../../process-memory.js';
 import { DEFAULT_PREVIEW_LIMITS, type PreviewLimits } from '../preview.js';
 import type { PdfTaskKind, PdfTasks, TaskReply, TaskRequest } from './protocol.js';
 
@@ -18,6 +18,8 @@ export interface PdfPoolOptions {
   memoryLimitMb: number;
   /** Tasks waiting for a worker beyond which new ones are refused. */
   maxQueue: number;
+  /** How long a task may wait for a worker before it is refused as busy (ms; default: `taskTimeoutMs`). */
+  queueTimeoutMs?: number;
   /** PDFium's own caps inside a worker. */
   preview: PreviewLimits;
 }
@@ -50,6 +52,8 @@ export class PdfPoolBusyError extends ApiError {
 
 interface Task {
   request: TaskRequest;
+  /** Refuses the task as busy when it has waited too long for a worker. */
+  expiry: NodeJS.Timeout;
   resolve(value: PdfTasks[PdfTaskKind]): void;
   reject(error: Error): void;
 }
@@ -70,20 +74,11 @@ const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
 const TSX = createRequire(import.meta.url).resolve('tsx');
 /** How often a busy worker's resident memory is read. */
 const MEMORY_POLL_MS = 20;
-const PAGE_BYTES = 4096;
-
-/** Resident bytes of a process, from Linux's `/proc`; undefined elsewhere or once it has gone. */
-function residentBytes(pid: number): number | undefined {
-  try {
-    return Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * PAGE_BYTES;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Runs PDF work (upload inspection, page-1 previews, later sealing) in a few worker processes, never on the event
- * loop, each task within a wall time and a memory cap, behind a bounded queue.
+ * loop, each task within a wall time and a memory cap, behind a bounded queue that a task leaves as busy (503) when
+ * it waits longer than a task may run.
  *
  * A process rather than a worker thread, because a thread's `resourceLimits` bound only its JavaScript heap: pdf-lib's
  * decoded streams are ArrayBuffers outside it, PDFium's WebAssembly memory and sharp's native memory too. The pool
@@ -117,10 +112,19 @@ export class PdfPool {
    */
   run<K extends PdfTaskKind>(kind: K, pdf: Uint8Array): Promise<PdfTasks[K]> {
     if (this.#closed) return Promise.reject(new Error('the PDF pool is closed'));
-    if (this.#queue.length >= this.options.maxQueue) return Promise.reject(new PdfPoolBusyError());
+    const idle = this.#workers.some((worker) => worker.ready && !worker.task && !worker.killedFor && !worker.retiring);
+    if (!idle && this.#queue.length >= this.options.maxQueue) return Promise.reject(new PdfPoolBusyError());
     return new Promise<PdfTasks[K]>((resolve, reject) => {
       const request: TaskRequest = { id: this.#nextId++, kind, pdf, limits: this.options.preview };
-      this.#queue.push({ request, resolve: resolve as Task['resolve'], reject });
+      const expiry = setTimeout(() => {
+        const waiting = this.#queue.indexOf(task);
+        if (waiting < 0) return;
+        this.#queue.splice(waiting, 1);
+        reject(new PdfPoolBusyError());
+        this.#holdProcess();
+      }, this.options.queueTimeoutMs ?? this.options.taskTimeoutMs);
+      const task: Task = { request, expiry, resolve: resolve as Task['resolve'], reject };
+      this.#queue.push(task);
       if (this.#workers.length < this.options.workers) this.#spawn();
       this.#dispatch();
     });
@@ -138,7 +142,10 @@ export class PdfPool {
   /** Refuses new tasks, fails the waiting ones and stops every worker. */
   async close(): Promise<void> {
     this.#closed = true;
-    for (const task of this.#queue.splice(0)) task.reject(new Error('the PDF pool is closed'));
+    for (const task of this.#queue.splice(0)) {
+      clearTimeout(task.expiry);
+      task.reject(new Error('the PDF pool is closed'));
+    }
     await Promise.all(
       this.#workers.map(
         (worker) =>
@@ -192,6 +199,7 @@ export class PdfPool {
       if (this.#queue.length === 0) return;
       if (!worker.ready || worker.task || worker.killedFor || worker.retiring) continue;
       const task = this.#queue.shift()!;
+      clearTimeout(task.expiry);
       worker.task = task;
       worker.child.send(task.request);
       worker.timer = setTimeout(

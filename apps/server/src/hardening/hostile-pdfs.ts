@@ -1,0 +1,121 @@
+import { createDeflate, deflateSync } from 'node:zlib';
+
+/*
+ * PDFs made to hurt a server that reads them: each is small on the wire and costs much time or memory to inspect or
+ * draw. They are written object by object (no PDF library would write most of them), with a correct cross-reference
+ * table, so that every reader gets as far as the expensive part.
+ */
+
+type PdfObject = string | { dictionary: string; stream: Uint8Array };
+
+const encoder = new TextEncoder();
+
+/** A PDF of `objects` (numbered from 1; object 1 is the catalog) with its cross-reference table and trailer. */
+function writePdf(objects: PdfObject[]): Uint8Array {
+  const parts: Uint8Array[] = [encoder.encode('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n')];
+  let length = parts[0]!.byteLength;
+  const offsets: number[] = [];
+  const push = (part: Uint8Array) => {
+    parts.push(part);
+    length += part.byteLength;
+  };
+  objects.forEach((object, index) => {
+    offsets.push(length);
+    if (typeof object === 'string') {
+      push(encoder.encode(`${index + 1} 0 obj\n${object}\nendobj\n`));
+    } else {
+      push(encoder.encode(`${index + 1} 0 obj\n<< ${object.dictionary} /Length ${object.stream.byteLength} >>\nstream\n`));
+      push(object.stream);
+      push(encoder.encode('\nendstream\nendobj\n'));
+    }
+  });
+  const xref = length;
+  const rows = offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
+  push(encoder.encode(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${rows}`));
+  push(encoder.encode(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`));
+  return Buffer.concat(parts);
+}
+
+/** A one-page Letter PDF whose page has `content` as its (Flate-compressed) content stream and `resources`. */
+function onePage(content: Uint8Array, { resources = '', extra = [] as PdfObject[], compressed = false } = {}): Uint8Array {
+  return writePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << ${resources} >> >>`,
+    { dictionary: '/Filter /FlateDecode', stream: compressed ? content : deflateSync(content, { level: 9 }) },
+    ...extra,
+  ]);
+}
+
+/** Deflates `totalBytes` copies of `byte` without holding them: the compressed stream of a decompression bomb. */
+async function deflatedRun(totalBytes: number, byte = 0x20): Promise<Uint8Array> {
+  const chunk = Buffer.alloc(1024 * 1024, byte);
+  const deflate = createDeflate({ level: 9 });
+  const out: Buffer[] = [];
+  deflate.on('data', (data: Buffer) => out.push(data));
+  const done = new Promise<void>((resolve, reject) => {
+    deflate.on('end', resolve);
+    deflate.on('error', reject);
+  });
+  for (let written = 0; written < totalBytes; written += chunk.byteLength) {
+    const part = chunk.subarray(0, Math.min(chunk.byteLength, totalBytes - written));
+    if (!deflate.write(part)) await new Promise((resolve) => deflate.once('drain', resolve));
+  }
+  deflate.end();
+  await done;
+  return Buffer.concat(out);
+}
+
+/** Page 1 is `fills` full-page rectangle fills: a few kilobytes that take PDFium minutes to draw. */
+export function slowToDrawPdf(fills = 200_000): Uint8Array {
+  return onePage(encoder.encode('0 0 612 792 re f\n'.repeat(fills)));
+}
+
+/** Page 1's content stream inflates to `inflatedBytes` (1 GiB by default) of spaces from about a megabyte. */
+export async function contentBombPdf(inflatedBytes = 1024 ** 3): Promise<Uint8Array> {
+  return onePage(await deflatedRun(inflatedBytes), { compressed: true });
+}
+
+/**
+ * An ordinary page, and beside it an object stream that inflates to `inflatedBytes`: a reader that parses every
+ * object (pdf-lib does, to count pages) inflates it whole.
+ */
+export async function objectStreamBombPdf(inflatedBytes = 1024 ** 3): Promise<Uint8Array> {
+  const stream = await deflatedRun(inflatedBytes);
+  return onePage(encoder.encode('0 0 1 rg 72 72 100 100 re f\n'), {
+    extra: [{ dictionary: '/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode', stream }],
+  });
+}
+
+/** Page 1 draws a `side` × `side` grey image (30,000 a side by default: 900 MB decoded) from under a megabyte. */
+export async function imageBombPdf(side = 30_000): Promise<Uint8Array> {
+  const image = await deflatedRun(side * side, 0x80);
+  return onePage(encoder.encode('q 612 0 0 792 0 0 cm /Im0 Do Q\n'), {
+    resources: '/XObject << /Im0 5 0 R >>',
+    extra: [
+      {
+        dictionary: `/Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode`,
+        stream: image,
+      },
+    ],
+  });
+}
+
+/** A PDF of `pages` empty pages in one flat page tree. */
+export function manyPagesPdf(pages = 100_000): Uint8Array {
+  const kids = Array.from({ length: pages }, (_, index) => `${index + 3} 0 R`).join(' ');
+  return writePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${kids}] /Count ${pages} /MediaBox [0 0 612 792] >>`,
+    ...Array.from({ length: pages }, () => '<< /Type /Page /Parent 2 0 R >>'),
+  ]);
+}
+
+/** Page 1's dictionary holds an array nested `depth` deep: a reader that parses it recursively runs out of stack. */
+export function deeplyNestedPdf(depth = 100_000): Uint8Array {
+  return writePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Nested ${'['.repeat(depth)}${']'.repeat(depth)} >>`,
+  ]);
+}

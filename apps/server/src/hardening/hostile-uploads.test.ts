@@ -1,0 +1,169 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '@signet/contract';
+import { startChild, type ChildServer } from '../../bench/child.js';
+import { createApiKeyRecord } from '../documents/seed.js';
+import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
+import { treeResidentBytes } from '../process-memory.js';
+import { openStorage } from '../storage/index.js';
+import {
+  contentBombPdf,
+  deeplyNestedPdf,
+  imageBombPdf,
+  manyPagesPdf,
+  objectStreamBombPdf,
+  slowToDrawPdf,
+} from './hostile-pdfs.js';
+
+/*
+ * The hostile-input suite: PDFs built to stall or exhaust a server are uploaded to the real server (a child process,
+ * as `signet serve` runs) while another client asks `/healthz` every 25 ms and the resident memory of the server and
+ * its PDF workers is read every 25 ms. Every upload must be answered within its limits, with the envelope when
+ * refused, and the server must keep answering and stay under 1 GiB throughout.
+ */
+
+const TASK_TIMEOUT_MS = 3000;
+/** An upload runs at most two tasks (inspection, then page 1), each of which may also wait its time in the queue. */
+const ANSWER_WITHIN_MS = 4 * TASK_TIMEOUT_MS + 2000;
+const GIB = 1024 ** 3;
+const serverDir = fileURLToPath(new URL('../..', import.meta.url));
+
+let dir: string;
+let server: ChildServer;
+let sk: string;
+
+/** Samples /healthz latency and the process tree's memory until stopped. */
+function watch(pid: number) {
+  let worstHealthMs = 0;
+  let healthFailures = 0;
+  let peakBytes = 0;
+  let running = true;
+  const health = (async () => {
+    while (running) {
+      const started = performance.now();
+      try {
+        const response = await fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(10_000) });
+        if (response.status !== 200) healthFailures++;
+        await response.arrayBuffer();
+      } catch {
+        healthFailures++;
+      }
+      worstHealthMs = Math.max(worstHealthMs, performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  })();
+  const memory = setInterval(() => {
+    peakBytes = Math.max(peakBytes, treeResidentBytes(pid));
+  }, 25);
+  return async () => {
+    running = false;
+    clearInterval(memory);
+    await health;
+    return { worstHealthMs, healthFailures, peakBytes };
+  };
+}
+
+async function upload(pdf: Uint8Array, fields: unknown[] = []) {
+  const form = new FormData();
+  form.append('file', new Blob([pdf as Uint8Array<ArrayBuffer>], { type: 'application/pdf' }), 'hostile.pdf');
+  form.append('fields', JSON.stringify(fields));
+  const started = performance.now();
+  const response = await fetch(`${server.url}/documents`, { method: 'POST', headers: { 'X-API-Key': sk }, body: form });
+  const body = (await response.json()) as { success: boolean; data?: { id: string }; error?: { code: string; details?: Record<string, unknown> } };
+  return { status: response.status, body, ms: performance.now() - started, retryAfter: response.headers.get('retry-after') };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'signet-hostile-'));
+  const databaseUrl = `file:${join(dir, 'signet.db')}`;
+  const storage = await openStorage(databaseUrl);
+  const organization = await storage.ensureOrganization('hostile', 'Hostile Inc.');
+  sk = (await createApiKeyRecord(storage, { organizationId: organization.id, kind: 'sk', rateLimit: 100_000 })).key;
+  await storage.close();
+  server = await startChild({
+    script: 'bench/serve.ts',
+    cwd: serverDir,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PDF_WORKERS: '1',
+      PDF_TASK_TIMEOUT_MS: String(TASK_TIMEOUT_MS),
+      PDF_QUEUE_MAX: '1',
+    },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('hostile uploads', () => {
+  it('answers every hostile PDF within its limits while the server keeps serving under 1 GiB', async () => {
+    const files: Array<[string, Uint8Array, number]> = [
+      ['slow to draw (200,000 fills)', slowToDrawPdf(), 201],
+      ['content stream inflating to 1 GiB', await contentBombPdf(), 201],
+      ['object stream inflating to 1 GiB', await objectStreamBombPdf(), 422],
+      ['30,000 × 30,000 image', await imageBombPdf(), 201],
+      ['100,000 pages', manyPagesPdf(), 201],
+      ['array nested 100,000 deep', deeplyNestedPdf(), 400],
+    ];
+    const stop = watch(server.pid);
+    const answers = [];
+    for (const [name, pdf, status] of files) {
+      const answer = await upload(pdf);
+      answers.push({ name, status: answer.status, ms: Math.round(answer.ms) });
+      expect(answer.status, name).toBe(status);
+      expect(answer.ms, name).toBeLessThan(ANSWER_WITHIN_MS);
+      if (status !== 201) {
+        expect(answer.body.success).toBe(false);
+        expect(ERROR_CODES).toContain(answer.body.error!.code);
+        expect(answer.body.error!.details).toMatchObject({ field: 'file', reason: expect.any(String) });
+      }
+    }
+    const { worstHealthMs, healthFailures, peakBytes } = await stop();
+    console.log(JSON.stringify({ answers, worstHealthMs: Math.round(worstHealthMs), peakMiB: Math.round(peakBytes / 1024 ** 2) }));
+    expect(healthFailures).toBe(0);
+    // Before the pool, /healthz stopped answering for a minute; a loaded CI machine still answers within a second.
+    expect(worstHealthMs).toBeLessThan(1000);
+    expect(peakBytes).toBeGreaterThan(0);
+    expect(peakBytes).toBeLessThan(GIB);
+  }, 180_000);
+
+  it('draws previews again after PDFium aborted, and marks the undrawable ones', async () => {
+    const slow = await upload(slowToDrawPdf());
+    const normal = await upload(await generateSamplePdf({ pages: 1 }), sampleFields(1));
+    expect([slow.status, normal.status]).toEqual([201, 201]);
+    const tokenUrl = async (id: string) => {
+      const response = await fetch(`${server.url}/sdk/documents/${id}`, { headers: { 'X-API-Key': sk } });
+      return ((await response.json()) as { documentUrl: string }).documentUrl.replace(/\/file\?/, '/preview?');
+    };
+    const drawn = await fetch(await tokenUrl(normal.body.data!.id));
+    expect(drawn.status).toBe(200);
+    expect(drawn.headers.get('content-type')).toBe('image/webp');
+    const undrawable = await fetch(await tokenUrl(slow.body.data!.id));
+    expect(undrawable.status).toBe(404);
+    expect(((await undrawable.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+  }, 60_000);
+
+  it('answers 503 with Retry-After and the envelope when the PDF queue is full', async () => {
+    const slow = slowToDrawPdf();
+    const first = upload(slow); // its page 1 holds the only worker for the task time limit
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const burst = await Promise.all(Array.from({ length: 4 }, () => upload(slow)));
+    const answers = [await first, ...burst];
+    const busy = answers.filter((answer) => answer.status === 503);
+    expect(busy.length).toBeGreaterThan(0);
+    for (const answer of busy) {
+      expect(answer.body).toMatchObject({ success: false, error: { code: 'SERVICE_UNAVAILABLE' } });
+      expect(Number(answer.retryAfter)).toBeGreaterThan(0);
+    }
+    for (const answer of answers) {
+      expect([201, 503]).toContain(answer.status);
+      expect(answer.ms).toBeLessThan(ANSWER_WITHIN_MS);
+    }
+  }, 60_000);
+});
