@@ -7,6 +7,7 @@ import Database from 'libsql';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { canonicalPayload, submissionChecksum, type FieldDefinition } from '@signet/contract';
 import { newId } from '../src/ids.js';
+import { createApiKeyRecord } from '../src/documents/seed.js';
 import { generateApiKey } from '../src/keys.js';
 import { generateSamplePdf, sampleFields } from '../src/pdf/sample.js';
 import { CHUNK_SIZE, DOCUMENT_COLUMNS, documentValues } from '../src/storage/schema.js';
@@ -23,6 +24,8 @@ export interface BenchFixtures {
   databaseUrl: string;
   databasePath: string;
   apiKey: string;
+  /** An sk key that may upload documents (the hostile-upload phase). */
+  uploadKey: string;
   /** The document every GET asks for: the 3-page sample agreement with a field of every type. */
   getDocumentId: string;
   /** Never-submitted documents (1 page: two required text fields, one required signature), one per submission. */
@@ -67,6 +70,7 @@ export async function createFixtures(submitDocuments: number): Promise<BenchFixt
 
   const storage = await openStorage(databaseUrl);
   let apiKey: string;
+  let uploadKey: string;
   let getDocumentId: string;
   let organizationId: string;
   try {
@@ -87,6 +91,7 @@ export async function createFixtures(submitDocuments: number): Promise<BenchFixt
       rateLimit: 10_000_000,
       createdAt: new Date().toISOString(),
     });
+    uploadKey = (await createApiKeyRecord(storage, { organizationId, kind: 'sk', rateLimit: 10_000_000 })).key;
     const samplePdf = await generateSamplePdf({ pages: 3 });
     const getDocument = await storage.createDocument(
       {
@@ -114,6 +119,7 @@ export async function createFixtures(submitDocuments: number): Promise<BenchFixt
     databaseUrl,
     databasePath,
     apiKey,
+    uploadKey,
     getDocumentId,
     submitDocumentIds,
     setupMs: performance.now() - started,

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { PhaseResult } from './load.js';
 import type { BenchOutcome } from './server.js';
 
-const TARGETS = { getRatio: 0.6, getP99Ms: 20, submissionsPerSecond: 1000 } as const;
+const TARGETS = { getRatio: 0.6, getP99Ms: 20, submissionsPerSecond: 1000, hostileGetRatio: 0.5, hostileP99Ms: 50, hostileMemoryMiB: 1024 } as const;
 
 const integer = (value: number) => Math.round(value).toLocaleString('en-US');
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : '—');
@@ -90,6 +90,7 @@ export function printReport(outcome: BenchOutcome, shape: { fields: number }): v
   out(phaseRow('a. ceiling GET  (bare Hono, from memory)', results['ceiling-get']));
   out(phaseRow('b. real GET     /sdk/documents/{id}', results.get));
   if (results['ceiling-get-after']) out(phaseRow("a'. ceiling GET again, after b", results['ceiling-get-after']));
+  if (results['get-hostile']) out(phaseRow("b'. real GET while hostile PDFs upload", results['get-hostile']));
   out(phaseRow('c. ceiling POST (bare Hono, reads the JSON)', results['ceiling-submit']));
   out(phaseRow('d. real POST    /sdk/documents/submit', results.submit));
   const disturbed = Object.values(results).filter((result) => result.cpu && result.cpu.other > DISTURBED_CORES);
@@ -120,6 +121,18 @@ export function printReport(outcome: BenchOutcome, shape: { fields: number }): v
     const label = `real GET p99 at ${settings.connections} connections`;
     target(label, `${ms(realGet.p99)} ms`, `target < ${TARGETS.getP99Ms} ms`, realGet.p99 < TARGETS.getP99Ms);
   }
+  const hostileGet = results['get-hostile'];
+  if (hostileGet && realGet) {
+    const ratio = hostileGet.requestsPerSecond / realGet.requestsPerSecond;
+    target("GET under hostile uploads / idle (b'/b)", ratio.toFixed(2), `target >= ${TARGETS.hostileGetRatio.toFixed(2)}`, ratio >= TARGETS.hostileGetRatio);
+  }
+  if (hostileGet) {
+    target('GET p99 under hostile uploads', `${ms(hostileGet.p99)} ms`, `target < ${TARGETS.hostileP99Ms} ms`, hostileGet.p99 < TARGETS.hostileP99Ms);
+  }
+  if (outcome.hostile) {
+    const mib = outcome.hostile.peakBytes / 1024 ** 2;
+    target('server memory, all processes, peak', `${integer(mib)} MiB`, `target < ${integer(TARGETS.hostileMemoryMiB)} MiB`, mib < TARGETS.hostileMemoryMiB);
+  }
   if (realPost) {
     const perSecond = submissionsPerSecond(realPost);
     const goal = `target >= ${integer(TARGETS.submissionsPerSecond)}`;
@@ -131,6 +144,10 @@ export function printReport(outcome: BenchOutcome, shape: { fields: number }): v
   out();
   out(`status codes, real GET:   ${statuses(realGet)}`);
   out(`status codes, real POST:  ${statuses(realPost)}`);
+  if (outcome.hostile) {
+    const counts = Object.entries(outcome.hostile.statusCounts).map(([status, count]) => `${status}: ${integer(count)}`).join(', ');
+    out(`hostile uploads during b': ${integer(outcome.hostile.uploads)} (${counts}), two clients cycling the hostile-input suite's six PDFs`);
+  }
   for (const result of [realGet, realPost]) {
     for (const [status, body] of result?.errorBodies ?? []) out(`  ${result!.name}, first ${status}: ${body}`);
   }

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type autocannon from 'autocannon';
 import { newId } from '../src/ids.js';
 import { startChild, type ChildServer } from './child.js';
+import { hostilePdfs, underHostileUploads, type HostileLoad } from './hostile.js';
 import { createFixtures, submitBodies, SUBMIT_FIELDS, type BenchFixtures, type SubmitBodies } from './fixtures.js';
 import { runPhase, type PhaseResult } from './load.js';
 import { printReport } from './report.js';
@@ -13,13 +14,14 @@ import { verifyDurability, type DurabilityReport, type SubmitLedger } from './ve
  * `pnpm bench:server`: the real server (embedded store, request logging on) against a bare Hono app serving the
  * same JSON from memory (the ceiling), each in its own process, loaded in turn by autocannon over loopback.
  * Environment: BENCH_DURATION (s, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (50), BENCH_SUBMIT_POOL (fresh
- * documents for the submit phase), BENCH_PHASES (subset of ceiling-get,get,ceiling-submit,submit; with both
- * ceiling-get and get, the ceiling is measured again right after the real GET and the ratio uses their mean),
+ * documents for the submit phase), BENCH_PHASES (subset of ceiling-get,get,get-hostile,ceiling-submit,submit; with
+ * both ceiling-get and get, the ceiling is measured again right after the real GET and the ratio uses their mean;
+ * get-hostile is the real GET again while two clients upload the hostile-input suite's PDFs in a loop),
  * BENCH_PROFILE=<dir> (--cpu-prof the server into dir), BENCH_KEEP=1 (keep the temporary directory).
  */
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
-const PHASES = ['ceiling-get', 'get', 'ceiling-submit', 'submit'] as const;
+const PHASES = ['ceiling-get', 'get', 'get-hostile', 'ceiling-submit', 'submit'] as const;
 type PhaseName = (typeof PHASES)[number];
 
 function envNumber(name: string, fallback: number): number {
@@ -93,6 +95,8 @@ export interface BenchOutcome {
   /** `ceiling-get-after`: the ceiling again right after the real GET, so drift during the run cancels out. */
   results: Partial<Record<PhaseName | 'ceiling-get-after', PhaseResult>>;
   durability: DurabilityReport | null;
+  /** What the hostile uploads of the get-hostile phase did, and the server's peak memory meanwhile. */
+  hostile: HostileLoad | null;
   poolExhausted: boolean;
   serverLogLines: number;
   serverExitCode: number | null;
@@ -106,6 +110,8 @@ async function measure(settings: BenchSettings, fixtures: BenchFixtures): Promis
   const results: BenchOutcome['results'] = {};
   const children: ChildServer[] = [];
   let serverExitCode: number | null = null;
+  let hostile: HostileLoad | null = null;
+  const pdfs = settings.phases.has('get-hostile') ? await hostilePdfs() : [];
 
   try {
     const real = await startChild({
@@ -144,6 +150,16 @@ async function measure(settings: BenchSettings, fixtures: BenchFixtures): Promis
     const plan: Array<[PhaseName, () => Promise<PhaseResult>]> = [
       ['ceiling-get', () => runPhase({ name: 'ceiling GET', url: ceiling.url, serverPid: ceiling.pid, method: 'GET', path: getPath, headers: keyHeaders, ...load })],
       ['get', () => runPhase({ name: 'real GET', url: real.url, serverPid: real.pid, method: 'GET', path: getPath, headers: keyHeaders, ...load })],
+      [
+        'get-hostile',
+        async () => {
+          const server = { url: real.url, pid: real.pid, key: fixtures.uploadKey, pdfs };
+          const phase = () => runPhase({ name: 'real GET, hostile uploads', url: real.url, serverPid: real.pid, method: 'GET', path: getPath, headers: keyHeaders, ...load });
+          const measured = await underHostileUploads(server, phase);
+          hostile = measured.hostile;
+          return measured.result;
+        },
+      ],
       [
         'ceiling-submit',
         () =>
@@ -195,6 +211,7 @@ async function measure(settings: BenchSettings, fixtures: BenchFixtures): Promis
     bodies,
     results,
     durability,
+    hostile,
     poolExhausted: source.exhausted,
     serverLogLines,
     serverExitCode,

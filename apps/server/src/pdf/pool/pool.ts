@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ApiError } from '../../errors.js';
 import { residentBytes } from '../../process-memory.js';
@@ -74,6 +74,8 @@ const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
 const TSX = createRequire(import.meta.url).resolve('tsx');
 /** How often a busy worker's resident memory is read. */
 const MEMORY_POLL_MS = 20;
+/** The workers' nice value: they yield the CPU to the server's event loop. */
+const WORKER_NICENESS = 10;
 
 /**
  * Runs PDF work (upload inspection, page-1 previews, later sealing) in a few worker processes, never on the event
@@ -165,6 +167,14 @@ export class PdfPool {
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
+    // Below the server in the scheduler's eyes: on a busy machine requests are answered first, PDFs wait.
+    if (child.pid !== undefined) {
+      try {
+        setPriority(child.pid, WORKER_NICENESS);
+      } catch {
+        // Not permitted here: the worker runs at the server's priority.
+      }
+    }
     const worker: Worker = { child, ready: false };
     this.#workers.push(worker);
     this.#holdProcess();
