@@ -1,5 +1,7 @@
 import { HTTPException } from 'hono/http-exception';
-import { ApiError, methodNotAllowed } from './errors.js';
+import type { Context } from 'hono';
+import type { IncomingMessage } from 'node:http';
+import { ApiError, methodNotAllowed, validationError } from './errors.js';
 import { sendError } from './http/envelope.js';
 import type { AppContext, AppDependencies } from './http/env.js';
 import { createReadCache } from './http/read-cache.js';
@@ -16,6 +18,12 @@ import { registerReferenceRoutes } from './routes/reference.js';
 import { registerHealthRoute } from './routes/health.js';
 
 export type { AppDependencies } from './http/env.js';
+
+/** Whether `error` is Node's "aborted" of a request body whose connection has closed. */
+function clientWentAway(c: Context, error: Error): boolean {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return (error as NodeJS.ErrnoException).code === 'ECONNRESET' && incoming !== undefined && incoming.socket.destroyed;
+}
 
 /** For the 405 of a known path with a wrong method: which methods the app's routes accept at a path. */
 function methodsByPath(app: SignetApp): (path: string) => string[] {
@@ -65,6 +73,12 @@ export function createApp(dependencies: AppDependencies, options: { isShuttingDo
         status: error.status,
         details: { field: 'body', reason },
       }));
+    }
+    if (clientWentAway(c, error)) {
+      // A client that hung up mid-body, or whose body the server cut off (a limit of http/node-server): nobody
+      // reads this answer, and it is no server fault to log as one.
+      deps.logger.info({ requestId: c.get('requestId') }, 'the connection closed before the request was read');
+      return sendError(c, validationError('body', 'the connection closed before the body was complete'));
     }
     deps.logger.error({ requestId: c.get('requestId'), err: error }, 'unhandled error');
     return sendError(c, new ApiError('INTERNAL_ERROR', 'Internal server error'));

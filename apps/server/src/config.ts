@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { DEFAULT_CONNECTION_LIMITS as LIMITS, type ConnectionLimits } from './http/node-server.js';
 import { DEFAULT_PDF_POOL_OPTIONS, type PdfPoolOptions } from './pdf/pool/index.js';
 import { DEFAULT_PREVIEW_LIMITS } from './pdf/preview.js';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no'])
   .transform((value) => value === '1' || value === 'true' || value === 'yes');
+const milliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -20,6 +22,11 @@ const EnvSchema = z.object({
   TRUST_PROXY: bool.default(false),
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  HEADERS_TIMEOUT_MS: milliseconds(LIMITS.headersTimeoutMs),
+  REQUEST_TIMEOUT_MS: milliseconds(LIMITS.requestTimeoutMs),
+  BODY_TIMEOUT_MS: milliseconds(LIMITS.bodyTimeoutMs),
+  BODY_MIN_BYTES_PER_SECOND: z.coerce.number().int().positive().default(LIMITS.bodyMinBytesPerSecond),
+  KEEP_ALIVE_TIMEOUT_MS: milliseconds(LIMITS.keepAliveTimeoutMs),
   PDF_WORKERS: z.coerce.number().int().min(1).max(64).default(DEFAULT_PDF_POOL_OPTIONS.workers),
   PDF_TASK_TIMEOUT_MS: z.coerce.number().int().min(100).default(DEFAULT_PDF_POOL_OPTIONS.taskTimeoutMs),
   PDF_WORKER_MEMORY_MB: z.coerce.number().int().min(128).default(DEFAULT_PDF_POOL_OPTIONS.memoryLimitMb),
@@ -47,6 +54,8 @@ export interface Config {
   trustProxy: boolean;
   authFailuresPerMinute: number;
   shutdownTimeoutMs: number;
+  /** How long a connection may take over headers, body and the whole request, and stay idle between requests. */
+  connections: ConnectionLimits;
   /** The PDF worker pool: processes, per-task time and memory, queue bound, PDFium's heap and image caps. */
   pdfPool: PdfPoolOptions;
 }
@@ -62,6 +71,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
   }
   const e = parsed.data;
+  if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
+    throw new Error('Invalid configuration: HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -76,6 +88,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    connections: {
+      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+      bodyTimeoutMs: e.BODY_TIMEOUT_MS,
+      bodyMinBytesPerSecond: e.BODY_MIN_BYTES_PER_SECOND,
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    },
     pdfPool: {
       workers: e.PDF_WORKERS,
       taskTimeoutMs: e.PDF_TASK_TIMEOUT_MS,

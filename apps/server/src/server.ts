@@ -1,6 +1,6 @@
-import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
+import { createHttpServer } from './http/node-server.js';
 import { createLogger, type Logger } from './logger.js';
 import { createRateLimits } from './rate-limit/index.js';
 import { resolveSecret } from './secret.js';
@@ -37,8 +37,13 @@ export async function startServer(options: {
   let shuttingDown = false;
   const app = createApp({ storage, rateLimits, config, secret, logger, pdfPool }, { isShuttingDown: () => shuttingDown });
 
-  const server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+  const server = createHttpServer(app.fetch, { limits: config.connections, logger, hostname: config.host });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -53,11 +58,11 @@ export async function startServer(options: {
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       // A keep-alive connection goes idle once its request is answered; close each as it does, rather than
       // waiting for the client to hang up.
-      const reaper = setInterval(() => 'closeIdleConnections' in server && server.closeIdleConnections(), 50);
+      const reaper = setInterval(() => server.closeIdleConnections(), 50);
       const timeout = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref());
       await Promise.race([drained, timeout]);
       clearInterval(reaper);
-      if ('closeAllConnections' in server) server.closeAllConnections();
+      server.closeAllConnections();
       await pdfPool.close();
       await storage.close();
       await rateLimits.close();

@@ -2,8 +2,8 @@ import { z } from './zod.js';
 
 /**
  * Error codes of the contract (section 7) plus `NOT_FOUND`, `INTERNAL_ERROR` and `SERVICE_UNAVAILABLE` (SPEC §7).
- * Each maps to the HTTP status it is usually sent with; `VALIDATION_ERROR` also travels with 413, 415, 416 and 422,
- * and `NOT_FOUND` with 405.
+ * Each maps to the HTTP status it is usually sent with; `VALIDATION_ERROR` also travels with 408, 413, 415, 416,
+ * 417, 422 and 431 (a request the server refuses before or while reading it), and `NOT_FOUND` with 405.
  */
 export const ERROR_STATUS = {
   INVALID_API_KEY: 401,
