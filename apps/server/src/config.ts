@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { DEFAULT_CONNECTION_LIMITS as LIMITS, type ConnectionLimits } from './http/node-server.js';
+import { parseTrustProxy, type TrustProxy } from './middleware/api-key/client-ip.js';
 import { DEFAULT_PDF_POOL_OPTIONS, type PdfPoolOptions } from './pdf/pool/index.js';
 import { DEFAULT_PREVIEW_LIMITS } from './pdf/preview.js';
 
-const bool = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
-  .transform((value) => value === '1' || value === 'true' || value === 'yes');
 const milliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 const EnvSchema = z.object({
@@ -19,7 +17,17 @@ const EnvSchema = z.object({
   DOCUMENT_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
   MAX_PDF_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((text, ctx) => {
+      try {
+        return parseTrustProxy(text);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: `false, true, a hop count or proxy addresses: ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    }),
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   HEADERS_TIMEOUT_MS: milliseconds(LIMITS.headersTimeoutMs),
@@ -50,8 +58,8 @@ export interface Config {
   documentTokenTtlSeconds: number;
   maxPdfBytes: number;
   maxBodyBytes: number;
-  /** Take the client IP from `X-Forwarded-For` (behind a load balancer) rather than the socket. */
-  trustProxy: boolean;
+  /** Which proxies' `X-Forwarded-For` entries are believed when deriving the client IP (none by default). */
+  trustProxy: TrustProxy;
   authFailuresPerMinute: number;
   shutdownTimeoutMs: number;
   /** How long a connection may take over headers, body and the whole request, and stay idle between requests. */
