@@ -65,8 +65,8 @@ function samplePdf(pages: number): Promise<Uint8Array> {
 }
 
 /**
- * Builds the real app on a fresh storage of `engine`. Client IPs come from `X-Forwarded-For` (TRUST_PROXY), so a
- * test can act as several clients.
+ * Builds the real app on a fresh storage of `engine`. Client IPs come from `X-Forwarded-For` (TRUST_PROXY=true: one
+ * trusted hop, the in-process caller's), so a test can act as several clients.
  */
 export async function createTestApp(
   engine: StorageEngine = sqlite,
