@@ -154,6 +154,8 @@ export class PdfPool {
           new Promise<void>((resolve) => {
             if (worker.child.exitCode !== null || worker.child.signalCode !== null) return resolve();
             worker.child.once('exit', () => resolve());
+            // An idle worker is unreferenced: without this, waiting for its exit would not keep the process alive.
+            worker.child.ref();
             worker.child.kill('SIGKILL');
           }),
       ),
