@@ -118,14 +118,20 @@ export class PdfPool {
     if (!idle && this.#queue.length >= this.options.maxQueue) return Promise.reject(new PdfPoolBusyError());
     return new Promise<PdfTasks[K]>((resolve, reject) => {
       const request: TaskRequest = { id: this.#nextId++, kind, pdf, limits: this.options.preview };
-      const expiry = setTimeout(() => {
+      const waitMs = this.options.queueTimeoutMs ?? this.options.taskTimeoutMs;
+      const expire = () => {
         const waiting = this.#queue.indexOf(task);
         if (waiting < 0) return;
+        // Time spent while a worker is still starting is the pool's, not the queue's: wait on for it.
+        if (this.#workers.some((worker) => !worker.ready)) {
+          task.expiry = setTimeout(expire, waitMs);
+          return;
+        }
         this.#queue.splice(waiting, 1);
         reject(new PdfPoolBusyError());
         this.#holdProcess();
-      }, this.options.queueTimeoutMs ?? this.options.taskTimeoutMs);
-      const task: Task = { request, expiry, resolve: resolve as Task['resolve'], reject };
+      };
+      const task: Task = { request, expiry: setTimeout(expire, waitMs), resolve: resolve as Task['resolve'], reject };
       this.#queue.push(task);
       if (this.#workers.length < this.options.workers) this.#spawn();
       this.#dispatch();
@@ -195,7 +201,16 @@ export class PdfPool {
       this.#workers.splice(this.#workers.indexOf(worker), 1);
       const task = this.#finish(worker);
       task?.reject(worker.killedFor ?? crashed(code, signal));
-      if (!this.#closed && (this.#queue.length > 0 || this.#workers.length < this.options.workers)) this.#spawn();
+      if (!worker.ready && !worker.killedFor) {
+        // It died before it could take a task (a broken install): fail what waits rather than start it again and
+        // again; the next task tries once more.
+        for (const waiting of this.#queue.splice(0)) {
+          clearTimeout(waiting.expiry);
+          waiting.reject(new Error(`the PDF worker could not start (${signal ?? `exit code ${code}`})`));
+        }
+      } else if (!this.#closed && (this.#queue.length > 0 || this.#workers.length < this.options.workers)) {
+        this.#spawn();
+      }
       this.#dispatch();
     });
     child.on('error', () => child.kill('SIGKILL'));

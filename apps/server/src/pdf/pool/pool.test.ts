@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../errors.js';
+import { contentBombPdf, imageBombPdf, objectStreamBombPdf, slowToDrawPdf } from '../../hardening/hostile-pdfs.js';
+import { residentBytes } from '../../process-memory.js';
+import { generateSamplePdf } from '../sample.js';
+import { PdfLimitError, PdfPool, PdfPoolBusyError, type PdfPoolOptions } from './index.js';
+
+let pool: PdfPool | undefined;
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+});
+
+function newPool(options: Partial<PdfPoolOptions> = {}): PdfPool {
+  pool = new PdfPool({ workers: 1, taskTimeoutMs: 5000, ...options });
+  return pool;
+}
+
+async function failure(promise: Promise<unknown>): Promise<Error> {
+  return promise.then(
+    () => {
+      throw new Error('expected the task to fail');
+    },
+    (error: Error) => error,
+  );
+}
+
+describe('PdfPool', () => {
+  it('inspects and draws in a worker process, not in this one', async () => {
+    const pdf = await generateSamplePdf({ pages: 2 });
+    const pool = newPool();
+    expect(await pool.run('inspect', pdf)).toEqual({ pageCount: 2 });
+    expect(await pool.run('preview', pdf)).toMatchObject({ mediaType: 'image/webp', width: 1224, height: 1584 });
+    const { pids } = pool.stats();
+    expect(pids).toHaveLength(1);
+    expect(pids[0]).not.toBe(process.pid);
+  });
+
+  it("passes a refusal of the file through as the task's own ApiError", async () => {
+    const error = await failure(newPool().run('inspect', new TextEncoder().encode('<html>')));
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).details).toMatchObject({ field: 'file' });
+  });
+
+  it('kills a task over its wall time, replaces the worker, and the next task runs', async () => {
+    const pool = newPool({ taskTimeoutMs: 800 });
+    await pool.run('inspect', await generateSamplePdf({ pages: 1 }));
+    const [before] = pool.stats().pids;
+    const started = performance.now();
+    const error = await failure(pool.run('preview', slowToDrawPdf()));
+    expect(error).toBeInstanceOf(PdfLimitError);
+    expect((error as PdfLimitError).limit).toBe('time');
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(residentBytes(before!)).toBeUndefined();
+    expect(await pool.run('inspect', await generateSamplePdf({ pages: 3 }))).toEqual({ pageCount: 3 });
+    expect(pool.stats().pids).not.toContain(before);
+  });
+
+  it("kills a worker whose resident memory passes the cap (pdf-lib inflating a 1 GiB object stream)", async () => {
+    const pool = newPool({ memoryLimitMb: 256 });
+    const error = await failure(pool.run('inspect', await objectStreamBombPdf()));
+    expect(error).toBeInstanceOf(PdfLimitError);
+    expect((error as PdfLimitError).limit).toBe('memory');
+    expect(await pool.run('inspect', await generateSamplePdf({ pages: 1 }))).toEqual({ pageCount: 1 });
+  });
+
+  it("refuses a page over PDFium's heap cap, and draws the next one with a fresh PDFium", async () => {
+    const pool = newPool({ preview: { heapBytes: 64 * 1024 * 1024, maxImagePixels: 50_000_000 } });
+    const error = await failure(pool.run('preview', await contentBombPdf(256 * 1024 * 1024)));
+    expect(error).toBeInstanceOf(PdfLimitError);
+    expect((error as PdfLimitError).limit).toBe('memory');
+    expect(error.message).toMatch(/67108864 bytes/);
+    expect(await pool.run('preview', await generateSamplePdf({ pages: 1 }))).toMatchObject({ width: 1224 });
+  });
+
+  it('does not decode an image over the pixel limit', async () => {
+    const pool = newPool({ preview: { heapBytes: 256 * 1024 * 1024, maxImagePixels: 1_000_000 } });
+    await pool.run('inspect', await generateSamplePdf({ pages: 1 }));
+    const pdf = await imageBombPdf(2000);
+    const started = performance.now();
+    const error = await failure(pool.run('preview', pdf));
+    expect(error).toBeInstanceOf(PdfLimitError);
+    expect((error as PdfLimitError).limit).toBe('image');
+    expect(error.message).toMatch(/4000000 pixels/);
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
+  it('refuses a task beyond the queue bound, and one that waited longer than a task may run, as busy (503)', async () => {
+    const pool = newPool({ taskTimeoutMs: 1500, maxQueue: 1, queueTimeoutMs: 500 });
+    await pool.run('inspect', await generateSamplePdf({ pages: 1 }));
+    const slow = failure(pool.run('preview', slowToDrawPdf()));
+    const waiting = pool.run('inspect', await generateSamplePdf({ pages: 1 }));
+    const beyond = await failure(pool.run('inspect', await generateSamplePdf({ pages: 1 })));
+    expect(beyond).toBeInstanceOf(PdfPoolBusyError);
+    expect(beyond).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503, headers: { 'Retry-After': '5' } });
+    expect(await failure(waiting)).toBeInstanceOf(PdfPoolBusyError);
+    expect(await slow).toBeInstanceOf(PdfLimitError);
+  });
+
+  it('fails waiting tasks on close and kills its workers', async () => {
+    const pool = newPool({ taskTimeoutMs: 10_000 });
+    await pool.run('inspect', await generateSamplePdf({ pages: 1 }));
+    const [pid] = pool.stats().pids;
+    const running = failure(pool.run('preview', slowToDrawPdf()));
+    const queued = failure(pool.run('inspect', await generateSamplePdf({ pages: 1 })));
+    await pool.close();
+    expect((await queued).message).toMatch(/closed/);
+    expect(await running).toBeInstanceOf(Error);
+    expect(residentBytes(pid!)).toBeUndefined();
+    expect((await failure(pool.run('inspect', new Uint8Array()))).message).toMatch(/closed/);
+  });
+});
