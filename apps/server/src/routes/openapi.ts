@@ -29,8 +29,9 @@ export function errorResponses(...statuses: number[]) {
     413: 'Body or file over the size limit (`VALIDATION_ERROR`)',
     415: 'The body is not sent as `Content-Type: application/json` (`VALIDATION_ERROR`, `details.field: "Content-Type"`)',
     416: 'Range not satisfiable (`VALIDATION_ERROR`)',
-    422: 'The payload breaks a document rule (`VALIDATION_ERROR`, `details.missingFields` or `details.field`)',
+    422: 'The payload breaks a document rule, or the PDF cannot be processed within the server\'s limits (`VALIDATION_ERROR`, `details.missingFields` or `details.field`)',
     429: 'Rate limit exceeded (`RATE_LIMIT_EXCEEDED`), see `Retry-After`',
+    503: 'The server is busy (a bounded queue is full) or shutting down (`SERVICE_UNAVAILABLE`), see `Retry-After`',
   };
   return Object.fromEntries(
     statuses.map((status) => [status, { description: descriptions[status] ?? 'Error', content: errorContent }]),
