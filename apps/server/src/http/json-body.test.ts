@@ -48,6 +48,13 @@ describe('parseJsonText', () => {
     expect(parseJsonText('{"a":{"a":{"a":1}},"b":[{"a":1},{"a":2}]}')).toBeTruthy();
   });
 
+  it('refuses a number beyond a double, which JSON.parse makes Infinity and canonical JSON cannot write', () => {
+    expect(refusal('{"a":{"b":[1,-1e999]}}').details).toEqual({ field: 'a.b[1]', reason: 'is a number beyond the range of a double (I-JSON, RFC 7493)' });
+    expect(refusal(`{"a":${'9'.repeat(400)}}`).details?.field).toBe('a');
+    expect(refusal('1E400').details?.field).toBe('body');
+    expect(parseJsonText('[1e308,-1.5e-999,1E+2,0.5,-0,12345678901234567890]')).toEqual([1e308, -0, 100, 0.5, -0, 12345678901234567890]);
+  });
+
   it('is not misled by brackets, quotes, commas and backslashes inside strings', () => {
     const text = JSON.stringify({ 'a"': '}{[,"a":', b: '\\', 'a\\': `${'['.repeat(1000)}"`, c: ['"', '\\"', { a: ',"a":1' }] });
     expect(parseJsonText(text)).toEqual(JSON.parse(text));
@@ -112,6 +119,15 @@ describe('POST /sdk/documents/submit: JSON body', () => {
       status: 400,
       code: 'VALIDATION_ERROR',
       details: { field: 'body', reason: `arrays and objects may nest at most ${MAX_JSON_DEPTH} levels deep` },
+    });
+  });
+
+  it('400 for a number beyond a double in an extra member, not a 500 from the canonical JSON', async () => {
+    const text = JSON.stringify(await buildPayload(document)).replace(/^\{/, '{"extra":{"n":1e999},');
+    expect(await refused(await submit(text))).toEqual({
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      details: { field: 'extra.n', reason: 'is a number beyond the range of a double (I-JSON, RFC 7493)' },
     });
   });
 

@@ -48,14 +48,42 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
+const MINUS = 0x2d;
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+const PLUS = 0x2b;
+const DOT = 0x2e;
+const LOWER_E = 0x65;
+const UPPER_E = 0x45;
 
 const notJson = () => validationError('body', 'the body is not valid JSON');
 
-/** `details.field` of a member of the innermost container: the payload path users know (`fields[2].value.content`). */
-function memberPath(containers: readonly Container[], name: string): string {
-  const path: Array<string | number> = [];
-  for (const container of containers.slice(0, -1)) path.push('index' in container ? container.index : container.member);
-  return issuePath([...path, name]);
+/** `details.field` of the value being scanned: the payload path users know (`fields[2].value.content`). */
+function pathAt(containers: readonly Container[]): string {
+  return issuePath(containers.map((container) => ('index' in container ? container.index : container.member))) || 'body';
+}
+
+const isDigit = (code: number) => code >= DIGIT_0 && code <= DIGIT_9;
+const isExponent = (code: number) => code === LOWER_E || code === UPPER_E;
+
+/** The position just past the number that starts at `start`. */
+function numberEnd(text: string, start: number): number {
+  let end = start + 1;
+  for (; end < text.length; end++) {
+    const code = text.charCodeAt(end);
+    if (!(isDigit(code) || isExponent(code) || code === DOT || code === PLUS || code === MINUS)) break;
+  }
+  return end;
+}
+
+/**
+ * Whether the number text at `start`..`end` lies beyond a double: `JSON.parse` makes it ±Infinity, which canonical
+ * JSON (RFC 8785, on I-JSON) cannot write. Only an exponent or more than 308 digits can get there.
+ */
+function beyondDouble(text: string, start: number, end: number): boolean {
+  let exponent = false;
+  for (let at = start; at < end && !exponent; at++) exponent = isExponent(text.charCodeAt(at));
+  return (exponent || end - start > 308) && !Number.isFinite(Number(text.slice(start, end)));
 }
 
 /** The position of the quote that closes the string opened at `open`, or -1. */
@@ -72,13 +100,13 @@ function stringEnd(text: string, open: number): number {
 
 /**
  * One pass over the text, with no recursion: throws the 400 as soon as nesting passes `maxDepth`, and returns the
- * 400 of the first member named twice in one object (or null). It only tracks brackets, braces, commas and where
- * strings start and end; `JSON.parse` remains the judge of the syntax, so on a text that is not JSON its finding
- * is only used once `JSON.parse` has accepted the text.
+ * 400 of the first member named twice in one object or the first number beyond a double (or null). It only tracks
+ * brackets, braces, commas and where strings and numbers start and end; `JSON.parse` remains the judge of the
+ * syntax, so on a text that is not JSON its finding is only used once `JSON.parse` has accepted the text.
  */
 function scanStructure(text: string, maxDepth: number): ApiError | null {
   const containers: Container[] = [];
-  let duplicate: ApiError | null = null;
+  let problem: ApiError | null = null;
   let expectingName = false;
   for (let at = 0; at < text.length; at++) {
     const code = text.charCodeAt(at);
@@ -96,11 +124,11 @@ function scanStructure(text: string, maxDepth: number): ApiError | null {
             throw notJson();
           }
         }
+        object.member = name;
         if (object.names.has(name)) {
-          duplicate ??= validationError(memberPath(containers, name), `the member ${JSON.stringify(name)} appears more than once`);
+          problem ??= validationError(pathAt(containers), `the member ${JSON.stringify(name)} appears more than once`);
         }
         object.names.add(name);
-        object.member = name;
       }
       expectingName = false;
       at = end;
@@ -117,27 +145,33 @@ function scanStructure(text: string, maxDepth: number): ApiError | null {
       const container = containers[containers.length - 1];
       if (container && 'index' in container) container.index++;
       expectingName = container !== undefined && 'names' in container;
+    } else if (code === MINUS || isDigit(code)) {
+      const end = numberEnd(text, at);
+      if (beyondDouble(text, at, end)) {
+        problem ??= validationError(pathAt(containers), 'is a number beyond the range of a double (I-JSON, RFC 7493)');
+      }
+      at = end - 1;
     }
   }
-  return duplicate;
+  return problem;
 }
 
 /**
  * Parses JSON text strictly: a 400 `VALIDATION_ERROR` for text that is not JSON, that nests arrays and objects
- * deeper than `maxDepth`, or that names a member twice in one object (two parsers could read such a text
- * differently: `JSON.parse` keeps the last). The nesting is measured before anything recursive runs (zod and the
+ * deeper than `maxDepth`, that names a member twice in one object (two parsers could read such a text
+ * differently: `JSON.parse` keeps the last), or that holds a number beyond a double (`1e999`). The nesting is measured before anything recursive runs (zod and the
  * canonical JSON of the checksum, after this, recurse); the pass costs about what `JSON.parse` does, or less.
  * @example parseJsonText('{"a":1,"a":2}') // throws: details { field: 'a', reason: 'the member "a" appears more than once' }
  */
 export function parseJsonText(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
-  const duplicate = scanStructure(text, maxDepth);
+  const problem = scanStructure(text, maxDepth);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     throw notJson();
   }
-  if (duplicate) throw duplicate;
+  if (problem) throw problem;
   return value;
 }
 
