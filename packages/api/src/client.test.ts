@@ -194,4 +194,21 @@ describe('createDocument', () => {
     expect(error.status).toBe(503);
     expect(posts).toBe(1);
   });
+
+  it("is retried after the server's own 503 SERVICE_UNAVAILABLE (its PDF queue was full: nothing was done)", async () => {
+    const pdf = await generateSamplePdf({ pages: 1 });
+    const admin = client(await server.createKey({ kind: 'sk' }), { retry: { retries: 3, baseDelayMs: 1 } });
+    let posts = 0;
+    server.intercept(async (request, next) => {
+      if (request.method !== 'POST') return next(request);
+      posts += 1;
+      if (posts > 1) return next(request);
+      const error = { code: 'SERVICE_UNAVAILABLE', message: 'busy', details: { reason: 'the PDF processing queue is full' } };
+      const meta = { requestId: 'req_busy', timestamp: new Date().toISOString() };
+      return Response.json({ success: false, error, meta }, { status: 503, headers: { 'Retry-After': '0' } });
+    });
+    const created = await admin.createDocument({ file: new Blob([pdf as Uint8Array<ArrayBuffer>]), fields: sampleFields(1) });
+    expect(created).toMatchObject({ pageCount: 1, status: 'pending' });
+    expect(posts).toBe(2);
+  });
 });

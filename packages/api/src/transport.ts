@@ -31,7 +31,8 @@ export interface ApiRequest<T extends z.ZodType> {
   schema: T;
   /**
    * False for a call that is neither safe nor idempotent (creating a document): a time-out or a lost answer may
-   * mean it was done, so only a 429 (refused before it was handled) is retried.
+   * mean it was done, so only a refusal before it was handled (429, or the server's own 503 `SERVICE_UNAVAILABLE`)
+   * is retried.
    */
   replayable?: boolean;
   /** A non-2xx answer that is an answer of the call after all (validate-key's `valid: false`), when it parses. */
@@ -56,7 +57,7 @@ export class Transport {
       try {
         return await this.attempt(request);
       } catch (error) {
-        const again = request.replayable === false ? error instanceof SigningApiError && error.status === 429 : retryable(error);
+        const again = request.replayable === false ? refusedBeforeHandled(error) : retryable(error);
         const wait = again && attempt < retry.retries ? retryDelay(error, attempt, retry, this.options.random) : null;
         if (wait === null) throw error;
         await sleep(wait, request.signal);
@@ -106,6 +107,14 @@ export class Transport {
     if (request.body !== undefined && !(request.body instanceof FormData)) headers['Content-Type'] = 'application/json';
     return headers;
   }
+}
+
+/**
+ * Whether the server said it did nothing: a 429, or Signet's own 503 `SERVICE_UNAVAILABLE` (its PDF queue is full).
+ * A bare 503 may come from a proxy after the server acted, so it does not count.
+ */
+function refusedBeforeHandled(error: unknown): boolean {
+  return error instanceof SigningApiError && (error.status === 429 || (error.status === 503 && error.code === 'SERVICE_UNAVAILABLE'));
 }
 
 function retryable(error: unknown): boolean {
@@ -162,10 +171,13 @@ function apiError(response: Response, json: unknown, requestId: string | undefin
   return new SigningApiError({ code, status: response.status, message, requestId, retryable, retryAfterMs: wait });
 }
 
+/** Codes a bare status never stands for: they say more than the status (and a bare 503 is a proxy's, not Signet's). */
+const NOT_FROM_STATUS: ReadonlySet<ErrorCode> = new Set(['NOT_FOUND', 'EXPIRED_API_KEY', 'SERVICE_UNAVAILABLE']);
+
 function codeForStatus(status: number): ErrorCode {
   if (status === 404 || status === 405) return 'NOT_FOUND';
   const code = (Object.keys(ERROR_STATUS) as ErrorCode[]).find(
-    (candidate) => ERROR_STATUS[candidate] === status && candidate !== 'NOT_FOUND' && candidate !== 'EXPIRED_API_KEY',
+    (candidate) => ERROR_STATUS[candidate] === status && !NOT_FROM_STATUS.has(candidate),
   );
   return code ?? (status >= 400 && status < 500 ? 'VALIDATION_ERROR' : 'INTERNAL_ERROR');
 }
