@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { Agent, request as httpRequest, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelopeSchema } from '@signet/contract';
 import { buildPayload, capturingLogger, createTestApp, type TestApp } from '../test-support/harness.js';
@@ -185,6 +185,31 @@ describe('connection limits', () => {
     });
     expect(parse(raw).status).toBe(401);
     expect(closedAfterMs).toBeLessThan(1_500);
+  });
+
+  it("closes the connection after answering before the body was read, so a keep-alive client's next request is not taken for its rest", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (path: string, headers: Record<string, string>, body?: string) =>
+      new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+        const request = httpRequest({ host: '127.0.0.1', port, path, method: body === undefined ? 'GET' : 'POST', headers, agent }, (response) => {
+          response.resume();
+          response.on('end', () => resolve({ status: response.statusCode!, connection: response.headers.connection }));
+        });
+        request.on('error', reject);
+        request.end(body);
+      });
+    try {
+      // 1.5 MB that the app refuses (no key) without reading: the server must not keep the connection for more.
+      const early = await send('/sdk/documents/submit', { 'Content-Type': 'application/json' }, `{"pad":"${'x'.repeat(1_500_000)}"}`);
+      expect(early).toEqual({ status: 401, connection: 'close' });
+      const next = await send('/healthz', {});
+      expect(next.status).toBe(200);
+      // A body that was read keeps the connection open.
+      const read = await send('/sdk/documents/submit', { 'Content-Type': 'application/json', 'X-API-Key': key }, '{}');
+      expect(read).toEqual({ status: 400, connection: 'keep-alive' });
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('lets a body past bodyTimeout through while it arrives faster than the minimum rate', async () => {

@@ -60,6 +60,19 @@ function announcesBody(request: IncomingMessage): boolean {
 }
 
 /**
+ * Answers `Connection: close` when the response starts before the request's body has been read (a 401, 413 or 415
+ * sent without reading an upload): the unread rest of the body would otherwise be taken for the next request on the
+ * connection, and a keep-alive client's next request would be lost with it.
+ */
+function closeIfAnsweredEarly(request: IncomingMessage, response: ServerResponse): void {
+  const writeHead = response.writeHead;
+  response.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
+    if (!request.complete) this.shouldKeepAlive = false;
+    return writeHead.apply(this, args);
+  } as ServerResponse['writeHead'];
+}
+
+/**
  * Refuses, with a 408, a body that arrives slower than the limits allow: `bodyTimeoutMs` from the end of the
  * headers, plus a second for every `bodyMinBytesPerSecond` bytes received (Apache's `MinRate`). Node's own
  * `requestTimeout` is a fixed time whatever the rate, which cannot both cut a trickle early and let a large upload
@@ -139,6 +152,7 @@ export function createHttpServer(
         log(sendRefusal(response, refusal), refusal);
         return;
       }
+      if (announcesBody(request)) closeIfAnsweredEarly(request, response);
       void listener(request, response);
     },
   );
