@@ -1,12 +1,4 @@
 import { treeResidentBytes } from '../src/process-memory.js';
-import {
-  contentBombPdf,
-  deeplyNestedPdf,
-  imageBombPdf,
-  manyPagesPdf,
-  objectStreamBombPdf,
-  slowToDrawPdf,
-} from '../src/hardening/hostile-pdfs.js';
 
 /** What the hostile uploads did while a phase ran, and the most memory the server's processes held. */
 export interface HostileLoad {
@@ -14,11 +6,6 @@ export interface HostileLoad {
   statusCounts: Record<string, number>;
   /** Resident memory of the server and its PDF workers together, read every 50 ms (bytes). */
   peakBytes: number;
-}
-
-/** The hostile-input suite's PDFs, made once. */
-export async function hostilePdfs(): Promise<Uint8Array[]> {
-  return [slowToDrawPdf(), await contentBombPdf(), await objectStreamBombPdf(), await imageBombPdf(), manyPagesPdf(), deeplyNestedPdf()];
 }
 
 /**

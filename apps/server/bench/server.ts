@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import type autocannon from 'autocannon';
 import { newId } from '../src/ids.js';
 import { startChild, type ChildServer } from './child.js';
-import { hostilePdfs, underHostileUploads, type HostileLoad } from './hostile.js';
+import { hostilePdfs } from '../src/hardening/hostile-pdfs.js';
+import { underHostileUploads, type HostileLoad } from './hostile.js';
 import { createFixtures, submitBodies, SUBMIT_FIELDS, type BenchFixtures, type SubmitBodies } from './fixtures.js';
 import { runPhase, type PhaseResult } from './load.js';
 import { printReport } from './report.js';
@@ -111,7 +112,7 @@ async function measure(settings: BenchSettings, fixtures: BenchFixtures): Promis
   const children: ChildServer[] = [];
   let serverExitCode: number | null = null;
   let hostile: HostileLoad | null = null;
-  const pdfs = settings.phases.has('get-hostile') ? await hostilePdfs() : [];
+  const pdfs = settings.phases.has('get-hostile') ? (await hostilePdfs()).map(({ pdf }) => pdf) : [];
 
   try {
     const real = await startChild({

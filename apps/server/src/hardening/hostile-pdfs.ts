@@ -119,3 +119,15 @@ export function deeplyNestedPdf(depth = 100_000): Uint8Array {
     `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Nested ${'['.repeat(depth)}${']'.repeat(depth)} >>`,
   ]);
 }
+
+/** Each hostile PDF above at its default size, named, in the order the suite and the benchmark upload them. */
+export async function hostilePdfs(): Promise<Array<{ name: string; pdf: Uint8Array }>> {
+  return [
+    { name: 'slow to draw (200,000 fills)', pdf: slowToDrawPdf() },
+    { name: 'content stream inflating to 1 GiB', pdf: await contentBombPdf() },
+    { name: 'object stream inflating to 1 GiB', pdf: await objectStreamBombPdf() },
+    { name: '30,000 × 30,000 image', pdf: await imageBombPdf() },
+    { name: '100,000 pages', pdf: manyPagesPdf() },
+    { name: 'array nested 100,000 deep', pdf: deeplyNestedPdf() },
+  ];
+}
