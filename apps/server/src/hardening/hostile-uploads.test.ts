@@ -1,19 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '@signet/contract';
-import { startChild, type ChildServer } from '../../bench/child.js';
 import { createApiKeyRecord } from '../documents/seed.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
 import { treeResidentBytes } from '../process-memory.js';
 import { openStorage } from '../storage/index.js';
 import { hostilePdfs, slowToDrawPdf } from './hostile-pdfs.js';
+import { startServerProcess, type ServerProcess } from './server-process.js';
 
 /*
- * The hostile-input suite: PDFs built to stall or exhaust a server are uploaded to the real server (a child process,
- * as `signet serve` runs) while another client asks `/healthz` every 25 ms and the resident memory of the server and
+ * The hostile-input suite: PDFs built to stall or exhaust a server are uploaded to the real server (`signet serve` in
+ * a child process) while another client asks `/healthz` every 25 ms and the resident memory of the server and
  * its PDF workers is read every 25 ms. Every upload must be answered within its limits, with the envelope when
  * refused, and the server must keep answering and stay under 1 GiB throughout.
  */
@@ -22,10 +21,9 @@ const TASK_TIMEOUT_MS = 3000;
 /** An upload runs at most two tasks (inspection, then page 1), each of which may also wait its time in the queue. */
 const ANSWER_WITHIN_MS = 4 * TASK_TIMEOUT_MS + 2000;
 const GIB = 1024 ** 3;
-const serverDir = fileURLToPath(new URL('../..', import.meta.url));
 
 let dir: string;
-let server: ChildServer;
+let server: ServerProcess;
 let sk: string;
 
 /** Samples /healthz latency and the process tree's memory until stopped. */
@@ -76,16 +74,11 @@ beforeAll(async () => {
   const organization = await storage.ensureOrganization('hostile', 'Hostile Inc.');
   sk = (await createApiKeyRecord(storage, { organizationId: organization.id, kind: 'sk', rateLimit: 100_000 })).key;
   await storage.close();
-  server = await startChild({
-    script: 'bench/serve.ts',
-    cwd: serverDir,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PDF_WORKERS: '1',
-      PDF_TASK_TIMEOUT_MS: String(TASK_TIMEOUT_MS),
-      PDF_QUEUE_MAX: '1',
-    },
+  server = await startServerProcess({
+    DATABASE_URL: databaseUrl,
+    PDF_WORKERS: '1',
+    PDF_TASK_TIMEOUT_MS: String(TASK_TIMEOUT_MS),
+    PDF_QUEUE_MAX: '1',
   });
 }, 60_000);
 
