@@ -9,9 +9,12 @@ describe('canonical checksum', () => {
   });
 
   it('is the lowercase hex SHA-256 of the canonical UTF-8 text', async () => {
-    const payload = { documentId: 'doc_x', fields: [{ id: 'ä', value: { content: '✓' } }], checksum: 'old' };
-    const expected = createHash('sha256').update(canonicalPayload(payload), 'utf8').digest('hex');
-    expect(await submissionChecksum(payload)).toBe(expected);
+    const payload = { fields: [{ value: { content: '✓' }, id: 'ä' }], documentId: 'doc_x', checksum: 'old' };
+    // Written by hand, and its digest computed apart (`printf '%s' '…' | sha256sum`), not by the code under test.
+    const canonical = '{"documentId":"doc_x","fields":[{"id":"ä","value":{"content":"✓"}}]}';
+    expect(canonicalPayload(payload)).toBe(canonical);
+    expect(createHash('sha256').update(canonical, 'utf8').digest('hex')).toBe('9ff0263deab52a3fffc0ac873bfd164bf115549933f8ab98158ec7cb176a9b9c');
+    expect(await submissionChecksum(payload)).toBe('9ff0263deab52a3fffc0ac873bfd164bf115549933f8ab98158ec7cb176a9b9c');
     expect(await sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
 

@@ -71,7 +71,7 @@ describe('GET /sdk/documents/{documentId}', () => {
     expect(body.documentUrl).toMatch(new RegExp(`^http://localhost/sdk/documents/${document.id}/file\\?token=\\d+\\.[A-Za-z0-9_-]{43}$`));
     expect(body.fields).toEqual(document.fields);
     const text = body.fields.find((f) => f.type === 'text' && f.editable);
-    expect(text?.placeholder).toBeDefined();
+    expect(text?.placeholder).toBe('Jane Doe');
     expect(body.fields.find((f) => f.type === 'signature')).not.toHaveProperty('placeholder');
   });
 

@@ -135,7 +135,7 @@ describe('rate limits', () => {
     for (let i = 0; i < 3; i++) expect((await call(t, 'POST', '/sdk/validate-key', { key: secret })).status).toBe(200);
     const res = await call(t, 'GET', `/sdk/documents/${document.id}`, { key: secret });
     const error = await expectError(res, 429, 'RATE_LIMIT_EXCEEDED');
-    expect(error).toBeDefined();
+    expect(error.message).toBe('Rate limit of 3 requests per minute exceeded');
     expect(Number(res.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1);
     expect(res.headers.get('X-RateLimit-Remaining')).toBe('0');
     expect(res.headers.get('X-RateLimit-Limit')).toBe('3');
