@@ -8,3 +8,4 @@ export * from './schemas/document.js';
 export * from './schemas/submission.js';
 export * from './field-values.js';
 export * from './preview.js';
+export * from './schemas/timestamp.js';

@@ -1,6 +1,7 @@
 import { z } from '../zod.js';
 import { idSchema } from '../ids.js';
 import { FieldDefinitionSchema } from './field.js';
+import { TimestampSchema } from './timestamp.js';
 
 export const DOCUMENT_STATUSES = ['pending', 'completed'] as const;
 export const DocumentStatusSchema = z.enum(DOCUMENT_STATUSES);
@@ -14,8 +15,8 @@ export const DocumentMetadataSchema = z
     mimeType: z.string(),
     pageCount: z.number().int().min(1),
     fileSize: z.number().int().min(0),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
     version: z.number().int().min(1),
     status: DocumentStatusSchema,
   })

@@ -4,7 +4,9 @@ import { ErrorCodeSchema, ErrorDetailsSchema } from '../errors.js';
 export const MetaSchema = z
   .object({
     requestId: z.string(),
-    timestamp: z.string(),
+    // Described as a timestamp but not held to one: a client must still read the error of an envelope whose meta is
+    // off (a proxy's, an older server's), so only the shape is checked here.
+    timestamp: z.string().meta({ format: 'date-time' }),
   })
   .meta({ id: 'Meta' });
 export type Meta = z.infer<typeof MetaSchema>;

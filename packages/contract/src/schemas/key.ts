@@ -1,4 +1,5 @@
 import { z } from '../zod.js';
+import { TimestampSchema } from './timestamp.js';
 
 /** Scopes a key may hold (contract §2.3 and SPEC §2). */
 export const SCOPES = ['documents:read', 'documents:submit', 'documents:write'] as const;
@@ -12,7 +13,7 @@ export const KeyValidationResultSchema = z
     organizationId: z.string().optional(),
     organizationName: z.string().optional(),
     scopes: z.array(z.string()).optional(),
-    expiresAt: z.string().optional(),
+    expiresAt: TimestampSchema.optional(),
     error: z.string().optional(),
   })
   .meta({ id: 'KeyValidationResult' });

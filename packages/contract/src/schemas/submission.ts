@@ -1,6 +1,7 @@
 import { z } from '../zod.js';
 import { idSchema } from '../ids.js';
 import { FieldIdSchema, FieldTypeSchema, FieldValueSchema, TextStyleSchema } from './field.js';
+import { TimestampSchema } from './timestamp.js';
 
 export const RenderContextSchema = z
   .object({
@@ -43,7 +44,12 @@ export type SubmittedField = z.infer<typeof SubmittedFieldSchema>;
 export const SubmissionPayloadSchema = z
   .object({
     documentId: idSchema('doc'),
-    submittedAt: z.string(),
+    // A TimestampSchema, checked with the document rules (submissionIssues) so that a bad one is the 422 naming
+    // submittedAt that SPEC §6 lists, not the shape's 400.
+    submittedAt: z.string().meta({
+      format: 'date-time',
+      description: 'ISO 8601 with a time zone, at most 5 minutes ahead of the server; otherwise 422 VALIDATION_ERROR',
+    }),
     renderContext: RenderContextSchema,
     pages: z.array(PageInfoSchema).max(10_000),
     fields: z.array(SubmittedFieldSchema).max(500),
@@ -59,7 +65,7 @@ export const SubmissionResultSchema = z
     success: z.literal(true),
     submissionId: idSchema('sub'),
     documentId: idSchema('doc'),
-    timestamp: z.string(),
+    timestamp: TimestampSchema,
     message: z.string(),
   })
   .meta({ id: 'SubmissionResult' });
@@ -72,8 +78,8 @@ export const SubmissionRecordSchema = z
     documentId: idSchema('doc'),
     keyId: idSchema('key'),
     checksum: z.string(),
-    submittedAt: z.string(),
-    receivedAt: z.string(),
+    submittedAt: TimestampSchema,
+    receivedAt: TimestampSchema,
     clientIp: z.string().nullable(),
     userAgent: z.string().nullable(),
     renderContext: RenderContextSchema,
