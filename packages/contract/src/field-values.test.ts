@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dataUrlByteLength, sameFieldValue, textValueIssue } from './field-values.js';
+import { codePointCount, dataUrlByteLength, sameFieldValue, textValueIssue } from './field-values.js';
 import { SUBMISSION_LIMITS } from './schemas/submission.js';
 
 describe('textValueIssue', () => {
@@ -30,5 +30,20 @@ describe('dataUrlByteLength', () => {
     expect(dataUrlByteLength(`data:image/png;base64,${btoa('a')}`)).toBe(1);
     expect(dataUrlByteLength(`data:image/png;base64,${btoa('ab')}`)).toBe(2);
     expect(dataUrlByteLength(`data:image/png;base64,${btoa('abc')}`)).toBe(3);
+  });
+});
+
+describe('codePointCount', () => {
+  it('counts code points: a surrogate pair once, a lone surrogate once, a grapheme of several as several', () => {
+    expect(codePointCount('')).toBe(0);
+    expect(codePointCount('A😀')).toBe(2);
+    expect(codePointCount('\ud83d\ud83d')).toBe(2);
+    expect(codePointCount('e\u0301')).toBe(2);
+    expect(codePointCount('👨‍👩‍👧')).toBe(5);
+  });
+
+  it('stops once past upTo', () => {
+    expect(codePointCount('😀'.repeat(50), 10)).toBe(11);
+    expect(codePointCount('abc', 3)).toBe(3);
   });
 });

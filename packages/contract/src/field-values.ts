@@ -40,11 +40,20 @@ export function dataUrlByteLength(dataUrl: string): number {
   return Math.floor((base64.length * 3) / 4) - padding;
 }
 
-/** Over the limit in characters (code points), counted only when the UTF-16 length already exceeds it. */
+/**
+ * How many characters `text` has, counted as every text limit of Signet counts them: in code points, so an emoji
+ * is one character (its two UTF-16 units are not two) and a lone surrogate is one too. Stops counting once past
+ * `upTo` (returning `upTo + 1`), so that a limit costs no more than the limit.
+ * @example codePointCount('A😀') // 2, where 'A😀'.length is 3
+ */
+export function codePointCount(text: string, upTo = Infinity): number {
+  let count = 0;
+  for (const _ of text) if (++count > upTo) break;
+  return count;
+}
+
+/** Over the limit in characters (code points); only counted when the UTF-16 length already exceeds it. */
 function isTooLong(content: string): boolean {
   const limit = SUBMISSION_LIMITS.maxTextLength;
-  if (content.length <= limit) return false;
-  let characters = 0;
-  for (const _ of content) if (++characters > limit) return true;
-  return false;
+  return content.length > limit && codePointCount(content, limit) > limit;
 }

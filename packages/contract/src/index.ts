@@ -9,3 +9,4 @@ export * from './schemas/submission.js';
 export * from './field-values.js';
 export * from './preview.js';
 export * from './schemas/timestamp.js';
+export * from './submission-rules.js';
