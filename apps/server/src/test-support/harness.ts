@@ -1,6 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { submissionChecksum, type FieldDefinition, type FieldValue, type SdkDocument, type Scope } from '@signet/contract';
+import {
+  submissionChecksum,
+  submittedFields,
+  type FieldDefinition,
+  type FieldValue,
+  type SdkDocument,
+  type Scope,
+  type TextStyle,
+} from '@signet/contract';
 import { createApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { createDocument } from '../documents/create-document.js';
@@ -158,9 +166,13 @@ export function completeValues(fields: readonly FieldDefinition[]): Record<strin
   return values;
 }
 
+const TEXT_STYLE: TextStyle = { fontSize: 14, fontFamily: 'Helvetica', textAlign: 'left' };
+
 /**
- * A submission payload for `document` with `values`, checksummed as the contract says. `mutate` changes the
- * payload before the checksum is computed (to build well-checksummed bad payloads).
+ * A submission payload for `document` with `values`, checksummed as the contract says. Its fields are the
+ * contract's `submittedFields`, as the client's `buildSubmission` builds them (the harness cannot import
+ * `@signet/api`: its tests import this harness, and pnpm refuses a cycle of workspace packages). `mutate` changes
+ * the payload before the checksum is computed (to build well-checksummed bad payloads).
  */
 export async function buildPayload(
   document: Pick<SdkDocument, 'fields'> & { id: string; pageCount: number },
@@ -172,16 +184,7 @@ export async function buildPayload(
     submittedAt: new Date().toISOString(),
     renderContext: { scale: 1.5, viewportWidth: 1280, viewportHeight: 800, devicePixelRatio: 2 },
     pages: Array.from({ length: document.pageCount }, (_, i) => ({ pageNumber: i + 1, width: 612, height: 792, rotation: 0 })),
-    fields: document.fields
-      .filter((field) => values[field.id] ?? field.value)
-      .map((field) => ({
-        id: field.id,
-        type: field.type,
-        page: field.page,
-        position: { x: field.x, y: field.y, width: field.width, height: field.height },
-        value: values[field.id] ?? field.value,
-        ...(field.type === 'text' ? { style: { fontSize: 14, fontFamily: 'Helvetica', textAlign: 'left' } } : {}),
-      })),
+    fields: submittedFields(document.fields, values, () => TEXT_STYLE),
   };
   mutate?.(payload);
   payload.checksum = await submissionChecksum(payload);
