@@ -87,6 +87,28 @@ describe('buildSubmission', () => {
     await expect(build(document, { agreement_number: { ...prefill } })).resolves.toHaveProperty('checksum');
   });
 
+  it('refuses what the server would refuse with a rule, with its reason: the contract’s submissionIssues', async () => {
+    const { document } = await freshDocument();
+    const values = completeValues(document.fields);
+    const unchecked = await buildError(build(document, { ...values, accept_terms: { type: 'checkbox', checked: false } }));
+    expect(unchecked).toMatchObject({ field: 'accept_terms', reason: 'a required checkbox must be checked' });
+    const later = new Date(Date.now() + 10 * 60_000);
+    const future = await buildError(buildSubmission({ document, values, renderContext, pages: pagesOf(2), submittedAt: later }));
+    expect(future).toMatchObject({ field: 'submittedAt', reason: 'must not be more than 5 minutes in the future' });
+    const notATime = await buildError(buildSubmission({ document, values, renderContext, pages: pagesOf(2), submittedAt: 'today' }));
+    expect(notATime.field).toBe('submittedAt');
+  });
+
+  it('counts text in code points, as the server does: 10,000 emoji pass both, one more is refused here', async () => {
+    const { client, document } = await freshDocument();
+    const values = completeValues(document.fields);
+    const emoji = '😀'.repeat(10_000);
+    const tooLong = await buildError(build(document, { ...values, signer_name: { type: 'text', content: `${emoji}😀` } }));
+    expect(tooLong).toMatchObject({ field: 'signer_name', reason: 'must be at most 10000 characters' });
+    const payload = await build(document, { ...values, signer_name: { type: 'text', content: emoji } });
+    await expect(client.submitDocument(payload)).resolves.toMatchObject({ documentId: document.metadata.id });
+  });
+
   it('refuses pages past the document and a broken render context', async () => {
     const { document } = await freshDocument();
     const values = completeValues(document.fields);

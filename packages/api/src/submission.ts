@@ -2,31 +2,29 @@ import {
   FieldValueSchema,
   PageInfoSchema,
   RenderContextSchema,
-  SUBMISSION_LIMITS,
-  dataUrlByteLength,
-  hasValue,
-  sameFieldValue,
   submissionChecksum,
-  textValueIssue,
-  type FieldDefinition,
+  submissionIssues,
+  submittedFields,
   type FieldValue,
   type PageInfo,
   type RenderContext,
   type SdkDocument,
   type SubmissionPayload,
-  type SubmittedField,
   type TextStyle,
 } from '@signet/contract';
+import type { z } from 'zod';
 import { SubmissionBuildError } from './errors.js';
 
 /** The style a text field is reported with when the caller gives none. */
 export const DEFAULT_TEXT_STYLE: TextStyle = { fontSize: 12, fontFamily: 'Helvetica', textAlign: 'left' };
 
+type Values = Readonly<Record<string, FieldValue | undefined>>;
+
 export interface BuildSubmissionInput {
   /** The document as `getDocument` returned it. */
   document: Pick<SdkDocument, 'metadata' | 'fields'>;
   /** What the signer entered, by field id: `{ type: 'text', content: 'Ada' }`, `{ type: 'checkbox', checked: true }`… */
-  values: Readonly<Record<string, FieldValue | undefined>>;
+  values: Values;
   /** How the document was shown: scale, viewport size, devicePixelRatio. */
   renderContext: RenderContext;
   /** Each page as shown: size in PDF points and rotation. */
@@ -40,8 +38,10 @@ export interface BuildSubmissionInput {
 /**
  * The submission payload of contract §2.5 with its checksum: every field that has a value (entered, else its
  * prefill) in the document's order, with the document's own id, type, page and position.
- * Throws {@link SubmissionBuildError} for a value of an unknown field, a value of another type than its field, a
- * changed read-only field, a malformed value, page or render context, so a malformed payload never leaves.
+ * Throws {@link SubmissionBuildError} for a value of an unknown field or a malformed value, page or render context,
+ * and for any document rule the server would refuse it for (the contract's `submissionIssues`: a value of another
+ * type than its field, a changed read-only field, text over the limit…), so such a payload never leaves. Required
+ * fields left without a value are the server's to answer, with `missingFields`; see {@link missingRequiredFields}.
  * @example
  * const payload = await buildSubmission({ document, values: { signer_name: { type: 'text', content: 'Ada' } },
  *   renderContext: { scale: 1.5, viewportWidth: 1280, viewportHeight: 800, devicePixelRatio: 2 }, pages });
@@ -49,90 +49,43 @@ export interface BuildSubmissionInput {
  */
 export async function buildSubmission(input: BuildSubmissionInput): Promise<SubmissionPayload> {
   const { document, values } = input;
-  const definitions = new Map(document.fields.map((field) => [field.id, field]));
+  const ids = new Set(document.fields.map((field) => field.id));
   for (const [id, value] of Object.entries(values)) {
-    const definition = definitions.get(id);
-    if (!definition) throw new SubmissionBuildError(id, `no field "${id}" in document ${document.metadata.id}`);
-    if (value !== undefined) checkValue(definition, value);
-  }
-
-  const fields: SubmittedField[] = [];
-  for (const definition of document.fields) {
-    const value = values[definition.id] ?? definition.value;
-    if (!value) continue;
-    fields.push({
-      id: definition.id,
-      type: definition.type,
-      page: definition.page,
-      position: { x: definition.x, y: definition.y, width: definition.width, height: definition.height },
-      value,
-      ...(definition.type === 'text' ? { style: input.textStyles?.[definition.id] ?? DEFAULT_TEXT_STYLE } : {}),
-    });
+    if (!ids.has(id)) throw new SubmissionBuildError(id, `no field "${id}" in document ${document.metadata.id}`);
+    if (value !== undefined) parsed(FieldValueSchema, value, id);
   }
 
   const unsigned = {
     documentId: document.metadata.id,
     submittedAt: timestamp(input.submittedAt),
-    renderContext: checkRenderContext(input.renderContext),
-    pages: checkPages(input.pages, document.metadata.pageCount),
-    fields,
+    renderContext: parsed(RenderContextSchema, input.renderContext, 'renderContext'),
+    pages: input.pages.map((page, index) => parsed(PageInfoSchema, page, `pages[${index}]`)),
+    fields: submittedFields(document.fields, values, (field) => input.textStyles?.[field.id] ?? DEFAULT_TEXT_STYLE),
   };
+  const rules = { pageCount: document.metadata.pageCount, fields: document.fields };
+  const issue = submissionIssues(rules, unsigned).find((found) => !found.missing);
+  if (issue) throw new SubmissionBuildError(issue.fieldId ?? issue.field, issue.reason);
   return { ...unsigned, checksum: await submissionChecksum(unsigned) };
 }
 
 /**
  * The ids of required fields that would have no value in a submission built from `values`, in the document's
- * order: the `missingFields` of the server's 422 for that submission.
+ * order: the `missingFields` of the server's 422 for that submission (the contract's `submissionIssues`).
  * @example missingRequiredFields(document, {}) // ['signer_name', 'signature', …]
  */
-export function missingRequiredFields(
-  document: Pick<SdkDocument, 'fields'>,
-  values: Readonly<Record<string, FieldValue | undefined>>,
-): string[] {
-  return document.fields
-    .filter((field) => field.required && !hasValue(values[field.id] ?? field.value))
-    .map((field) => field.id);
+export function missingRequiredFields(document: Pick<SdkDocument, 'fields'>, values: Values): string[] {
+  const fields = submittedFields(document.fields, values, () => DEFAULT_TEXT_STYLE);
+  // No pages to check against the page count.
+  const rules = { pageCount: Number.POSITIVE_INFINITY, fields: document.fields };
+  return submissionIssues(rules, { fields }).flatMap((issue) =>
+    issue.missing && issue.fieldId ? [issue.fieldId] : [],
+  );
 }
 
-function checkValue(definition: FieldDefinition, value: FieldValue): void {
-  const parsed = FieldValueSchema.safeParse(value);
-  if (!parsed.success) {
-    throw new SubmissionBuildError(definition.id, parsed.error.issues[0]?.message ?? 'not a field value');
-  }
-  if (value.type !== definition.type) {
-    throw new SubmissionBuildError(definition.id, `a ${definition.type} field cannot hold a ${value.type} value`);
-  }
-  if (!definition.editable) {
-    if (!sameFieldValue(value, definition.value)) {
-      throw new SubmissionBuildError(definition.id, 'the field is read-only; its value is the prefilled one');
-    }
-    return;
-  }
-  const textIssue = textValueIssue(value);
-  if (textIssue) throw new SubmissionBuildError(definition.id, textIssue);
-  if ((value.type === 'signature' || value.type === 'initials') && dataUrlByteLength(value.imageData) > SUBMISSION_LIMITS.maxImageBytes) {
-    throw new SubmissionBuildError(definition.id, `the image may not exceed ${SUBMISSION_LIMITS.maxImageBytes} bytes`);
-  }
-}
-
-function checkRenderContext(renderContext: RenderContext): RenderContext {
-  const parsed = RenderContextSchema.safeParse(renderContext);
-  if (!parsed.success) throw new SubmissionBuildError('renderContext', parsed.error.issues[0]?.message ?? 'invalid');
-  return parsed.data;
-}
-
-function checkPages(pages: readonly PageInfo[], pageCount: number): PageInfo[] {
-  const seen = new Set<number>();
-  return pages.map((page, index) => {
-    const parsed = PageInfoSchema.safeParse(page);
-    if (!parsed.success) throw new SubmissionBuildError(`pages[${index}]`, parsed.error.issues[0]?.message ?? 'invalid');
-    if (page.pageNumber > pageCount) {
-      throw new SubmissionBuildError(`pages[${index}]`, `page ${page.pageNumber} is past the document's ${pageCount} pages`);
-    }
-    if (seen.has(page.pageNumber)) throw new SubmissionBuildError(`pages[${index}]`, `page ${page.pageNumber} is listed twice`);
-    seen.add(page.pageNumber);
-    return parsed.data;
-  });
+function parsed<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new SubmissionBuildError(field, result.error.issues[0]?.message ?? 'invalid');
+  return result.data;
 }
 
 function timestamp(submittedAt: Date | string | undefined): string {
