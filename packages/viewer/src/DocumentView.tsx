@@ -1,5 +1,5 @@
-import type { SigningClient } from '@signet/api';
-import { documentPreviewUrl, hasValue, type FieldDefinition, type FieldValue, type SdkDocument, type SubmissionResult, type TextStyle } from '@signet/contract';
+import { missingRequiredFields, type SigningClient } from '@signet/api';
+import { documentPreviewUrl, type FieldDefinition, type FieldValue, type SdkDocument, type SubmissionResult, type TextStyle } from '@signet/contract';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { fieldsNamedBy } from './error-message.js';
 import { pageInfo, readingOrder, textStyle } from './fields/field-geometry.js';
@@ -61,7 +61,9 @@ export function DocumentView({ client, document, messages, ...callbacks }: Docum
     return byPage;
   }, [ordered]);
   const required = ordered.filter((field) => field.required);
-  const incomplete = required.filter((field) => !hasValue(values[field.id] ?? field.value));
+  // The server's own count: the required fields a submission of these values would leave without a value.
+  const missing = useMemo(() => new Set(missingRequiredFields(document, values)), [document, values]);
+  const incomplete = required.filter((field) => missing.has(field.id));
 
   const ready = Boolean(pdf && pages.length > 0);
   useEffect(() => {

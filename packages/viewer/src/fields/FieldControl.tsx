@@ -1,7 +1,8 @@
-import { hasValue, type FieldDefinition, type FieldValue } from '@signet/contract';
+import { SUBMISSION_LIMITS, hasValue, type FieldDefinition, type FieldValue } from '@signet/contract';
 import type { CSSProperties } from 'react';
 import type { ViewerMessages } from '../i18n/messages.js';
 import { TEXT_FONT, fieldBox, textStyle } from './field-geometry.js';
+import { fitText } from './text-limit.js';
 
 export interface FieldControlProps {
   field: FieldDefinition;
@@ -70,9 +71,11 @@ function Control(props: FieldControlProps & { describedBy: string | undefined })
           value={content}
           placeholder={type === 'text' ? field.placeholder : undefined}
           readOnly={readOnly}
-          maxLength={type === 'text' ? 10_000 : undefined}
           autoComplete="off"
-          onChange={(event) => onChange({ type, content: event.target.value })}
+          onChange={(event) => {
+            const next = event.target.value;
+            onChange({ type, content: type === 'text' ? fitText(content, next, SUBMISSION_LIMITS.maxTextLength) : next });
+          }}
         />
       );
     }

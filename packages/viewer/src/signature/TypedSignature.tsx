@@ -1,7 +1,8 @@
 import { useEffect, useId } from 'react';
+import { fitText } from '../fields/text-limit.js';
 import { installHandwritingFont } from './handwriting-font.js';
 
-/** The longest typed signature: a full name, with room to spare, that still renders at a legible size. */
+/** The longest typed signature, in characters (code points): a full name, with room to spare, still legible. */
 const MAX_TYPED_LENGTH = 80;
 
 export interface TypedSignatureProps {
@@ -32,9 +33,8 @@ export function TypedSignature({ kind, value, onChange, labels }: TypedSignature
         className="signet-sig-input"
         type="text"
         value={value}
-        onChange={(event) => onChange(event.target.value)}
+        onChange={(event) => onChange(fitText(value, event.target.value, MAX_TYPED_LENGTH))}
         placeholder={labels.typePlaceholder}
-        maxLength={MAX_TYPED_LENGTH}
         autoComplete={kind === 'initials' ? 'off' : 'name'}
         autoCapitalize={kind === 'initials' ? 'characters' : 'words'}
         spellCheck={false}
