@@ -10,3 +10,4 @@ export * from './field-values.js';
 export * from './preview.js';
 export * from './schemas/timestamp.js';
 export * from './submission-rules.js';
+export * from './endpoints.js';

@@ -1,0 +1,351 @@
+import { z } from './zod.js';
+import type { ErrorCode } from './errors.js';
+import { idSchema, type ApiKeyKind } from './ids.js';
+import { PAGE_LIMIT, ErrorEnvelopeSchema, paginatedList, successEnvelope } from './schemas/envelope.js';
+import { KeyValidationResultSchema, type Scope } from './schemas/key.js';
+import { DocumentMetadataSchema, ManagedDocumentSchema, SdkDocumentSchema } from './schemas/document.js';
+import { SubmissionPayloadSchema, SubmissionRecordSchema, SubmissionResultSchema } from './schemas/submission.js';
+import { PREVIEW_MAX_SIDE, PREVIEW_PIXELS_PER_POINT } from './preview.js';
+
+/**
+ * Who may call an endpoint: an API key of one of `kinds` holding every scope of `scopes` (SPEC §2), or whoever holds
+ * the document token of `documentUrl` (SPEC §4; the file and its preview, which a browser fetches by URL).
+ */
+export type EndpointAccess =
+  | { readonly by: 'key'; readonly kinds: readonly ApiKeyKind[]; readonly scopes: readonly Scope[] }
+  | { readonly by: 'document-token' };
+
+/** A body: its media type and the schema of its content (a `format: binary` string for bytes). */
+export interface EndpointContent {
+  readonly mediaType: string;
+  readonly schema: z.ZodType;
+}
+
+/** An answer of the endpoint itself (2xx, 304, or validate-key's own 401 body). */
+export interface EndpointResponse {
+  readonly description: string;
+  /** Absent for an answer without a body (304). */
+  readonly content?: EndpointContent;
+  /** Response headers by their canonical names; header values are strings. */
+  readonly headers?: z.ZodObject;
+}
+
+/** A refusal: the error envelope (contract §2.1) with one of `codes`. */
+export interface EndpointError {
+  readonly codes: readonly [ErrorCode, ...ErrorCode[]];
+  readonly description: string;
+  readonly headers?: z.ZodObject;
+}
+
+/** One endpoint of the Signet API, as the server serves it, documents it (OpenAPI) and the client calls it. */
+export interface Endpoint {
+  readonly method: 'get' | 'post';
+  /** OpenAPI form: `{name}` for a path parameter. */
+  readonly path: string;
+  readonly tags: readonly string[];
+  readonly summary: string;
+  readonly description?: string;
+  readonly access: EndpointAccess;
+  readonly request: {
+    readonly params?: z.ZodObject;
+    readonly query?: z.ZodObject;
+    /** Request headers by their lower-case names. */
+    readonly headers?: z.ZodObject;
+    readonly body?: EndpointContent;
+  };
+  readonly responses: Readonly<Record<number, EndpointResponse>>;
+  readonly errors: Readonly<Record<number, EndpointError>>;
+}
+
+const json = <S extends z.ZodType>(schema: S) => ({ mediaType: 'application/json', schema }) as const;
+const binary = (mediaType: string): EndpointContent => ({ mediaType, schema: z.string().meta({ format: 'binary' }) });
+const seconds = z.string().regex(/^\d+$/).meta({ description: 'Seconds to wait before trying again' });
+
+/**
+ * The error envelope whose `error.code` is one of `codes` (OpenAPI: the `ErrorEnvelope` component narrowed).
+ * @example errorEnvelope(['DOCUMENT_NOT_FOUND']).parse(body)
+ */
+export function errorEnvelope(codes: readonly [ErrorCode, ...ErrorCode[]]) {
+  return z.intersection(ErrorEnvelopeSchema, z.object({ error: z.object({ code: z.enum(codes) }) }));
+}
+
+/** The path parameter of every route about one document. */
+export const DocumentIdParamsSchema = z.object({
+  documentId: idSchema('doc').meta({ param: { name: 'documentId', in: 'path' }, example: 'doc_V1StGXR8Z5jdHi6BmyTaQ7fz' }),
+});
+
+/** Query of `GET /documents` (SPEC §5). */
+export const DocumentListQuerySchema = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(PAGE_LIMIT.min)
+    .max(PAGE_LIMIT.max)
+    .optional()
+    .meta({ description: `Page size, ${PAGE_LIMIT.min}..${PAGE_LIMIT.max}, default ${PAGE_LIMIT.default}` }),
+  cursor: z.string().optional().meta({ description: '`pagination.cursor` of the previous page' }),
+});
+
+/** The multipart form of `POST /documents` (SPEC §5). */
+export const DocumentUploadSchema = z.object({
+  file: z.string().meta({ format: 'binary', description: 'The PDF' }),
+  fields: z.string().meta({ description: 'JSON array of field definitions' }),
+  filename: z.string().optional(),
+});
+
+/** `Idempotency-Key` of a submit (SPEC §6). */
+export const IdempotencyKeySchema = z
+  .string()
+  .min(1)
+  .max(255)
+  .meta({ description: 'Up to 255 characters; same key + same body within 24 h replays the first response' });
+
+/** validate-key's answer to a key that cannot be used (SPEC §2): a 401 with this body, not the error envelope. */
+export const KeyRefusalSchema = KeyValidationResultSchema.extend({ valid: z.literal(false), error: z.string() }).meta({
+  id: 'KeyRefusal',
+});
+
+const documentToken = z.object({ token: z.string().meta({ description: 'Document token from `documentUrl`' }) });
+
+const invalid: EndpointError = {
+  codes: ['VALIDATION_ERROR'],
+  description: 'Invalid request: `details.field` and `details.reason` name the member',
+};
+const keyErrors = {
+  401: { codes: ['INVALID_API_KEY', 'EXPIRED_API_KEY'], description: 'Missing, malformed, unknown, revoked or expired key' },
+  403: {
+    codes: ['INSUFFICIENT_PERMISSIONS'],
+    description: 'The key lacks a scope (`details.required`), is a pk key on a management route, is an sk key sent from a browser, or is used from a disallowed origin',
+  },
+  429: {
+    codes: ['RATE_LIMIT_EXCEEDED'],
+    description: 'Rate limit of the key, or of failed authentications from this address, exceeded',
+    headers: z.object({ 'Retry-After': seconds }),
+  },
+} as const satisfies Record<number, EndpointError>;
+const tokenRefused: EndpointError = {
+  codes: ['INSUFFICIENT_PERMISSIONS'],
+  description: 'Missing, tampered or expired token, or an unknown document (`details.reason`)',
+};
+const documentNotFound: EndpointError = { codes: ['DOCUMENT_NOT_FOUND'], description: "No such document in the key's organization" };
+const tooLarge: EndpointError = { codes: ['VALIDATION_ERROR'], description: 'Body or file over the size limit' };
+const internal: EndpointError = { codes: ['INTERNAL_ERROR'], description: 'An unexpected failure; nothing internal is revealed' };
+
+/** What a response granted by a document token carries (SPEC §4): cacheable by the browser alone, per origin. */
+const tokenCaching = {
+  ETag: z.string(),
+  'Cache-Control': z.literal('private, max-age=300'),
+  Vary: z.string().regex(/Origin/),
+};
+const fileHeaders = {
+  ...tokenCaching,
+  'Accept-Ranges': z.literal('bytes'),
+  'Content-Disposition': z.string().regex(/^inline; /),
+  'Content-Length': z.string().regex(/^\d+$/),
+};
+const previewHeaders = {
+  ...tokenCaching,
+  'Cross-Origin-Resource-Policy': z.literal('cross-origin'),
+  'Timing-Allow-Origin': z.literal('*'),
+};
+const replayed = z.object({
+  'Idempotent-Replayed': z.literal('true').optional().meta({ description: 'Present when an Idempotency-Key replayed the first response' }),
+});
+
+/**
+ * Every endpoint of the Signet API, once: the server registers its routes and its OpenAPI document from this table,
+ * and the client builds its calls from it. The keys are the OpenAPI `operationId`s.
+ * @example
+ * const { method, path } = endpoints.getDocument; // 'get', '/sdk/documents/{documentId}'
+ * endpointPath(endpoints.getDocument, { documentId: 'doc_…' }) // '/sdk/documents/doc_…'
+ */
+export const endpoints = {
+  validateKey: {
+    method: 'post',
+    path: '/sdk/validate-key',
+    tags: ['SDK'],
+    summary: 'Validate the API key',
+    description: 'Tells whether the key of `X-API-Key` is usable, and its organization and scopes. No envelope.',
+    access: { by: 'key', kinds: ['pk', 'sk'], scopes: [] },
+    request: {},
+    responses: {
+      200: { description: 'The key is valid', content: json(KeyValidationResultSchema) },
+      401: { description: 'Missing, unknown, revoked or expired key: `{ "valid": false, "error": "…" }`', content: json(KeyRefusalSchema) },
+    },
+    errors: { 403: keyErrors[403], 429: keyErrors[429], 500: internal },
+  },
+  getDocument: {
+    method: 'get',
+    path: '/sdk/documents/{documentId}',
+    tags: ['SDK'],
+    summary: 'Get a document with its fields',
+    description:
+      'Metadata, a `documentUrl` for the PDF (a token in its query string grants it for `DOCUMENT_TOKEN_TTL_SECONDS`) and the predefined fields. No envelope.',
+    access: { by: 'key', kinds: ['pk', 'sk'], scopes: ['documents:read'] },
+    request: { params: DocumentIdParamsSchema },
+    responses: { 200: { description: 'The document', content: json(SdkDocumentSchema) } },
+    errors: { 400: invalid, ...keyErrors, 404: documentNotFound, 500: internal },
+  },
+  submitDocument: {
+    method: 'post',
+    path: '/sdk/documents/submit',
+    tags: ['SDK'],
+    summary: 'Submit a completed document',
+    description:
+      'Send `Idempotency-Key` so a retry can never create a second submission. A payload equal to the accepted one replays its result (200). No envelope on success.',
+    access: { by: 'key', kinds: ['pk', 'sk'], scopes: ['documents:submit'] },
+    request: {
+      headers: z.object({ 'idempotency-key': IdempotencyKeySchema.optional() }),
+      body: json(SubmissionPayloadSchema),
+    },
+    responses: {
+      200: { description: 'The same payload again: the original result', content: json(SubmissionResultSchema), headers: replayed },
+      201: { description: 'Submission accepted', content: json(SubmissionResultSchema), headers: replayed },
+    },
+    errors: {
+      400: invalid,
+      ...keyErrors,
+      404: documentNotFound,
+      409: {
+        codes: ['SUBMISSION_FAILED'],
+        description: 'The document is already completed, or the same Idempotency-Key is in flight (then with `Retry-After`)',
+        headers: z.object({ 'Retry-After': seconds.optional() }),
+      },
+      413: tooLarge,
+      415: {
+        codes: ['VALIDATION_ERROR'],
+        description: 'The body is not sent as `Content-Type: application/json` (`details.field: "Content-Type"`)',
+      },
+      422: {
+        codes: ['VALIDATION_ERROR'],
+        description: 'The payload breaks a document rule (`details.missingFields`, or `details.field` and `details.reason`), or the Idempotency-Key was used with another body',
+      },
+      500: internal,
+    },
+  },
+  getDocumentFile: {
+    method: 'get',
+    path: '/sdk/documents/{documentId}/file',
+    tags: ['SDK'],
+    summary: 'Download the document PDF',
+    description:
+      'The URL comes from `documentUrl`; its `token` is the capability, no API key is needed. Supports `Range` (206), `If-None-Match` (304) and `If-Range`.',
+    access: { by: 'document-token' },
+    request: { params: DocumentIdParamsSchema, query: documentToken },
+    responses: {
+      200: { description: 'The whole PDF', content: binary('application/pdf'), headers: z.object(fileHeaders) },
+      206: {
+        description: 'The requested byte range',
+        content: binary('application/pdf'),
+        headers: z.object({ ...fileHeaders, 'Content-Range': z.string().regex(/^bytes \d+-\d+\/\d+$/) }),
+      },
+      304: { description: 'Not modified (`If-None-Match`)', headers: z.object(tokenCaching) },
+    },
+    errors: {
+      400: invalid,
+      403: tokenRefused,
+      416: {
+        codes: ['VALIDATION_ERROR'],
+        description: 'Range not satisfiable',
+        headers: z.object({ 'Content-Range': z.string().regex(/^bytes \*\/\d+$/) }),
+      },
+      500: internal,
+    },
+  },
+  getDocumentPreview: {
+    method: 'get',
+    path: '/sdk/documents/{documentId}/preview',
+    tags: ['SDK'],
+    summary: 'Image of the first page',
+    description: `The first page as displayed, as WebP, ${PREVIEW_PIXELS_PER_POINT} pixels a point (at most ${PREVIEW_MAX_SIDE} a side). Same URL and \`token\` as \`documentUrl\` with \`/preview\` in place of \`/file\`; no API key is needed. Supports \`If-None-Match\` (304).`,
+    access: { by: 'document-token' },
+    request: { params: DocumentIdParamsSchema, query: documentToken },
+    responses: {
+      200: { description: 'The image', content: binary('image/webp'), headers: z.object(previewHeaders) },
+      304: { description: 'Not modified (`If-None-Match`)', headers: z.object(previewHeaders) },
+    },
+    errors: {
+      400: invalid,
+      403: tokenRefused,
+      404: { codes: ['NOT_FOUND'], description: 'The document has no preview: its first page cannot be drawn' },
+      500: internal,
+    },
+  },
+  createDocument: {
+    method: 'post',
+    path: '/documents',
+    tags: ['Documents'],
+    summary: 'Create a document',
+    description: 'Multipart upload of a PDF and its field definitions.',
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:write'] },
+    request: { body: { mediaType: 'multipart/form-data', schema: DocumentUploadSchema } },
+    responses: { 201: { description: 'The document', content: json(successEnvelope(ManagedDocumentSchema)) } },
+    errors: {
+      400: invalid,
+      ...keyErrors,
+      413: tooLarge,
+      422: { codes: ['VALIDATION_ERROR'], description: "The PDF cannot be processed within the server's limits" },
+      500: internal,
+      503: {
+        codes: ['SERVICE_UNAVAILABLE'],
+        description: 'The server is busy (its PDF queue is full); nothing was done',
+        headers: z.object({ 'Retry-After': seconds }),
+      },
+    },
+  },
+  listDocuments: {
+    method: 'get',
+    path: '/documents',
+    tags: ['Documents'],
+    summary: 'List documents',
+    description: 'Newest first, cursor pagination.',
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:read'] },
+    request: { query: DocumentListQuerySchema },
+    responses: { 200: { description: 'A page of documents', content: json(paginatedList(DocumentMetadataSchema)) } },
+    errors: { 400: invalid, ...keyErrors, 500: internal },
+  },
+  getManagedDocument: {
+    method: 'get',
+    path: '/documents/{documentId}',
+    tags: ['Documents'],
+    summary: 'Get a document',
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:read'] },
+    request: { params: DocumentIdParamsSchema },
+    responses: { 200: { description: 'The document', content: json(successEnvelope(ManagedDocumentSchema)) } },
+    errors: { 400: invalid, ...keyErrors, 404: documentNotFound, 500: internal },
+  },
+  getSubmission: {
+    method: 'get',
+    path: '/documents/{documentId}/submission',
+    tags: ['Documents'],
+    summary: "Get a document's submission",
+    description: 'The accepted submission with its values, render context, page info, checksum and audit data.',
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:read'] },
+    request: { params: DocumentIdParamsSchema },
+    responses: { 200: { description: 'The submission', content: json(successEnvelope(SubmissionRecordSchema)) } },
+    errors: {
+      400: invalid,
+      ...keyErrors,
+      404: {
+        codes: ['DOCUMENT_NOT_FOUND', 'NOT_FOUND'],
+        description: "No such document in the key's organization (`DOCUMENT_NOT_FOUND`), or it is still pending (`NOT_FOUND`)",
+      },
+      500: internal,
+    },
+  },
+} as const satisfies Record<string, Endpoint>;
+
+export type Endpoints = typeof endpoints;
+export type EndpointName = keyof Endpoints;
+
+/** The names of a path's `{parameters}`. */
+export type PathParams<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParams<Rest> : never;
+
+/**
+ * An endpoint's path with its parameters filled in, each URL-encoded.
+ * @example endpointPath(endpoints.getSubmission, { documentId: 'doc_V1StGXR8Z5jdHi6BmyTaQ7fz' }) // '/documents/doc_V1StGXR8Z5jdHi6BmyTaQ7fz/submission'
+ */
+export function endpointPath<E extends Pick<Endpoint, 'path'>>(endpoint: E, params: Record<PathParams<E['path']>, string>): string {
+  const values = params as Record<string, string>;
+  return endpoint.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name]!));
+}
