@@ -9,11 +9,12 @@ import { sharedPdfPool } from './pdf/pool/index.js';
 import { requestContext } from './middleware/request-context/index.js';
 import { sdkCors } from './middleware/sdk-cors/index.js';
 import { createOpenApiApp, type SignetApp } from './routes/openapi.js';
-import { registerSdkDocumentRoutes } from './routes/sdk-documents.js';
-import { registerDocumentFileRoute } from './routes/sdk-document-file.js';
-import { registerDocumentPreviewRoute } from './routes/sdk-document-preview.js';
-import { registerSubmitRoute } from './routes/sdk-submit.js';
-import { registerDocumentRoutes } from './routes/documents.js';
+import { serveEndpoints } from './routes/serve.js';
+import { sdkDocumentHandlers } from './routes/sdk-documents.js';
+import { documentFileHandler } from './routes/sdk-document-file.js';
+import { documentPreviewHandler } from './routes/sdk-document-preview.js';
+import { submitHandler } from './routes/sdk-submit.js';
+import { documentHandlers } from './routes/documents.js';
 import { registerReferenceRoutes } from './routes/reference.js';
 import { registerHealthRoute } from './routes/health.js';
 
@@ -49,11 +50,15 @@ export function createApp(dependencies: AppDependencies, options: { isShuttingDo
   app.use('*', requestContext({ logger: deps.logger }));
   app.use('/sdk/*', sdkCors());
 
-  registerSdkDocumentRoutes(app, deps);
-  registerDocumentFileRoute(app, deps);
-  registerDocumentPreviewRoute(app, deps);
-  registerSubmitRoute(app, deps);
-  registerDocumentRoutes(app, deps);
+  // Every endpoint of the contract's table (`endpoints`), each with its handler; the service routes below
+  // (reference, health) are not part of the API contract.
+  serveEndpoints(app, deps, {
+    ...sdkDocumentHandlers(deps),
+    ...documentFileHandler(deps),
+    ...documentPreviewHandler(deps),
+    ...submitHandler(deps),
+    ...documentHandlers(deps),
+  });
   registerReferenceRoutes(app);
   registerHealthRoute(app, deps, options.isShuttingDown ?? (() => false));
 

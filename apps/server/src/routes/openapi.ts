@@ -1,41 +1,60 @@
-import { OpenAPIHono } from '@hono/zod-openapi';
-import { ErrorEnvelopeSchema } from '@signet/contract';
+import { OpenAPIHono, createRoute, type RouteConfig } from '@hono/zod-openapi';
+import { errorEnvelope, type Endpoint, type EndpointAccess, type EndpointContent } from '@signet/contract';
 import type { AppEnv } from '../http/env.js';
-import { zodValidationError } from '../http/validation.js';
 
-/** The Hono app with OpenAPI routes; a request that breaks a route's schema becomes a 400 `VALIDATION_ERROR`. */
+/** The Hono app with the OpenAPI registry its routes are described in (see `serveEndpoints`). */
 export function createOpenApiApp() {
-  return new OpenAPIHono<AppEnv>({
-    defaultHook: (result) => {
-      if (!result.success) throw zodValidationError(result.error, result.target);
-    },
-  });
+  return new OpenAPIHono<AppEnv>();
 }
 export type SignetApp = ReturnType<typeof createOpenApiApp>;
 
-const errorContent = { 'application/json': { schema: ErrorEnvelopeSchema } };
+const content = (body: EndpointContent) => ({ [body.mediaType]: { schema: body.schema } });
 
-/**
- * Error responses for a route's OpenAPI description.
- * @example responses: { 200: …, ...errorResponses(401, 403, 404) }
- */
-export function errorResponses(...statuses: number[]) {
-  const descriptions: Record<number, string> = {
-    400: 'Invalid request (`VALIDATION_ERROR`, `details.field` and `details.reason`)',
-    401: 'Missing, malformed, unknown or revoked key (`INVALID_API_KEY`) or expired key (`EXPIRED_API_KEY`)',
-    403: 'The key lacks a scope, is a pk key on a management route, or is used from a disallowed origin (`INSUFFICIENT_PERMISSIONS`)',
-    404: 'No such document in the key\'s organization (`DOCUMENT_NOT_FOUND`)',
-    409: 'The document is already completed, or the same Idempotency-Key is in flight (`SUBMISSION_FAILED`)',
-    413: 'Body or file over the size limit (`VALIDATION_ERROR`)',
-    415: 'The body is not sent as `Content-Type: application/json` (`VALIDATION_ERROR`, `details.field: "Content-Type"`)',
-    416: 'Range not satisfiable (`VALIDATION_ERROR`)',
-    422: 'The payload breaks a document rule, or the PDF cannot be processed within the server\'s limits (`VALIDATION_ERROR`, `details.missingFields` or `details.field`)',
-    429: 'Rate limit exceeded (`RATE_LIMIT_EXCEEDED`), see `Retry-After`',
-    503: 'The server is busy (a bounded queue is full) or shutting down (`SERVICE_UNAVAILABLE`), see `Retry-After`',
-  };
-  return Object.fromEntries(
-    statuses.map((status) => [status, { description: descriptions[status] ?? 'Error', content: errorContent }]),
-  );
+function accessSentence(access: EndpointAccess): string {
+  if (access.by === 'document-token') return '';
+  const kinds = access.kinds.map((kind) => `\`${kind}_\``).join(' or ');
+  const scopes = access.scopes.map((scope) => `\`${scope}\``).join(', ');
+  return `${kinds} key${scopes ? ` with scope ${scopes}` : ''}.`;
 }
 
-export const API_KEY_SECURITY = [{ ApiKey: [] }];
+/**
+ * The `createRoute(…)` definition of a contract endpoint: what the server registers it under and describes it with
+ * in `/openapi.json`. Its scopes are the roles of its security requirement (OpenAPI 3.1 allows them for API keys);
+ * each refusal is the error envelope narrowed to the codes it carries.
+ * @example app.openAPIRegistry.registerPath(endpointRoute('getDocument', endpoints.getDocument))
+ */
+export function endpointRoute(operationId: string, endpoint: Endpoint): RouteConfig {
+  const { method, path, tags, summary, access, request } = endpoint;
+  const description = [accessSentence(access), endpoint.description].filter(Boolean).join(' ');
+  const responses: RouteConfig['responses'] = {};
+  for (const [status, response] of Object.entries(endpoint.responses)) {
+    responses[status] = {
+      description: response.description,
+      ...(response.headers ? { headers: response.headers } : {}),
+      ...(response.content ? { content: content(response.content) } : {}),
+    };
+  }
+  for (const [status, error] of Object.entries(endpoint.errors)) {
+    responses[status] = {
+      description: `${error.description} (${error.codes.map((code) => `\`${code}\``).join(' or ')})`,
+      ...(error.headers ? { headers: error.headers } : {}),
+      content: content({ mediaType: 'application/json', schema: errorEnvelope(error.codes) }),
+    };
+  }
+  return createRoute({
+    operationId,
+    method,
+    path,
+    tags: [...tags],
+    summary,
+    ...(description ? { description } : {}),
+    ...(access.by === 'key' ? { security: [{ ApiKey: [...access.scopes] }] } : {}),
+    request: {
+      ...(request.params ? { params: request.params } : {}),
+      ...(request.query ? { query: request.query } : {}),
+      ...(request.headers ? { headers: request.headers } : {}),
+      ...(request.body ? { body: { required: true, content: content(request.body) } } : {}),
+    },
+    responses,
+  });
+}

@@ -1,11 +1,10 @@
 import type { Context } from 'hono';
-import { z } from '@hono/zod-openapi';
-import { PREVIEW_MAX_SIDE, PREVIEW_PIXELS_PER_POINT } from '@signet/contract';
+import { endpoints } from '@signet/contract';
 import { createPreviewSource } from '../documents/document-preview.js';
 import { ApiError } from '../errors.js';
 import type { AppContext, AppEnv } from '../http/env.js';
-import { errorResponses, type SignetApp } from './openapi.js';
-import { cacheForTokenHolder, documentByToken, documentTokenForbidden, documentTokenRequest, etagMatches } from './sdk-document-token.js';
+import { handler, type EndpointHandlers } from './serve.js';
+import { cacheForTokenHolder, etagMatches } from './sdk-document-token.js';
 
 /** The headers of a preview, whole or not modified. */
 function previewHeaders(c: Context<AppEnv>, etag: string): void {
@@ -22,42 +21,27 @@ function previewHeaders(c: Context<AppEnv>, etag: string): void {
  * `pdf/preview.ts`), for a viewer to show before pdf.js has loaded. Guarded by the token of `documentUrl`, like the
  * file; a document created before previews gets its preview drawn on the first request.
  */
-export function registerDocumentPreviewRoute(app: SignetApp, deps: AppContext): void {
-  app.openAPIRegistry.registerPath({
-    method: 'get',
-    path: '/sdk/documents/{documentId}/preview',
-    tags: ['SDK'],
-    summary: 'Image of the first page',
-    description: `The first page as displayed, as WebP, ${PREVIEW_PIXELS_PER_POINT} pixels a point (at most ${PREVIEW_MAX_SIDE} a side). Same URL and \`token\` as \`documentUrl\` with \`/preview\` in place of \`/file\`; no API key is needed. Supports \`If-None-Match\` (304).`,
-    request: documentTokenRequest,
-    responses: {
-      200: { description: 'The image', content: { 'image/webp': { schema: z.string().meta({ format: 'binary' }) } } },
-      304: { description: 'Not modified (`If-None-Match`)' },
-      ...errorResponses(400),
-      ...documentTokenForbidden,
-      404: {
-        description: 'The document has no preview: its first page cannot be drawn (`NOT_FOUND`)',
-        content: errorResponses(404)[404]!.content,
-      },
+export function documentPreviewHandler(deps: AppContext): Pick<EndpointHandlers, 'getDocumentPreview'> {
+  const previewOf = createPreviewSource(deps);
+  // The query's token is checked by the access check: a missing one is a 403, not a schema's 400.
+  const getDocumentPreview = handler(endpoints.getDocumentPreview, {
+    readsItself: ['query'],
+    async handle(c) {
+      const document = c.get('tokenDocument');
+      // The preview is drawn from the file, so the file's hash identifies it.
+      const etag = `"${document.sha256}-preview"`;
+      if (etagMatches(c, etag)) {
+        previewHeaders(c, etag);
+        return c.body(null, 304);
+      }
+      const preview = await previewOf(document);
+      if (!preview) throw new ApiError('NOT_FOUND', `Document ${document.id} has no preview: its first page cannot be drawn`);
+      previewHeaders(c, etag);
+      c.header('Content-Type', preview.mediaType);
+      c.header('Content-Length', String(preview.content.byteLength));
+      if (c.req.method === 'HEAD') return c.body(null, 200);
+      return c.body(preview.content as Uint8Array<ArrayBuffer>, 200);
     },
   });
-
-  const previewOf = createPreviewSource(deps);
-
-  app.get('/sdk/documents/:documentId/preview', async (c) => {
-    const document = await documentByToken(c, deps);
-    // The preview is drawn from the file, so the file's hash identifies it.
-    const etag = `"${document.sha256}-preview"`;
-    if (etagMatches(c, etag)) {
-      previewHeaders(c, etag);
-      return c.body(null, 304);
-    }
-    const preview = await previewOf(document);
-    if (!preview) throw new ApiError('NOT_FOUND', `Document ${document.id} has no preview: its first page cannot be drawn`);
-    previewHeaders(c, etag);
-    c.header('Content-Type', preview.mediaType);
-    c.header('Content-Length', String(preview.content.byteLength));
-    if (c.req.method === 'HEAD') return c.body(null, 200);
-    return c.body(preview.content as Uint8Array<ArrayBuffer>, 200);
-  });
+  return { getDocumentPreview };
 }

@@ -1,25 +1,10 @@
 import type { Context } from 'hono';
-import { z } from '@hono/zod-openapi';
+import { DocumentIdParamsSchema } from '@signet/contract';
 import { ApiError } from '../errors.js';
 import { checkDocumentToken } from '../documents/token.js';
 import type { AppContext, AppEnv } from '../http/env.js';
+import { parseOrThrow } from '../http/validation.js';
 import type { DocumentRecord } from '../storage/types.js';
-import { errorResponses } from './openapi.js';
-import { DocumentIdParams, requireDocumentId } from './sdk-documents.js';
-
-/** The OpenAPI request of a route guarded by a document token: the document id, and the token in the query. */
-export const documentTokenRequest = {
-  params: DocumentIdParams,
-  query: z.object({ token: z.string().meta({ description: 'Document token from `documentUrl`' }) }),
-};
-
-/** The OpenAPI 403 of a route guarded by a document token. */
-export const documentTokenForbidden = {
-  403: {
-    description: 'Missing, tampered or expired token (`INSUFFICIENT_PERMISSIONS`)',
-    content: errorResponses(403)[403]!.content,
-  },
-};
 
 /**
  * The document of the path's `documentId` when the query's `token` grants it (the token of `documentUrl`, SPEC §4):
@@ -29,7 +14,7 @@ export const documentTokenForbidden = {
  * @example const document = await documentByToken(c, deps)
  */
 export async function documentByToken(c: Context<AppEnv>, deps: AppContext): Promise<DocumentRecord> {
-  const documentId = requireDocumentId(c.req.param('documentId') ?? '');
+  const { documentId } = parseOrThrow(DocumentIdParamsSchema, c.req.param());
   const document = await deps.reads.document(documentId);
   const check = document
     ? checkDocumentToken(deps.secret, c.req.query('token'), {

@@ -1,0 +1,281 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { randomBytes } from 'node:crypto';
+import { endpoints, type EndpointName } from '@signet/contract';
+import { createApp } from '../app.js';
+import { PdfLimitError, PdfPoolBusyError, type PdfPool } from '../pdf/pool/index.js';
+import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
+import type { Storage } from '../storage/types.js';
+import { buildPayload, call, capturingLogger, completeValues, createTestApp, type TestApp } from '../test-support/harness.js';
+
+/**
+ * Every endpoint's real answers, checked against `/openapi.json` as a client generated from it would read them:
+ * each status must be one the operation lists, each body must match its schema (error envelopes with the codes the
+ * status lists), each listed header must be there when required and match; and every status an operation lists
+ * must have been seen, so the description holds no answer the server never gives.
+ */
+
+interface Operation {
+  responses: Record<string, { headers?: Record<string, { required?: boolean; schema: object }>; content?: Record<string, { schema: object }> }>;
+}
+
+let t: TestApp;
+let small: TestApp;
+let operations: Record<string, Operation>;
+let components: unknown;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+const compiled = new Map<object, ReturnType<typeof ajv.compile>>();
+
+function validate(schema: object, value: unknown): string[] {
+  let check = compiled.get(schema);
+  // A schema of the document refers to `#/components/…`: it is compiled with the document's components beside it.
+  if (!check) compiled.set(schema, (check = ajv.compile({ ...schema, components })));
+  return check(value) ? [] : (check.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message}`);
+}
+
+/** Checks one real answer of `operationId` against its description, and returns its status. */
+async function documented(operationId: EndpointName, response: Response): Promise<number> {
+  const described = operations[operationId]!.responses[String(response.status)];
+  expect(described, `${operationId} answered ${response.status}, which /openapi.json does not list`).toBeDefined();
+  for (const [name, header] of Object.entries(described!.headers ?? {})) {
+    const value = response.headers.get(name);
+    if (value === null) expect(header.required, `${operationId} ${response.status}: header ${name} missing`).not.toBe(true);
+    else expect(validate(header.schema, value), `${operationId} ${response.status}: header ${name}: ${value}`).toEqual([]);
+  }
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (!described!.content) {
+    expect(bytes.byteLength, `${operationId} ${response.status} has no body`).toBe(0);
+    return response.status;
+  }
+  const mediaType = response.headers.get('Content-Type')?.split(';')[0]!.trim() ?? '';
+  const content = described!.content[mediaType];
+  expect(content, `${operationId} ${response.status}: Content-Type ${mediaType} is not listed`).toBeDefined();
+  if (mediaType === 'application/json') {
+    const body: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    expect(validate(content!.schema, body), `${operationId} ${response.status}: ${JSON.stringify(body).slice(0, 300)}`).toEqual([]);
+  } else {
+    expect(bytes.byteLength, `${operationId} ${response.status}: an empty ${mediaType}`).toBeGreaterThan(0);
+    expect(response.headers.get('Content-Length')).toBe(String(bytes.byteLength));
+  }
+  return response.status;
+}
+
+/** An app over `t`'s storage and rate limits with `changes`: a PDF pool that fails, or a storage that does. */
+function alteredApp(changes: { pdfPool?: PdfPool; storage?: Storage }) {
+  const { logger } = capturingLogger();
+  return {
+    app: createApp({ storage: t.storage, rateLimits: t.rateLimits, config: t.config, secret: randomBytes(32).toString('hex'), logger, ...changes }),
+  };
+}
+
+let poolFailure: () => Error = () => new PdfPoolBusyError();
+const failingPool = { run: async () => Promise.reject(poolFailure()) } as unknown as PdfPool;
+const broken = () =>
+  alteredApp({
+    storage: Object.create(t.storage, {
+      findApiKeyByHash: { value: async () => Promise.reject(new Error('storage down')) },
+      getDocument: { value: async () => Promise.reject(new Error('storage down')) },
+    }) as Storage,
+  });
+
+const KEY = `pk_${'A'.repeat(40)}`;
+const DOC = `doc_${'Z'.repeat(24)}`;
+
+/** The token-guarded URLs of a document, from `documentUrl`. */
+async function documentUrls(app: { app: TestApp['app'] }, pk: string, documentId: string) {
+  const { documentUrl } = (await (await call(app, 'GET', `/sdk/documents/${documentId}`, { key: pk })).json()) as { documentUrl: string };
+  const file = new URL(documentUrl);
+  return { file: file.pathname + file.search, preview: file.pathname.replace(/file$/, 'preview') + file.search };
+}
+
+async function uploadForm(pages = 1) {
+  const form = new FormData();
+  form.set('file', new File([(await generateSamplePdf({ pages })) as Uint8Array<ArrayBuffer>], 'a.pdf', { type: 'application/pdf' }));
+  form.set('fields', JSON.stringify(sampleFields(pages)));
+  return form;
+}
+
+/** Requests that make each operation give every answer its description lists. */
+const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
+  async validateKey() {
+    const limited = (await t.createKey({ rateLimit: 1 })).secret;
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    return [
+      await call(t, 'POST', '/sdk/validate-key', { key: (await t.createKey()).secret }),
+      await call(t, 'POST', '/sdk/validate-key', { key: KEY }),
+      await call(t, 'POST', '/sdk/validate-key', { key: sk, headers: { Origin: 'https://host.example' } }),
+      await call(t, 'POST', '/sdk/validate-key', { key: limited }),
+      await call(t, 'POST', '/sdk/validate-key', { key: limited }),
+      await call(broken(), 'POST', '/sdk/validate-key', { key: KEY }),
+    ];
+  },
+  async getDocument() {
+    const document = await t.createDocument();
+    const limited = (await t.createKey({ rateLimit: 1 })).secret;
+    const path = `/sdk/documents/${document.id}`;
+    return [
+      await call(t, 'GET', path, { key: (await t.createKey()).secret }),
+      await call(t, 'GET', '/sdk/documents/xyz', { key: (await t.createKey()).secret }),
+      await call(t, 'GET', path),
+      await call(t, 'GET', path, { key: (await t.createKey({ scopes: ['documents:submit'] })).secret }),
+      await call(t, 'GET', `/sdk/documents/${DOC}`, { key: (await t.createKey()).secret }),
+      await call(t, 'GET', path, { key: limited }),
+      await call(t, 'GET', path, { key: limited }),
+      await call(broken(), 'GET', path, { key: KEY }),
+    ];
+  },
+  async submitDocument() {
+    const pk = (await t.createKey()).secret;
+    const document = await t.createDocument();
+    const payload = await buildPayload(document);
+    const submit = (body: unknown, key = pk, headers: Record<string, string> = {}) =>
+      call(t, 'POST', '/sdk/documents/submit', { key, body, headers });
+    const other = await t.createDocument();
+    const foreign = await t.createDocument({ organizationId: (await t.storage.ensureOrganization('elsewhere', 'Elsewhere')).id });
+    const limited = (await t.createKey({ rateLimit: 1 })).secret;
+    const smallKey = (await small.createKey()).secret;
+    return [
+      await submit(payload, pk, { 'Idempotency-Key': 'openapi-1' }),
+      await submit(payload, pk, { 'Idempotency-Key': 'openapi-1' }),
+      await submit(payload),
+      await submit('{"documentId":'),
+      await submit(payload, KEY),
+      await submit(payload, (await t.createKey({ scopes: ['documents:read'] })).secret),
+      await submit(await buildPayload(foreign)),
+      await submit(await buildPayload(document, { ...completeValues(document.fields), signer_name: { type: 'text', content: 'Someone else' } })),
+      await call(small, 'POST', '/sdk/documents/submit', { key: smallKey, body: await buildPayload(other) }),
+      await submit(JSON.stringify(payload), pk, { 'Content-Type': 'text/plain' }),
+      await submit(await buildPayload(other, {})),
+      await submit(payload, limited),
+      await submit(payload, limited),
+      await call(broken(), 'POST', '/sdk/documents/submit', { key: KEY, body: payload }),
+    ];
+  },
+  async getDocumentFile() {
+    const document = await t.createDocument();
+    const { file } = await documentUrls(t, (await t.createKey()).secret, document.id);
+    const whole = await t.app.request(file);
+    const etag = whole.headers.get('ETag')!;
+    return [
+      whole,
+      await t.app.request(file, { headers: { Range: 'bytes=0-99' } }),
+      await t.app.request(file, { headers: { 'If-None-Match': etag } }),
+      await t.app.request(file.replace(document.id, 'xyz')),
+      await t.app.request(file.replace(/token=.*/, 'token=nope')),
+      await t.app.request(file, { headers: { Range: `bytes=${document.fileSize + 10}-` } }),
+      await broken().app.request(file),
+    ];
+  },
+  async getDocumentPreview() {
+    const document = await t.createDocument();
+    const { preview } = await documentUrls(t, (await t.createKey()).secret, document.id);
+    const image = await t.app.request(preview);
+    const undrawable = alteredApp({ pdfPool: failingPool });
+    poolFailure = () => new PdfLimitError('time', 'the page took too long to draw');
+    const stored = await t.createDocumentWithoutPreview(await generateSamplePdf({ pages: 1 }));
+    return [
+      image,
+      await t.app.request(preview, { headers: { 'If-None-Match': image.headers.get('ETag')! } }),
+      await t.app.request(preview.replace(document.id, 'xyz')),
+      await t.app.request(preview.replace(/token=.*/, 'token=nope')),
+      await undrawable.app.request((await documentUrls(undrawable, (await t.createKey()).secret, stored.id)).preview),
+      await broken().app.request(preview),
+    ];
+  },
+  async createDocument() {
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const upload = async (app: { app: TestApp['app'] }, key: string, body?: FormData | string) =>
+      app.app.request('/documents', { method: 'POST', headers: { 'X-API-Key': key, 'X-Forwarded-For': '203.0.113.7' }, body: body ?? (await uploadForm()) });
+    const pooled = alteredApp({ pdfPool: failingPool });
+    const responses = [
+      await upload(t, sk),
+      await upload(t, sk, 'file=x'),
+      await upload(t, KEY),
+      await upload(t, (await t.createKey()).secret),
+      await upload(small, (await small.createKey({ kind: 'sk' })).secret, await uploadForm(3)),
+      await upload(t, limited),
+      await upload(t, limited),
+      await upload(broken(), KEY),
+    ];
+    poolFailure = () => new PdfLimitError('memory', 'the PDF needs more memory than allowed');
+    responses.push(await upload(pooled, sk));
+    poolFailure = () => new PdfPoolBusyError();
+    responses.push(await upload(pooled, sk));
+    return responses;
+  },
+  async listDocuments() {
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    return [
+      await call(t, 'GET', '/documents?limit=2', { key: sk }),
+      await call(t, 'GET', '/documents?limit=0', { key: sk }),
+      await call(t, 'GET', '/documents'),
+      await call(t, 'GET', '/documents', { key: (await t.createKey()).secret }),
+      await call(t, 'GET', '/documents', { key: limited }),
+      await call(t, 'GET', '/documents', { key: limited }),
+      await call(broken(), 'GET', '/documents', { key: KEY }),
+    ];
+  },
+  async getManagedDocument() {
+    const document = await t.createDocument();
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const path = `/documents/${document.id}`;
+    return [
+      await call(t, 'GET', path, { key: sk }),
+      await call(t, 'GET', '/documents/xyz', { key: sk }),
+      await call(t, 'GET', path, { key: KEY }),
+      await call(t, 'GET', path, { key: (await t.createKey()).secret }),
+      await call(t, 'GET', `/documents/${DOC}`, { key: sk }),
+      await call(t, 'GET', path, { key: limited }),
+      await call(t, 'GET', path, { key: limited }),
+      await call(broken(), 'GET', path, { key: KEY }),
+    ];
+  },
+  async getSubmission() {
+    const [completed, pending] = [await t.createDocument(), await t.createDocument()];
+    const submitted = await call(t, 'POST', '/sdk/documents/submit', { key: (await t.createKey()).secret, body: await buildPayload(completed) });
+    expect(submitted.status).toBe(201);
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const path = (id: string) => `/documents/${id}/submission`;
+    return [
+      await call(t, 'GET', path(completed.id), { key: sk }),
+      await call(t, 'GET', path('xyz'), { key: sk }),
+      await call(t, 'GET', path(completed.id)),
+      await call(t, 'GET', path(completed.id), { key: (await t.createKey()).secret }),
+      await call(t, 'GET', path(pending.id), { key: sk }),
+      await call(t, 'GET', path(DOC), { key: sk }),
+      await call(t, 'GET', path(completed.id), { key: limited }),
+      await call(t, 'GET', path(completed.id), { key: limited }),
+      await call(broken(), 'GET', path(completed.id), { key: KEY }),
+    ];
+  },
+};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  small = await createTestApp(undefined, { MAX_BODY_BYTES: '2048', MAX_PDF_BYTES: '2000' });
+  const document = (await (await t.app.request('/openapi.json')).json()) as {
+    paths: Record<string, Record<string, Operation & { operationId: string }>>;
+    components: unknown;
+  };
+  components = document.components;
+  operations = Object.fromEntries(Object.values(document.paths).flatMap((methods) => Object.values(methods).map((op) => [op.operationId, op])));
+});
+afterAll(async () => {
+  await t.close();
+  await small.close();
+});
+
+describe('/openapi.json describes every real answer', () => {
+  it.each(Object.keys(endpoints) as EndpointName[])('%s', async (operationId) => {
+    const statuses = new Set<number>();
+    for (const response of await scenarios[operationId]()) statuses.add(await documented(operationId, response));
+    const listed = Object.keys(operations[operationId]!.responses).map(Number);
+    expect([...statuses].sort((a, b) => a - b)).toEqual(listed.sort((a, b) => a - b));
+  });
+});
