@@ -1,3 +1,4 @@
+import { endpoints, type EndpointName } from '@signet/contract';
 import { completeValues } from '@signet/server/test-support';
 import { generateSamplePdf, sampleFields } from '@signet/server/sample-pdf';
 import { startLiveServer, type LiveServer } from '@signet/server/live-server';
@@ -210,5 +211,50 @@ describe('createDocument', () => {
     const created = await admin.createDocument({ file: new Blob([pdf as Uint8Array<ArrayBuffer>]), fields: sampleFields(1) });
     expect(created).toMatchObject({ pageCount: 1, status: 'pending' });
     expect(posts).toBe(2);
+  });
+});
+
+describe('the endpoint table', () => {
+  /** One call of each method of the client; a method added without one here does not compile. */
+  const calls: Record<Exclude<keyof SigningClient, 'rateLimit'>, (client: SigningClient, documentId: string) => Promise<unknown>> = {
+    validateKey: (c) => c.validateKey(),
+    getDocument: (c, id) => c.getDocument(id),
+    submitDocument: async (c, id) => c.submitDocument(await payloadFor(await c.getDocument(id))),
+    listDocuments: (c) => c.listDocuments({ limit: 1, cursor: 'x' }),
+    documentPages: (c) => c.documentPages().next(),
+    allDocuments: (c) => c.allDocuments().next(),
+    createDocument: async (c) =>
+      c.createDocument({ file: new Blob([(await generateSamplePdf({ pages: 1 })) as Uint8Array<ArrayBuffer>]), fields: sampleFields(1) }),
+    getManagedDocument: (c, id) => c.getManagedDocument(id),
+    getSubmission: (c, id) => c.getSubmission(id),
+  };
+
+  it('the client calls every endpoint reached with a key, and nothing outside the table', async () => {
+    const table = Object.entries(endpoints).map(([name, endpoint]) => ({
+      name: name as EndpointName,
+      method: endpoint.method.toUpperCase(),
+      pattern: new RegExp(`^${endpoint.path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    }));
+    const reached = new Set<string>();
+    server.intercept((request, next) => {
+      const { pathname } = new URL(request.url);
+      const endpoint = table.find(({ method, pattern }) => method === request.method && pattern.test(pathname));
+      reached.add(endpoint?.name ?? `outside the table: ${request.method} ${pathname}`);
+      return next(request);
+    });
+    // An sk key reaches the SDK endpoints too; what a call answers does not matter here, only what it asked.
+    const signer = client(await server.createKey({ kind: 'sk', scopes: ['documents:read', 'documents:submit', 'documents:write'] }));
+    const document = await server.createDocument();
+    expect(Object.keys(signer).sort()).toEqual([...Object.keys(calls), 'rateLimit'].sort());
+    for (const call of Object.values(calls)) await call(signer, document.id).catch(() => undefined);
+    const byKey = Object.entries(endpoints).filter(([, endpoint]) => endpoint.access.by === 'key').map(([name]) => name);
+    expect([...reached].sort()).toEqual(byKey.sort());
+  });
+
+  it('getManagedDocument: the document with its fields (sk key)', async () => {
+    const document = await server.createDocument({ pages: 2 });
+    const managed = await client(await server.createKey({ kind: 'sk' })).getManagedDocument(document.id);
+    expect(managed).toMatchObject({ id: document.id, pageCount: 2, status: 'pending' });
+    expect(managed.fields.map((field) => field.id)).toContain('signature');
   });
 });

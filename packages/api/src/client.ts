@@ -1,17 +1,14 @@
+import { z } from 'zod';
 import {
-  DocumentMetadataSchema,
-  KeyValidationResultSchema,
-  ManagedDocumentSchema,
-  SdkDocumentSchema,
-  SubmissionRecordSchema,
-  SubmissionResultSchema,
-  paginatedList,
-  successEnvelope,
+  endpointPath,
+  endpoints,
   type DocumentMetadata,
+  type Endpoint,
   type FieldDefinition,
   type KeyValidationResult,
   type ManagedDocument,
   type Pagination,
+  type PathParams,
   type SdkDocument,
   type SubmissionPayload,
   type SubmissionRecord,
@@ -22,7 +19,10 @@ import { retryPolicy, type RetryOptions } from './retry.js';
 import { Transport } from './transport.js';
 
 export interface SigningClientOptions {
-  /** A `pk_` key in browsers; an `sk_` key on servers (needed for `listDocuments` and `getSubmission`). */
+  /**
+   * A `pk_` key in browsers; an `sk_` key on servers (needed for `createDocument`, `listDocuments`,
+   * `getManagedDocument` and `getSubmission`).
+   */
   apiKey: string;
   /** Where the Signet API is, such as `https://sign.example.com`. */
   baseUrl: string;
@@ -70,17 +70,36 @@ export interface SigningClient {
    * endpoint takes no Idempotency-Key, so a retry after a time-out could create the document twice.
    */
   createDocument(input: { file: Blob; filename?: string; fields: FieldDefinition[] }, options?: { signal?: AbortSignal }): Promise<ManagedDocument>;
+  /** `GET /documents/{documentId}` (sk key): the document with its field definitions and status. */
+  getManagedDocument(documentId: string, options?: { signal?: AbortSignal }): Promise<ManagedDocument>;
   /** `GET /documents/{documentId}/submission` (sk key): the stored submission of a completed document. */
   getSubmission(documentId: string, options?: { signal?: AbortSignal }): Promise<SubmissionRecord>;
   /** The `X-RateLimit-*` headers of the last response that had them. */
   readonly rateLimit: RateLimitInfo | null;
 }
 
-const DocumentListSchema = paginatedList(DocumentMetadataSchema);
-const SubmissionEnvelopeSchema = successEnvelope(SubmissionRecordSchema);
-const ManagedDocumentEnvelopeSchema = successEnvelope(ManagedDocumentSchema);
-/** validate-key's refusal (SPEC §2): a 401 whose body is `{ valid: false, error }`, not an error envelope. */
-const KeyRefusalSchema = KeyValidationResultSchema.refine((result) => !result.valid);
+/** The bodies an endpoint answers with (its 2xx answers, and validate-key's 401 `{ valid: false }`). */
+type Answer<E extends Endpoint> = z.output<
+  { [S in keyof E['responses']]: E['responses'][S] extends { content: { schema: infer T extends z.ZodType } } ? T : never }[keyof E['responses']]
+>;
+
+/** One call of an endpoint of the contract's table. */
+type Call<E extends Endpoint> = ([PathParams<E['path']>] extends [never] ? { params?: never } : { params: Record<PathParams<E['path']>, string> }) & {
+  query?: { [K in keyof z.input<NonNullable<E['request']['query']>>]?: string | undefined };
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal | undefined;
+  replayable?: boolean;
+};
+
+/** The schemas of an endpoint's answers: its 2xx bodies, and a body of its own on a refusal (validate-key's 401). */
+function answersOf(endpoint: Endpoint): { schema: z.ZodType; failureSchema?: z.ZodType } {
+  const bodies = (refusal: boolean) => [
+    ...new Set(Object.entries(endpoint.responses).flatMap(([status, { content }]) => (content && Number(status) >= 300 === refusal ? [content.schema] : []))),
+  ];
+  const [success, refusal] = [bodies(false), bodies(true)];
+  return { schema: success.length === 1 ? success[0]! : z.union(success), ...(refusal[0] ? { failureSchema: refusal[0] } : {}) };
+}
 
 /**
  * A client of the Signet API for browsers and Node 20+.
@@ -98,12 +117,22 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
   });
 
+  /** Calls `endpoint`: its method, its path with `params` filled in, its answer parsed with its schemas. */
+  const call = <E extends Endpoint>(endpoint: E, { params, query, ...request }: Call<E>): Promise<Answer<E>> => {
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) search.set(name, value as string);
+    const path = endpointPath(endpoint, (params ?? {}) as Record<PathParams<E['path']>, string>);
+    return transport.send({
+      method: endpoint.method === 'get' ? 'GET' : 'POST',
+      path: search.size > 0 ? `${path}?${search}` : path,
+      ...request,
+      ...(answersOf(endpoint) as { schema: z.ZodType<Answer<E>>; failureSchema?: z.ZodType<Answer<E>> }),
+    });
+  };
+
   const listDocuments = async ({ limit, cursor, signal }: ListOptions = {}): Promise<DocumentPage> => {
-    const query = new URLSearchParams();
-    if (limit !== undefined) query.set('limit', String(limit));
-    if (cursor) query.set('cursor', cursor);
-    const path = `/documents${query.size > 0 ? `?${query}` : ''}`;
-    const { data, pagination } = await transport.send({ method: 'GET', path, signal, schema: DocumentListSchema });
+    const query = { limit: limit === undefined ? undefined : String(limit), cursor: cursor || undefined };
+    const { data, pagination } = await call(endpoints.listDocuments, { query, signal });
     return { data, pagination };
   };
 
@@ -117,25 +146,10 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
   }
 
   return {
-    validateKey: ({ signal } = {}) =>
-      transport.send({
-        method: 'POST',
-        path: '/sdk/validate-key',
-        signal,
-        schema: KeyValidationResultSchema,
-        failureSchema: KeyRefusalSchema,
-      }),
-    getDocument: (documentId, { signal } = {}) =>
-      transport.send({ method: 'GET', path: `/sdk/documents/${encodeURIComponent(documentId)}`, signal, schema: SdkDocumentSchema }),
+    validateKey: ({ signal } = {}) => call(endpoints.validateKey, { signal }),
+    getDocument: (documentId, { signal } = {}) => call(endpoints.getDocument, { params: { documentId }, signal }),
     submitDocument: (payload, { idempotencyKey = newIdempotencyKey(), signal } = {}) =>
-      transport.send({
-        method: 'POST',
-        path: '/sdk/documents/submit',
-        body: payload,
-        headers: { 'Idempotency-Key': idempotencyKey },
-        signal,
-        schema: SubmissionResultSchema,
-      }),
+      call(endpoints.submitDocument, { body: payload, headers: { 'Idempotency-Key': idempotencyKey }, signal }),
     listDocuments,
     documentPages,
     async *allDocuments(list = {}) {
@@ -146,20 +160,12 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
       form.set('file', file, filename ?? 'document.pdf');
       form.set('fields', JSON.stringify(fields));
       if (filename) form.set('filename', filename);
-      const created = await transport.send({
-        method: 'POST',
-        path: '/documents',
-        body: form,
-        signal,
-        schema: ManagedDocumentEnvelopeSchema,
-        replayable: false,
-      });
-      return created.data;
+      return (await call(endpoints.createDocument, { body: form, signal, replayable: false })).data;
     },
-    getSubmission: async (documentId, { signal } = {}) => {
-      const path = `/documents/${encodeURIComponent(documentId)}/submission`;
-      return (await transport.send({ method: 'GET', path, signal, schema: SubmissionEnvelopeSchema })).data;
-    },
+    getManagedDocument: async (documentId, { signal } = {}) =>
+      (await call(endpoints.getManagedDocument, { params: { documentId }, signal })).data,
+    getSubmission: async (documentId, { signal } = {}) =>
+      (await call(endpoints.getSubmission, { params: { documentId }, signal })).data,
     get rateLimit() {
       return transport.rateLimit;
     },
