@@ -70,8 +70,10 @@ function alteredApp(changes: { pdfPool?: PdfPool; storage?: Storage }) {
   };
 }
 
+/** A PDF pool whose every task fails with `poolFailure()`: a 422 or 503 upload, a preview that cannot be drawn. */
 let poolFailure: () => Error = () => new PdfPoolBusyError();
 const failingPool = { run: async () => Promise.reject(poolFailure()) } as unknown as PdfPool;
+/** An app whose storage fails: every operation's 500. */
 const broken = () =>
   alteredApp({
     storage: Object.create(t.storage, {
@@ -80,6 +82,7 @@ const broken = () =>
     }) as Storage,
   });
 
+/** A well-formed key that no store knows, and a well-formed id of no document. */
 const KEY = `pk_${'A'.repeat(40)}`;
 const DOC = `doc_${'Z'.repeat(24)}`;
 
