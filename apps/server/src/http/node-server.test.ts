@@ -11,6 +11,7 @@ import type { DocumentRecord } from '../storage/types.js';
 import { loadConfig } from '../config.js';
 import { createApiKeyRecord } from '../documents/seed.js';
 import { startServer } from '../server.js';
+import { startServerProcess } from '../hardening/server-process.js';
 import { openStorage } from '../storage/index.js';
 import { createHttpServer, MAX_HEADER_BYTES, type ConnectionLimits } from './node-server.js';
 
@@ -288,4 +289,34 @@ describe('startServer', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('signet serve, in a process of its own', () => {
+  it('lets a client still sending an unread body read its answer rather than a reset (lingering close)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'signet-linger-'));
+    const databaseUrl = `file:${join(dir, 'signet.db')}`;
+    const storage = await openStorage(databaseUrl);
+    const organization = await storage.ensureOrganization('acme', 'Acme');
+    const { key: liveKey } = await createApiKeyRecord(storage, { organizationId: organization.id, kind: 'pk' });
+    await storage.close();
+    // A server in this process shares its event loop with the client, which hides the race: a process of its own.
+    const server = await startServerProcess({ DATABASE_URL: databaseUrl });
+    try {
+      // Over the 10 MiB body limit: refused from its Content-Length, before a byte of it is read.
+      const body = `{"pad":"${'x'.repeat(10 * 1024 * 1024)}"}`;
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const response = await fetch(`${server.url}/sdk/documents/submit`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-API-Key': liveKey },
+          body,
+        });
+        expect(response.status).toBe(413);
+        expect(response.headers.get('connection')).toBe('close');
+        expect(ErrorEnvelopeSchema.parse(await response.json()).error.details).toMatchObject({ field: 'body' });
+      }
+    } finally {
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -59,17 +59,43 @@ function announcesBody(request: IncomingMessage): boolean {
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
+/** How long a connection answered before its body was read keeps reading (and dropping) that body before it closes. */
+const LINGER_MS = 2_000;
+
 /**
  * Answers `Connection: close` when the response starts before the request's body has been read (a 401, 413 or 415
  * sent without reading an upload): the unread rest of the body would otherwise be taken for the next request on the
- * connection, and a keep-alive client's next request would be lost with it.
+ * connection, and a keep-alive client's next request would be lost with it. The connection then closes the way
+ * RFC 9112 §9.6 advises (a "lingering close"): the response is sent and the sending side shut, but the body still
+ * arriving is read and dropped for up to `LINGER_MS`, so that a client still sending it reads its answer instead of
+ * a connection reset.
  */
 function closeIfAnsweredEarly(request: IncomingMessage, response: ServerResponse): void {
   const writeHead = response.writeHead;
   response.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
-    if (!request.complete) this.shouldKeepAlive = false;
+    if (!request.complete) {
+      this.shouldKeepAlive = false;
+      lingerOnClose(request);
+    }
     return writeHead.apply(this, args);
   } as ServerResponse['writeHead'];
+}
+
+/** Replaces the socket's close after the last response (Node calls `destroySoon`) with a lingering close. */
+function lingerOnClose(request: IncomingMessage): void {
+  const socket = request.socket as IncomingMessage['socket'] & { destroySoon?: () => void };
+  socket.destroySoon = () => {
+    socket.end();
+    const close = () => {
+      clearTimeout(timer);
+      socket.destroy();
+    };
+    const timer = setTimeout(close, LINGER_MS);
+    timer.unref();
+    request.once('end', close);
+    request.once('error', close);
+    request.resume();
+  };
 }
 
 /**
