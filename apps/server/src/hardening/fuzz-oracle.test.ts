@@ -56,7 +56,7 @@ describe('answerProblem', () => {
   it('flags an accepted submission whose checksum is wrong, and accepts one whose checksum is right', () => {
     const payload = { documentId: 'doc_AAAAAAAAAAAAAAAAAAAAAAAA', fields: [] };
     const checksum = createHash('sha256').update(canonicalPayload(payload)).digest('hex');
-    const result = { success: true, submissionId: 'sub_AAAAAAAAAAAAAAAAAAAAAAAA', documentId: payload.documentId, timestamp: 't', message: 'ok' };
+    const result = { success: true, submissionId: 'sub_AAAAAAAAAAAAAAAAAAAAAAAA', documentId: payload.documentId, timestamp: '2026-11-23T10:00:00.000Z', message: 'ok' };
     expect(answerProblem(requestTo('submit', { ...payload, checksum }), answer(201, result))).toBeUndefined();
     expect(answerProblem(requestTo('submit', { ...payload, checksum: 'f'.repeat(64) }), answer(201, result))).toMatch(/checksum is wrong/);
     expect(answerProblem(requestTo('submit', { ...payload, checksum }), answer(201, { ...result, submissionId: 'x' }))).toMatch(/schema/);
