@@ -1,6 +1,6 @@
 import { serveStatic } from '@hono/node-server/serve-static';
 import { createSigningClient, SigningApiError } from '@signet/api';
-import { generateSamplePdf, sampleFields } from '@signet/server/sample-pdf';
+import { generateSamplePdf, sampleFields } from '@signet/server/seed';
 import { Hono } from 'hono';
 import { relative } from 'node:path';
 

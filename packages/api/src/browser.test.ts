@@ -1,4 +1,4 @@
-import { startLiveServer } from '@signet/server/live-server';
+import { startLiveServer } from '@signet/server/testing';
 import { build } from 'esbuild';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

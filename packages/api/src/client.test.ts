@@ -1,7 +1,7 @@
 import { endpoints, type EndpointName } from '@signet/contract';
-import { completeValues } from '@signet/server/test-support';
-import { generateSamplePdf, sampleFields } from '@signet/server/sample-pdf';
-import { startLiveServer, type LiveServer } from '@signet/server/live-server';
+import { completeValues } from '@signet/server/testing';
+import { generateSamplePdf, sampleFields } from '@signet/server/testing';
+import { startLiveServer, type LiveServer } from '@signet/server/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   ContractViolationError,

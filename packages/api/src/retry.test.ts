@@ -1,4 +1,4 @@
-import { startLiveServer, type LiveServer } from '@signet/server/live-server';
+import { startLiveServer, type LiveServer } from '@signet/server/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   SigningAbortError,

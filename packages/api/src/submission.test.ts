@@ -1,6 +1,6 @@
 import { submissionChecksum, type FieldValue, type SdkDocument } from '@signet/contract';
-import { completeValues } from '@signet/server/test-support';
-import { startLiveServer, type LiveServer } from '@signet/server/live-server';
+import { completeValues } from '@signet/server/testing';
+import { startLiveServer, type LiveServer } from '@signet/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SigningApiError, SubmissionBuildError, buildSubmission, createSigningClient, missingRequiredFields } from './index.js';
 

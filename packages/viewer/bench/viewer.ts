@@ -26,7 +26,7 @@
  * Chromium trace of one more load per viewer and file there (open it in Perfetto or chrome://tracing; the
  * `bench-mount` and `bench-paint` marks delimit the measured span), CHROMIUM_PATH (default /usr/bin/chromium).
  */
-import { startLiveServer, type LiveServer } from '@signet/server/live-server';
+import { startLiveServer, type LiveServer } from '@signet/server/testing';
 import react from '@vitejs/plugin-react';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';

@@ -5,6 +5,9 @@ import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
 import type { Storage } from '../storage/types.js';
 import { createDocument } from './create-document.js';
 
+/** The sample agreement the seed stores, for a host app that makes more of them (the demo's backend). */
+export { generateSamplePdf, sampleFields };
+
 export const DEFAULT_SCOPES: Record<ApiKeyKind, Scope[]> = {
   pk: ['documents:read', 'documents:submit'],
   sk: [...SCOPES],

@@ -1,5 +1,5 @@
 import type { FieldValue, SdkDocument, SubmissionPayload } from '@signet/contract';
-import { completeValues } from '@signet/server/test-support';
+import { completeValues } from '@signet/server/testing';
 import { buildSubmission } from '../submission.js';
 
 /** A submission of `document` built by this package's own builder: every required field filled unless `values` says. */

@@ -1,6 +1,6 @@
 import type { FieldDefinition } from '@signet/contract';
-import type { KeyOptions } from '@signet/server/test-support';
-import type { LiveServer } from '@signet/server/live-server';
+import type { KeyOptions } from '@signet/server/testing';
+import type { LiveServer } from '@signet/server/testing';
 import { tsImport } from 'tsx/esm/api';
 import type { BrowserCommand } from 'vitest/node';
 
@@ -50,7 +50,7 @@ export interface RecordedRequest {
 // TypeScript sources; tsx can.
 const server = () =>
   (shared.live ??= (
-    tsImport('@signet/server/live-server', import.meta.url) as Promise<typeof import('@signet/server/live-server')>
+    tsImport('@signet/server/testing', import.meta.url) as Promise<typeof import('@signet/server/testing')>
   ).then(async ({ startLiveServer }) => {
     const live = await startLiveServer();
     live.intercept(async (request, next) => {

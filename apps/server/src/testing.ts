@@ -1,0 +1,10 @@
+/**
+ * `@signet/server/testing`: what the other packages' tests need of the server, and nothing a product runs: the real
+ * app over HTTP on a loopback port with a fresh embedded store (`startLiveServer`), values that complete a document's
+ * fields (`completeValues`), and the sample agreement PDF with its fields. Packages depend on `@signet/server` as a
+ * devDependency, through this entry only.
+ * @example const server = await startLiveServer(); const key = await server.createKey();
+ */
+export { startLiveServer, type Intercept, type LiveServer } from './test-support/live-server.js';
+export { completeValues, type KeyOptions } from './test-support/harness.js';
+export { generateSamplePdf, sampleFields } from './pdf/sample.js';
