@@ -145,7 +145,7 @@ describe('fuzz over HTTP', () => {
     for (const raw of rawCases(setup.targets.keys.pk, setup.targets.keys.sk)) {
       const answer = await rawExchange(server.url, raw.request, { then: raw.then });
       if (raw.then === 'destroy') continue;
-      expect(answer.status, `${raw.name}: no answer`).toBeDefined();
+      expect(answer.status, `${raw.name}: no answer`).toBeGreaterThanOrEqual(100);
       const request = { endpoint: raw.endpoint, path: ENDPOINT_PATHS[raw.endpoint], headers: [], body: undefined, chunked: false, recipe: [raw.name] };
       expect(answerProblem(request, { ...answer, status: answer.status! }), `${raw.name}: ${answer.text.slice(0, 200)}`).toBeUndefined();
     }
