@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PostgresStorage } from './postgres.js';
-import { SqliteStorage } from './sqlite.js';
+import { PostgresDatabase } from './postgres-database.js';
+import { SqliteDatabase } from './sqlite-database.js';
+import { SqlStorage } from './sql-storage.js';
 import type { Storage } from './types.js';
 
 export type * from './types.js';
@@ -58,10 +59,12 @@ export function databaseLocation(
 
 function createStorage(databaseUrl: string | undefined, options: OpenStorageOptions): Storage {
   const location = databaseLocation(databaseUrl, options.dataDir);
-  if (location.engine === 'postgres') return new PostgresStorage(databaseUrl!, { schema: options.pgSchema });
+  if (location.engine === 'postgres') {
+    return new SqlStorage(new PostgresDatabase(databaseUrl!, { schema: options.pgSchema }));
+  }
   // The embedded database's directory is created on first start.
   if (location.path !== ':memory:') mkdirSync(dirname(location.path), { recursive: true });
-  return new SqliteStorage(location.path);
+  return new SqlStorage(new SqliteDatabase(location.path));
 }
 
 /** A URL fit for an error message: no password. */

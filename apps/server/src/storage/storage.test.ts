@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FieldDefinition } from '@signet/contract';
 import { newId } from '../ids.js';
 import { openStorage } from './index.js';
-import { CHUNK_SIZE, MIGRATIONS } from './schema.js';
+import { MIGRATIONS } from './migrations.js';
+import { CHUNK_SIZE } from './schema.js';
 import { TEST_DATABASE_URL, storageEngines } from './test-engines.js';
 import type {
   ApiKeyRecord,
@@ -260,6 +261,16 @@ describe.each(engines)('$name storage', (engine) => {
       await storage.putDocumentPreview(document.id, first);
       await Promise.all(Array.from({ length: 5 }, () => storage.putDocumentPreview(document.id, preview())));
       expect(hex((await storage.getDocumentPreview(document.id))!.content)).toBe(hex(first.content));
+    });
+
+    it('keeps an empty preview, the mark of a PDF that cannot be drawn', async () => {
+      const document = await createDocument(storage, org);
+      const mark = { mediaType: 'none', width: 0, height: 0, content: new Uint8Array() };
+      await storage.putDocumentPreview(document.id, mark);
+      const read = await storage.getDocumentPreview(document.id);
+      expect(read).toMatchObject({ mediaType: 'none', width: 0, height: 0 });
+      expect(read!.content).toBeInstanceOf(Uint8Array);
+      expect(read!.content.length).toBe(0);
     });
 
     it('refuses a preview of an unknown document', async () => {

@@ -1,0 +1,39 @@
+import { initial } from './migrations/001_initial.js';
+import { documentPreviews } from './migrations/002_document_previews.js';
+import type { DdlDialect, SqlDatabase } from './sql-database.js';
+
+/**
+ * A schema change, one file in `migrations/` named after its version. Applied once, in order of version, on both
+ * engines, and recorded in `schema_migrations`. A migration is never edited once released: a change is a new one.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  /** Its DDL (one or more statements), with the engine's types and clauses from `ddl`. */
+  up(ddl: DdlDialect): string;
+}
+
+/** Every migration, oldest first. */
+export const MIGRATIONS: readonly Migration[] = [initial, documentPreviews];
+
+/**
+ * Brings the schema up to date; safe to run on every start and from several instances at once.
+ * @example await migrate(new SqliteDatabase(':memory:'))
+ */
+export async function migrate(db: SqlDatabase): Promise<void> {
+  await db.migration(async (tx) => {
+    await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at ${db.ddl.bigint} NOT NULL)`);
+    const rows = await tx.all<{ version: number }>('SELECT version FROM schema_migrations');
+    const applied = new Set(rows.map((row) => row.version));
+    for (const migration of MIGRATIONS) {
+      if (applied.has(migration.version)) continue;
+      await tx.exec(migration.up(db.ddl));
+      await tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [
+        migration.version,
+        migration.name,
+        Date.now(),
+      ]);
+    }
+  });
+}

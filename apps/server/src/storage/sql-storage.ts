@@ -1,0 +1,259 @@
+import { newId } from '../ids.js';
+import { migrate } from './migrations.js';
+import {
+  API_KEY_INSERT_COLUMNS,
+  AUTHENTICATED_KEY_SELECT,
+  CHUNK_SIZE,
+  DOCUMENT_COLUMNS,
+  ORGANIZATION_COLUMNS,
+  PREVIEW_COLUMNS,
+  SUBMISSION_COLUMNS,
+  apiKeyValues,
+  assertFileSize,
+  chunkSpan,
+  decideIdempotencyClaim,
+  documentValues,
+  previewValues,
+  sliceChunks,
+  submissionValues,
+  toAuthenticatedKey,
+  toDocument,
+  toMillis,
+  toOrganization,
+  toPreview,
+  toSubmission,
+  type AuthenticatedKeyRow,
+  type DocumentRow,
+  type IdempotencyRow,
+  type OrganizationRow,
+  type PreviewRow,
+  type SubmissionRow,
+} from './schema.js';
+import type { SqlDatabase } from './sql-database.js';
+import type {
+  ApiKeyRecord,
+  AuthenticatedKey,
+  DocumentCursor,
+  DocumentPreview,
+  DocumentRecord,
+  IdempotencyClaim,
+  IdempotencyScope,
+  IsoTime,
+  NewDocument,
+  Organization,
+  RecordSubmissionOutcome,
+  Storage,
+  StoredSubmission,
+} from './types.js';
+
+/** A claim retries when the row it conflicted with was released before it could be read; this bounds the loop. */
+const MAX_CLAIM_ATTEMPTS = 5;
+
+// Queries built from column lists, composed once (each text is also the key its prepared statement is kept under).
+const ORGANIZATION_BY_SLUG = `SELECT ${ORGANIZATION_COLUMNS} FROM organizations WHERE slug = ?`;
+const INSERT_ORGANIZATION = `INSERT INTO organizations (${ORGANIZATION_COLUMNS}) VALUES (?, ?, ?, ?)
+  ON CONFLICT (slug) DO NOTHING`;
+const INSERT_API_KEY = `INSERT INTO api_keys (${API_KEY_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const API_KEY_BY_HASH = `${AUTHENTICATED_KEY_SELECT} WHERE k.hash = ?`;
+const INSERT_DOCUMENT = `INSERT INTO documents (${DOCUMENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const DOCUMENT_BY_ID = `SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = ?`;
+const DOCUMENTS_FIRST_PAGE = `SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE organization_id = ?
+  ORDER BY created_at DESC, id DESC LIMIT ?`;
+const DOCUMENTS_AFTER = `SELECT ${DOCUMENT_COLUMNS} FROM documents
+  WHERE organization_id = ? AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`;
+const INSERT_PREVIEW = `INSERT INTO document_previews (document_id, ${PREVIEW_COLUMNS}, created_at)
+  VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (document_id) DO NOTHING`;
+const PREVIEW_BY_DOCUMENT = `SELECT ${PREVIEW_COLUMNS} FROM document_previews WHERE document_id = ?`;
+const INSERT_SUBMISSION = `INSERT INTO submissions (${SUBMISSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const SUBMISSION_BY_DOCUMENT = `SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE document_id = ?`;
+const COMPLETE_IDEMPOTENCY = `UPDATE idempotency_keys SET status = 'completed', response_status = ?, response_body = ?
+  WHERE organization_id = ? AND key = ?`;
+
+/**
+ * Signet's storage, one implementation for both engines (`SqliteDatabase`, `PostgresDatabase`): each query is
+ * written once, in SQL both accept (`sql-database.ts`).
+ * @example
+ * const storage = new SqlStorage(new SqliteDatabase(':memory:'));
+ * await storage.migrate();
+ */
+export class SqlStorage implements Storage {
+  readonly engine: 'sqlite' | 'postgres';
+  readonly #db: SqlDatabase;
+
+  constructor(db: SqlDatabase) {
+    this.#db = db;
+    this.engine = db.engine;
+  }
+
+  migrate(): Promise<void> {
+    return migrate(this.#db);
+  }
+
+  close(): Promise<void> {
+    return this.#db.close();
+  }
+
+  async ensureOrganization(slug: string, name: string): Promise<Organization> {
+    await this.#db.run(INSERT_ORGANIZATION, [newId('org'), slug, name, Date.now()]);
+    return (await this.getOrganizationBySlug(slug))!;
+  }
+
+  async getOrganizationBySlug(slug: string): Promise<Organization | null> {
+    const row = await this.#db.get<OrganizationRow>(ORGANIZATION_BY_SLUG, [slug]);
+    return row ? toOrganization(row) : null;
+  }
+
+  async createApiKey(key: ApiKeyRecord): Promise<void> {
+    await this.#db.run(INSERT_API_KEY, apiKeyValues(key));
+  }
+
+  async findApiKeyByHash(hash: string): Promise<AuthenticatedKey | null> {
+    const row = await this.#db.get<AuthenticatedKeyRow>(API_KEY_BY_HASH, [hash]);
+    return row ? toAuthenticatedKey(row) : null;
+  }
+
+  async revokeApiKey(id: string, revokedAt: IsoTime): Promise<boolean> {
+    const revoked = await this.#db.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [
+      toMillis(revokedAt),
+      id,
+    ]);
+    if (revoked === 1) return true;
+    return (await this.#db.get('SELECT 1 AS found FROM api_keys WHERE id = ?', [id])) !== undefined;
+  }
+
+  async createDocument(document: NewDocument, content: Uint8Array): Promise<DocumentRecord> {
+    assertFileSize(document, content);
+    const record: DocumentRecord = { ...document, updatedAt: document.createdAt, version: 1, status: 'pending' };
+    await this.#db.transaction(async (tx) => {
+      await tx.run(INSERT_DOCUMENT, documentValues(record));
+      for (let idx = 0; idx * CHUNK_SIZE < content.length; idx++) {
+        const chunk = content.subarray(idx * CHUNK_SIZE, (idx + 1) * CHUNK_SIZE);
+        await tx.run('INSERT INTO document_chunks (document_id, idx, data) VALUES (?, ?, ?)', [record.id, idx, chunk]);
+      }
+    });
+    return record;
+  }
+
+  async getDocument(id: string): Promise<DocumentRecord | null> {
+    const row = await this.#db.get<DocumentRow>(DOCUMENT_BY_ID, [id]);
+    return row ? toDocument(row) : null;
+  }
+
+  async listDocuments(
+    organizationId: string,
+    options: { limit: number; after?: DocumentCursor },
+  ): Promise<DocumentRecord[]> {
+    const { limit, after } = options;
+    const rows = after
+      ? await this.#db.all<DocumentRow>(DOCUMENTS_AFTER, [organizationId, toMillis(after.createdAt), after.id, limit])
+      : await this.#db.all<DocumentRow>(DOCUMENTS_FIRST_PAGE, [organizationId, limit]);
+    return rows.map(toDocument);
+  }
+
+  async readDocumentContent(id: string, start: number, end: number): Promise<Uint8Array> {
+    const { first, last, offset } = chunkSpan(start, end);
+    const rows = await this.#db.all<{ data: Uint8Array }>(
+      'SELECT data FROM document_chunks WHERE document_id = ? AND idx BETWEEN ? AND ? ORDER BY idx',
+      [id, first, last],
+    );
+    return sliceChunks(
+      rows.map((row) => row.data),
+      offset,
+      end - start + 1,
+    );
+  }
+
+  async putDocumentPreview(documentId: string, preview: DocumentPreview): Promise<void> {
+    await this.#db.run(INSERT_PREVIEW, previewValues(documentId, preview));
+  }
+
+  async getDocumentPreview(documentId: string): Promise<DocumentPreview | null> {
+    const row = await this.#db.get<PreviewRow>(PREVIEW_BY_DOCUMENT, [documentId]);
+    return row ? toPreview(row) : null;
+  }
+
+  async recordSubmission(
+    submission: StoredSubmission,
+    idempotency?: IdempotencyScope,
+  ): Promise<RecordSubmissionOutcome> {
+    try {
+      // The UPDATE takes the document's row lock (on SQLite, the transaction holds the database's write lock): a
+      // concurrent call waits, then finds it completed (0 rows).
+      const created = await this.#db.groupCommit(async (tx) => {
+        const completed = await tx.run(
+          "UPDATE documents SET status = 'completed', updated_at = ? WHERE id = ? AND status = 'pending'",
+          [toMillis(submission.receivedAt), submission.documentId],
+        );
+        if (completed !== 1) return false;
+        await tx.run(INSERT_SUBMISSION, submissionValues(submission));
+        if (idempotency) {
+          const body = JSON.stringify(submission.result);
+          await tx.run(COMPLETE_IDEMPOTENCY, [201, body, idempotency.organizationId, idempotency.key]);
+        }
+        return true;
+      });
+      if (created) return { created: true, submission };
+    } catch (error) {
+      // UNIQUE (document_id) backs the row lock up: losing that race also means "already submitted".
+      if (!this.#db.isUniqueViolation(error)) throw error;
+    }
+    const existing = await this.getSubmissionForDocument(submission.documentId);
+    if (!existing) throw new Error(`Cannot record a submission: no pending document ${submission.documentId}`);
+    return { created: false, existing };
+  }
+
+  async getSubmissionForDocument(documentId: string): Promise<StoredSubmission | null> {
+    const row = await this.#db.get<SubmissionRow>(SUBMISSION_BY_DOCUMENT, [documentId]);
+    return row ? toSubmission(row) : null;
+  }
+
+  async claimIdempotencyKey(
+    scope: IdempotencyScope,
+    fingerprint: string,
+    options: { now: Date; expiresAfterMs: number; staleAfterMs: number },
+  ): Promise<IdempotencyClaim> {
+    const { organizationId, key } = scope;
+    const now = options.now.getTime();
+    for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
+      // A new key, the common case: one statement. A concurrent insert of the same key makes this one wait for it.
+      const inserted = await this.#db.run(
+        `INSERT INTO idempotency_keys (organization_id, key, fingerprint, status, created_at)
+         VALUES (?, ?, ?, 'in_flight', ?) ON CONFLICT (organization_id, key) DO NOTHING`,
+        [organizationId, key, fingerprint, now],
+      );
+      if (inserted === 1) return { state: 'claimed' };
+
+      const claim = await this.#db.transaction(async (tx) => {
+        const row = await tx.get<IdempotencyRow>(
+          `SELECT fingerprint, status, response_status, response_body, created_at FROM idempotency_keys
+           WHERE organization_id = ? AND key = ? FOR UPDATE`,
+          [organizationId, key],
+        );
+        if (!row) return null;
+        const { claim, write } = decideIdempotencyClaim(row, fingerprint, options);
+        if (write) {
+          await tx.run(
+            `UPDATE idempotency_keys SET fingerprint = ?, status = 'in_flight', response_status = NULL,
+               response_body = NULL, created_at = ?
+             WHERE organization_id = ? AND key = ?`,
+            [fingerprint, now, organizationId, key],
+          );
+        }
+        return claim;
+      });
+      if (claim) return claim;
+    }
+    throw new Error(`Idempotency key ${JSON.stringify(key)} kept being released while it was claimed`);
+  }
+
+  async completeIdempotencyKey(scope: IdempotencyScope, status: number, body: string): Promise<void> {
+    await this.#db.run(COMPLETE_IDEMPOTENCY, [status, body, scope.organizationId, scope.key]);
+  }
+
+  async releaseIdempotencyKey(scope: IdempotencyScope): Promise<void> {
+    await this.#db.run(
+      "DELETE FROM idempotency_keys WHERE organization_id = ? AND key = ? AND status = 'in_flight'",
+      [scope.organizationId, scope.key],
+    );
+  }
+}
