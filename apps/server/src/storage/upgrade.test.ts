@@ -1,0 +1,221 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { newId } from '../ids.js';
+import { openStorage } from './index.js';
+import { PostgresDatabase } from './postgres-database.js';
+import type { SqlDatabase } from './sql-database.js';
+import { SqliteDatabase } from './sqlite-database.js';
+import { TEST_DATABASE_URL, storageEngines } from './test-engines.js';
+import type { AuthenticatedKey, DocumentRecord, Storage, StoredSubmission } from './types.js';
+
+/*
+ * `fixtures/release-store.json` is a store made by the release before the storage layer was one implementation
+ * (commit 9d0aba7), on each engine: the DDL its migrations ran, every row of every table it then held (bytes in
+ * base64), and what its `Storage` read back from them (`reads`). It was recorded by running that commit's
+ * SqliteStorage and PostgresStorage: two organizations, live, expiring and revoked keys, pending and completed
+ * documents, a preview, the no-preview mark (an empty row), a submission, and idempotency keys completed, in flight
+ * and refused. Recorded once; never regenerated, since the code that made it is gone.
+ */
+interface ReleaseStore {
+  schema: string[];
+  tables: Record<string, Array<Record<string, unknown>>>;
+  reads: {
+    organizations: Record<string, unknown>;
+    apiKeys: AuthenticatedKey[];
+    documents: DocumentRecord[];
+    listed: string[];
+    contents: Array<{ id: string; content: unknown }>;
+    previews: Array<{ id: string; preview: unknown }>;
+    submission: StoredSubmission;
+    claims: {
+      now: string;
+      results: Array<{ scope: { organizationId: string; key: string }; fingerprint: string; claim: unknown }>;
+    };
+  };
+}
+
+const release = JSON.parse(readFileSync(new URL('./fixtures/release-store.json', import.meta.url), 'utf8')) as Record<
+  'sqlite' | 'postgres',
+  ReleaseStore
+>;
+
+const engines = await storageEngines();
+
+/** Bytes as the fixture holds them, so that reads compare with `toEqual`. */
+function encodeBytes(value: unknown): unknown {
+  if (value instanceof Uint8Array) return { base64: Buffer.from(value).toString('base64') };
+  if (Array.isArray(value)) return value.map(encodeBytes);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([name, member]) => [name, encodeBytes(member)]));
+  }
+  return value;
+}
+
+function decodeBytes(value: unknown): unknown {
+  const base64 = (value as { base64?: unknown } | null)?.base64;
+  return typeof base64 === 'string' ? Buffer.from(base64, 'base64') : value;
+}
+
+/** A new, empty database of its own, to be opened through `openStorage` too. */
+interface EmptyStore {
+  db: SqlDatabase;
+  open(): Promise<Storage>;
+  drop(): Promise<void>;
+}
+
+function emptyStore(engine: 'sqlite' | 'postgres'): EmptyStore {
+  if (engine === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'signet-upgrade-'));
+    const path = join(dir, 'signet.db');
+    const db = new SqliteDatabase(path);
+    return {
+      db,
+      open: () => openStorage(`file:${path}`),
+      drop: async () => {
+        await db.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const schema = `t_${randomBytes(8).toString('hex')}`;
+  const db = new PostgresDatabase(TEST_DATABASE_URL, { schema });
+  return {
+    db,
+    open: () => openStorage(TEST_DATABASE_URL, { pgSchema: schema }),
+    drop: async () => {
+      await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await db.close();
+    },
+  };
+}
+
+/** Runs the release's DDL and inserts its rows, table by table in the order it created them. */
+async function restore(db: SqlDatabase, store: ReleaseStore): Promise<void> {
+  await db.migration(async (tx) => {
+    for (const ddl of store.schema) await tx.exec(ddl);
+    for (const [table, rows] of Object.entries(store.tables)) {
+      for (const row of rows) {
+        const columns = Object.keys(row);
+        await tx.run(
+          `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+          Object.values(row).map(decodeBytes),
+        );
+      }
+    }
+  });
+}
+
+/** Tables, columns, types, constraints and indexes, as the engine's catalog describes them. */
+async function describeSchema(db: SqlDatabase): Promise<unknown[]> {
+  if (db.engine === 'sqlite') {
+    const entries = await db.all<{ type: string; name: string; sql: string | null }>(
+      'SELECT type, name, sql FROM sqlite_master ORDER BY name',
+    );
+    return entries.map((entry) => ({ ...entry, sql: entry.sql?.replace(/\s+/g, ' ').replace(/\( /g, '(') }));
+  }
+  const columns = await db.all(
+    `SELECT c.relname AS table_name, a.attname AS column_name, format_type(a.atttypid, a.atttypmod) AS type,
+            a.attnotnull AS not_null, a.attstorage AS storage, coll.collname AS collation
+     FROM pg_attribute a
+     JOIN pg_class c ON c.oid = a.attrelid
+     LEFT JOIN pg_collation coll ON coll.oid = a.attcollation
+     WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped
+     ORDER BY c.relname, a.attnum`,
+  );
+  const constraints = await db.all(
+    `SELECT conrelid::regclass::text AS table_name, conname AS name, pg_get_constraintdef(oid) AS definition
+     FROM pg_constraint WHERE connamespace = current_schema()::regnamespace ORDER BY 1, 2`,
+  );
+  const indexes = await db.all(
+    `SELECT indexname, replace(indexdef, current_schema() || '.', '') AS definition FROM pg_indexes
+     WHERE schemaname = current_schema() ORDER BY indexname`,
+  );
+  return [columns, constraints, indexes];
+}
+
+describe.each(engines)('$name: a store made by the release', ({ name }) => {
+  const stores: EmptyStore[] = [];
+  const newStore = () => {
+    const store = emptyStore(name);
+    stores.push(store);
+    return store;
+  };
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((store) => store.drop()));
+  });
+
+  it('upgrades in place: every record reads back as the release read it, and the store takes writes', async () => {
+    const store = newStore();
+    const { reads, tables } = release[name];
+    await restore(store.db, release[name]);
+    const storage = await store.open();
+    try {
+      expect(await store.db.all('SELECT version, name, applied_at FROM schema_migrations ORDER BY version')).toEqual(
+        tables.schema_migrations,
+      );
+      expect({
+        acme: await storage.getOrganizationBySlug('acme'),
+        globex: await storage.getOrganizationBySlug('globex'),
+      }).toEqual(reads.organizations);
+      expect(await Promise.all(reads.apiKeys.map((key) => storage.findApiKeyByHash(key.hash)))).toEqual(reads.apiKeys);
+      expect(await Promise.all(reads.documents.map((document) => storage.getDocument(document.id)))).toEqual(
+        reads.documents,
+      );
+      const acme = reads.documents[0]!.organizationId;
+      expect((await storage.listDocuments(acme, { limit: 10 })).map((document) => document.id)).toEqual(reads.listed);
+      const contents = reads.documents.map(async (document) => ({
+        id: document.id,
+        content: await storage.readDocumentContent(document.id, 0, document.fileSize - 1),
+      }));
+      expect(encodeBytes(await Promise.all(contents))).toEqual(reads.contents);
+      const previews = reads.previews.map(async ({ id }) => ({ id, preview: await storage.getDocumentPreview(id) }));
+      expect(encodeBytes(await Promise.all(previews))).toEqual(reads.previews);
+      expect(await storage.getSubmissionForDocument(reads.submission.documentId)).toEqual(reads.submission);
+      const options = { now: new Date(reads.claims.now), expiresAfterMs: 24 * 3600_000, staleAfterMs: 60_000 };
+      const claims = reads.claims.results.map(async ({ scope, fingerprint }) => ({
+        scope,
+        fingerprint,
+        claim: await storage.claimIdempotencyKey(scope, fingerprint, options),
+      }));
+      expect(await Promise.all(claims)).toEqual(reads.claims.results);
+
+      const pending = reads.documents.find((document) => document.status === 'pending')!;
+      const id = newId('sub');
+      const receivedAt = new Date().toISOString();
+      const submission: StoredSubmission = {
+        id,
+        documentId: pending.id,
+        organizationId: pending.organizationId,
+        keyId: newId('key'),
+        checksum: 'a'.repeat(64),
+        payload: '{}',
+        result: { success: true, submissionId: id, documentId: pending.id, timestamp: receivedAt, message: 'Signed' },
+        clientIp: null,
+        userAgent: null,
+        receivedAt,
+      };
+      expect(await storage.recordSubmission(submission)).toEqual({ created: true, submission });
+      expect(await storage.getDocument(pending.id)).toMatchObject({ status: 'completed', updatedAt: receivedAt });
+      const content = randomBytes(1000);
+      const document = { ...pending, id: newId('doc'), fileSize: 1000, createdAt: receivedAt };
+      const created = await storage.createDocument(document, content);
+      expect(Buffer.from(await storage.readDocumentContent(created.id, 0, 999)).equals(content)).toBe(true);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('has exactly the schema of a new store', async () => {
+    const upgraded = newStore();
+    await restore(upgraded.db, release[name]);
+    await (await upgraded.open()).close();
+    const fresh = newStore();
+    await (await fresh.open()).close();
+    const schema = await describeSchema(upgraded.db);
+    expect(schema).toEqual(await describeSchema(fresh.db));
+    expect(JSON.stringify(schema)).toContain('document_previews');
+  });
+});
