@@ -253,14 +253,20 @@ describe('connection limits', () => {
   });
 });
 
+/** A fresh embedded store in a temporary directory, holding one organization and its pk key. */
+async function storeWithKey(): Promise<{ dir: string; databaseUrl: string; liveKey: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'signet-limits-'));
+  const databaseUrl = `file:${join(dir, 'signet.db')}`;
+  const storage = await openStorage(databaseUrl);
+  const organization = await storage.ensureOrganization('acme', 'Acme');
+  const { key: liveKey } = await createApiKeyRecord(storage, { organizationId: organization.id, kind: 'pk' });
+  await storage.close();
+  return { dir, databaseUrl, liveKey };
+}
+
 describe('startServer', () => {
   it('serves with the limits of its configuration and answers early refusals with the envelope', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'signet-limits-'));
-    const databaseUrl = `file:${join(dir, 'signet.db')}`;
-    const storage = await openStorage(databaseUrl);
-    const organization = await storage.ensureOrganization('acme', 'Acme');
-    const { key: liveKey } = await createApiKeyRecord(storage, { organizationId: organization.id, kind: 'pk' });
-    await storage.close();
+    const { dir, databaseUrl, liveKey } = await storeWithKey();
     const config = loadConfig({
       DATABASE_URL: databaseUrl,
       PORT: '0',
@@ -293,12 +299,7 @@ describe('startServer', () => {
 
 describe('signet serve, in a process of its own', () => {
   it('lets a client still sending an unread body read its answer rather than a reset (lingering close)', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'signet-linger-'));
-    const databaseUrl = `file:${join(dir, 'signet.db')}`;
-    const storage = await openStorage(databaseUrl);
-    const organization = await storage.ensureOrganization('acme', 'Acme');
-    const { key: liveKey } = await createApiKeyRecord(storage, { organizationId: organization.id, kind: 'pk' });
-    await storage.close();
+    const { dir, databaseUrl, liveKey } = await storeWithKey();
     // A server in this process shares its event loop with the client, which hides the race: a process of its own.
     const server = await startServerProcess({ DATABASE_URL: databaseUrl });
     try {
