@@ -1,3 +1,4 @@
+import { uploadPdf } from '../src/hardening/hostile-pdfs.js';
 import { treeResidentBytes } from '../src/process-memory.js';
 
 /** What the hostile uploads did while a phase ran, and the most memory the server's processes held. */
@@ -24,13 +25,9 @@ export async function underHostileUploads<T>(
   }, 50);
   const uploader = async (offset: number) => {
     for (let index = offset; running; index++) {
-      const form = new FormData();
-      const pdf = server.pdfs[index % server.pdfs.length]!;
-      form.append('file', new Blob([pdf as Uint8Array<ArrayBuffer>], { type: 'application/pdf' }), 'hostile.pdf');
-      form.append('fields', '[]');
       let status = 'error';
       try {
-        const response = await fetch(`${server.url}/documents`, { method: 'POST', headers: { 'X-API-Key': server.key }, body: form });
+        const response = await uploadPdf(server.url, server.key, server.pdfs[index % server.pdfs.length]!);
         await response.arrayBuffer();
         status = String(response.status);
       } catch {

@@ -131,3 +131,14 @@ export async function hostilePdfs(): Promise<Array<{ name: string; pdf: Uint8Arr
     { name: 'array nested 100,000 deep', pdf: deeplyNestedPdf() },
   ];
 }
+
+/**
+ * `POST /documents` of `pdf` with `fields`, as an sk key's client uploads it; the answer is the caller's to read.
+ * @example const response = await uploadPdf(server.url, sk, slowToDrawPdf())
+ */
+export function uploadPdf(baseUrl: string, key: string, pdf: Uint8Array, fields: unknown[] = []): Promise<Response> {
+  const form = new FormData();
+  form.append('file', new Blob([pdf as Uint8Array<ArrayBuffer>], { type: 'application/pdf' }), 'hostile.pdf');
+  form.append('fields', JSON.stringify(fields));
+  return fetch(`${baseUrl}/documents`, { method: 'POST', headers: { 'X-API-Key': key }, body: form });
+}

@@ -7,7 +7,7 @@ import { createApiKeyRecord } from '../documents/seed.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
 import { treeResidentBytes } from '../process-memory.js';
 import { openStorage } from '../storage/index.js';
-import { hostilePdfs, slowToDrawPdf } from './hostile-pdfs.js';
+import { hostilePdfs, slowToDrawPdf, uploadPdf } from './hostile-pdfs.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 
 /*
@@ -58,11 +58,8 @@ function watch(pid: number) {
 }
 
 async function upload(pdf: Uint8Array, fields: unknown[] = []) {
-  const form = new FormData();
-  form.append('file', new Blob([pdf as Uint8Array<ArrayBuffer>], { type: 'application/pdf' }), 'hostile.pdf');
-  form.append('fields', JSON.stringify(fields));
   const started = performance.now();
-  const response = await fetch(`${server.url}/documents`, { method: 'POST', headers: { 'X-API-Key': sk }, body: form });
+  const response = await uploadPdf(server.url, sk, pdf, fields);
   const body = (await response.json()) as { success: boolean; data?: { id: string }; error?: { code: string; details?: Record<string, unknown> } };
   return { status: response.status, body, ms: performance.now() - started, retryAfter: response.headers.get('retry-after') };
 }

@@ -114,8 +114,7 @@ export class PdfPool {
    */
   run<K extends PdfTaskKind>(kind: K, pdf: Uint8Array): Promise<PdfTasks[K]> {
     if (this.#closed) return Promise.reject(new Error('the PDF pool is closed'));
-    const idle = this.#workers.some((worker) => worker.ready && !worker.task && !worker.killedFor && !worker.retiring);
-    if (!idle && this.#queue.length >= this.options.maxQueue) return Promise.reject(new PdfPoolBusyError());
+    if (!this.#workers.some(takesTask) && this.#queue.length >= this.options.maxQueue) return Promise.reject(new PdfPoolBusyError());
     return new Promise<PdfTasks[K]>((resolve, reject) => {
       const request: TaskRequest = { id: this.#nextId++, kind, pdf, limits: this.options.preview };
       const waitMs = this.options.queueTimeoutMs ?? this.options.taskTimeoutMs;
@@ -224,7 +223,7 @@ export class PdfPool {
   #assign(): void {
     for (const worker of this.#workers) {
       if (this.#queue.length === 0) return;
-      if (!worker.ready || worker.task || worker.killedFor || worker.retiring) continue;
+      if (!takesTask(worker)) continue;
       const task = this.#queue.shift()!;
       clearTimeout(task.expiry);
       worker.task = task;
@@ -270,6 +269,11 @@ export class PdfPool {
       }
     }
   }
+}
+
+/** Whether a task may be given to `worker` now: started, idle, and neither being killed nor about to exit. */
+function takesTask(worker: Worker): boolean {
+  return worker.ready && !worker.task && !worker.killedFor && !worker.retiring;
 }
 
 function failure(error: Extract<TaskReply, { ok: false }>['error']): Error {
