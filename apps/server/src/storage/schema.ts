@@ -29,7 +29,7 @@ export function toMillis(time: IsoTime): number {
   return ms;
 }
 
-export function toMillisOrNull(time: IsoTime | null): number | null {
+function toMillisOrNull(time: IsoTime | null): number | null {
   return time === null ? null : toMillis(time);
 }
 
@@ -266,15 +266,14 @@ export interface IdempotencyRow {
 }
 
 /**
- * What a claim of an idempotency key finds, given its current row (if any): the answer, and whether the caller must
- * (re)write the row as a fresh in-flight claim of `fingerprint` — when absent, expired, or in flight but stale.
+ * What a claim of an idempotency key finds, given its current row: the answer, and whether the caller must rewrite
+ * the row as a fresh in-flight claim of `fingerprint` — when expired, or in flight but stale.
  */
 export function decideIdempotencyClaim(
-  row: IdempotencyRow | undefined,
+  row: IdempotencyRow,
   fingerprint: string,
   options: { now: Date; expiresAfterMs: number; staleAfterMs: number },
 ): { claim: IdempotencyClaim; write: boolean } {
-  if (!row) return { claim: { state: 'claimed' }, write: true };
   const age = options.now.getTime() - Number(row.created_at);
   if (age > options.expiresAfterMs) return { claim: { state: 'claimed' }, write: true };
   if (row.fingerprint !== fingerprint) return { claim: { state: 'mismatch' }, write: false };
