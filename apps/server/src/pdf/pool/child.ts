@@ -4,15 +4,18 @@
  */
 import { ApiError } from '../../errors.js';
 import { inspectPdf } from '../inspect.js';
-import { PreviewLimitError, renderPreview } from '../preview.js';
+import { PreviewLimitError, renderPreview, type PreviewLimits } from '../preview.js';
 import type { TaskReply, TaskRequest } from './protocol.js';
 
 // pdf-lib reports every object it skips with console.log/warn, and a hostile file has millions: none reach the log.
 console.log = console.warn = () => {};
 
+/** PDFium's caps, the same for every task of this process: given once, as its argument, when the pool starts it. */
+const limits = JSON.parse(process.argv[2]!) as PreviewLimits;
+
 async function run(request: TaskRequest): Promise<TaskReply> {
   try {
-    const value = request.kind === 'inspect' ? await inspectPdf(request.pdf) : await renderPreview(request.pdf, request.limits);
+    const value = request.kind === 'inspect' ? await inspectPdf(request.pdf) : await renderPreview(request.pdf, limits);
     return { id: request.id, ok: true, value };
   } catch (error) {
     if (error instanceof ApiError) {

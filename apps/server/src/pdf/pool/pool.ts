@@ -116,7 +116,7 @@ export class PdfPool {
     if (this.#closed) return Promise.reject(new Error('the PDF pool is closed'));
     if (!this.#workers.some(takesTask) && this.#queue.length >= this.options.maxQueue) return Promise.reject(new PdfPoolBusyError());
     return new Promise<PdfTasks[K]>((resolve, reject) => {
-      const request: TaskRequest = { id: this.#nextId++, kind, pdf, limits: this.options.preview };
+      const request: TaskRequest = { id: this.#nextId++, kind, pdf };
       const waitMs = this.options.queueTimeoutMs ?? this.options.taskTimeoutMs;
       const expire = () => {
         const waiting = this.#queue.indexOf(task);
@@ -169,7 +169,7 @@ export class PdfPool {
 
   #spawn(): void {
     const { memoryLimitMb } = this.options;
-    const child = fork(CHILD, [], {
+    const child = fork(CHILD, [JSON.stringify(this.options.preview)], {
       execArgv: ['--import', TSX, `--max-old-space-size=${Math.max(64, Math.floor(memoryLimitMb / 2))}`],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

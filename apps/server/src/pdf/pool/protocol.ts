@@ -1,7 +1,6 @@
 import type { ErrorCode, ErrorDetails } from '@signet/contract';
 import type { DocumentPreview } from '../../storage/types.js';
 import type { PdfInfo } from '../inspect.js';
-import type { PreviewLimits } from '../preview.js';
 
 /** The PDF tasks a worker runs, with what each returns. */
 export interface PdfTasks {
@@ -17,7 +16,6 @@ export interface TaskRequest {
   id: number;
   kind: PdfTaskKind;
   pdf: Uint8Array;
-  limits: PreviewLimits;
 }
 
 /** How a task failed inside the worker. */
