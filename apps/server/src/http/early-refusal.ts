@@ -1,30 +1,27 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { ErrorEnvelope } from '@signet/contract';
 import type { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
+import { errorEnvelope } from './envelope.js';
 
-/** The headers every JSON response carries (SPEC §7), also on refusals written before the app sees a request. */
-function envelopeHeaders(requestId: string, length: number): Record<string, string> {
-  return {
+/**
+ * The error envelope of `error` with a new request id, as text, and its headers: those every JSON response carries
+ * (SPEC §7), also on refusals written before the app sees a request, the error's own, and `Connection: close`.
+ */
+function refusalOf(error: ApiError): { requestId: string; body: string; headers: Record<string, string> } {
+  const requestId = newId('req');
+  const body = JSON.stringify(errorEnvelope(error, { requestId, timestamp: new Date().toISOString() }));
+  const headers = {
     'Content-Type': 'application/json',
-    'Content-Length': String(length),
+    'Content-Length': String(Buffer.byteLength(body)),
     'X-Request-Id': requestId,
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
+    ...error.headers,
+    Connection: 'close',
   };
-}
-
-/** The error envelope of `error` with a new request id, as text. */
-function envelopeOf(error: ApiError): { requestId: string; body: string } {
-  const requestId = newId('req');
-  const envelope: ErrorEnvelope = {
-    success: false,
-    error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
-    meta: { requestId, timestamp: new Date().toISOString() },
-  };
-  return { requestId, body: JSON.stringify(envelope) };
+  return { requestId, body, headers };
 }
 
 /**
@@ -33,8 +30,7 @@ function envelopeOf(error: ApiError): { requestId: string; body: string } {
  * @example const { response } = refusalResponse(validationError('Host', 'is not a valid host'))
  */
 export function refusalResponse(error: ApiError): { requestId: string; response: Response } {
-  const { requestId, body } = envelopeOf(error);
-  const headers = { ...envelopeHeaders(requestId, Buffer.byteLength(body)), ...error.headers, Connection: 'close' };
+  const { requestId, body, headers } = refusalOf(error);
   return { requestId, response: new Response(body, { status: error.status, headers }) };
 }
 
@@ -45,8 +41,7 @@ export function refusalResponse(error: ApiError): { requestId: string; response:
  * @example sendRefusal(response, validationError('Expect', 'only 100-continue is supported', 417))
  */
 export function sendRefusal(response: ServerResponse, error: ApiError): string {
-  const { requestId, body } = envelopeOf(error);
-  const headers = { ...envelopeHeaders(requestId, Buffer.byteLength(body)), ...error.headers, Connection: 'close' };
+  const { requestId, body, headers } = refusalOf(error);
   response.writeHead(error.status, headers);
   response.end(response.req.method === 'HEAD' ? undefined : body);
   return requestId;
@@ -59,8 +54,7 @@ export function sendRefusal(response: ServerResponse, error: ApiError): string {
  * @example writeRefusal(socket, validationError('headers', 'too large', 431))
  */
 export function writeRefusal(socket: Duplex, error: ApiError, options: { head?: boolean } = {}): string {
-  const { requestId, body } = envelopeOf(error);
-  const headers = { ...envelopeHeaders(requestId, Buffer.byteLength(body)), ...error.headers, Connection: 'close' };
+  const { requestId, body, headers } = refusalOf(error);
   const lines = [`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}`];
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   // Destroyed once written: ending alone would leave a half-open socket that a client trickling bytes keeps open.

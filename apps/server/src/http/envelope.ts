@@ -17,17 +17,24 @@ export function sendEnvelope<T, S extends ContentfulStatusCode>(c: Context<AppEn
   return c.json({ success: true as const, data, meta: responseMeta(c) }, status);
 }
 
-/** The error envelope for `error`, with its extra headers. The only place errors become responses. */
-export function sendError(c: Context<AppEnv>, error: ApiError) {
-  const body: ErrorEnvelope = {
+/**
+ * The error envelope of `error` with `meta`: what `sendError` sends, and what the HTTP server's early
+ * refusals (`early-refusal.ts`) write.
+ */
+export function errorEnvelope(error: ApiError, meta: Meta): ErrorEnvelope {
+  return {
     success: false,
     error: {
       code: error.code,
       message: error.message,
       ...(error.details ? { details: error.details } : {}),
     },
-    meta: responseMeta(c),
+    meta,
   };
+}
+
+/** The error envelope for `error`, with its extra headers. The only place errors become responses in the app. */
+export function sendError(c: Context<AppEnv>, error: ApiError) {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-  return c.json(body, error.status as ContentfulStatusCode);
+  return c.json(errorEnvelope(error, responseMeta(c)), error.status as ContentfulStatusCode);
 }
