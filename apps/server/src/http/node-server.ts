@@ -102,17 +102,16 @@ function lingerOnClose(request: IncomingMessage): void {
  * Refuses, with a 408, a body that arrives slower than the limits allow: `bodyTimeoutMs` from the end of the
  * headers, plus a second for every `bodyMinBytesPerSecond` bytes received (Apache's `MinRate`). Node's own
  * `requestTimeout` is a fixed time whatever the rate, which cannot both cut a trickle early and let a large upload
- * on a slow line finish. A body the parser has wholly read, or whose response has gone out, is no longer watched.
+ * on a slow line finish. Returns what starts watching a request that announces a body; a body the parser has
+ * wholly read, or whose response has gone out, is no longer watched.
  */
-function watchBodyRates(server: Server, limits: ConnectionLimits, refuse: (socket: Duplex, error: ApiError) => void, intervalMs: number): void {
+function watchBodyRates(
+  server: Server,
+  limits: ConnectionLimits,
+  refuse: (socket: Duplex, error: ApiError) => void,
+  intervalMs: number,
+): (request: IncomingMessage, response: ServerResponse) => void {
   const bodies = new Map<IncomingMessage, { since: number; bytesAtStart: number }>();
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    if (!announcesBody(request)) return;
-    bodies.set(request, { since: Date.now(), bytesAtStart: request.socket.bytesRead });
-    const forget = () => bodies.delete(request);
-    response.once('finish', forget);
-    response.once('close', forget);
-  });
   const rate = limits.bodyMinBytesPerSecond;
   const timer = setInterval(() => {
     const now = Date.now();
@@ -130,6 +129,12 @@ function watchBodyRates(server: Server, limits: ConnectionLimits, refuse: (socke
   }, intervalMs);
   timer.unref();
   server.once('close', () => clearInterval(timer));
+  return (request, response) => {
+    bodies.set(request, { since: Date.now(), bytesAtStart: request.socket.bytesRead });
+    const forget = () => bodies.delete(request);
+    response.once('finish', forget);
+    response.once('close', forget);
+  };
 }
 
 /**
@@ -178,7 +183,10 @@ export function createHttpServer(
         log(sendRefusal(response, refusal), refusal);
         return;
       }
-      if (announcesBody(request)) closeIfAnsweredEarly(request, response);
+      if (announcesBody(request)) {
+        closeIfAnsweredEarly(request, response);
+        watchBody(request, response);
+      }
       void listener(request, response);
     },
   );
@@ -207,6 +215,6 @@ export function createHttpServer(
       headers: { Allow: 'GET, HEAD, POST, OPTIONS' },
     }));
   });
-  watchBodyRates(server, limits, refuse, checkEveryMs);
+  const watchBody = watchBodyRates(server, limits, refuse, checkEveryMs);
   return server;
 }
