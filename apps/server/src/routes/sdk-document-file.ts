@@ -18,9 +18,10 @@ function contentDisposition(filename: string): string {
  * (SPEC §4). Byte ranges (206) let pdf.js load large files a piece at a time; no compression on this route.
  */
 export function documentFileHandler(deps: AppContext): Pick<EndpointHandlers, 'getDocumentFile'> {
-  // The query's token is checked by the access check: a missing one is a 403, not a schema's 400.
+  // The access check reads the path's id and the query's token (documentByToken): the id once, and a missing token
+  // is a 403, not a schema's 400.
   const getDocumentFile = handler(endpoints.getDocumentFile, {
-    readsItself: ['query'],
+    readsItself: ['params', 'query'],
     async handle(c) {
       const document = c.get('tokenDocument');
       const size = document.fileSize;

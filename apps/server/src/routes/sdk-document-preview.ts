@@ -23,9 +23,10 @@ function previewHeaders(c: Context<AppEnv>, etag: string): void {
  */
 export function documentPreviewHandler(deps: AppContext): Pick<EndpointHandlers, 'getDocumentPreview'> {
   const previewOf = createPreviewSource(deps);
-  // The query's token is checked by the access check: a missing one is a 403, not a schema's 400.
+  // The access check reads the path's id and the query's token (documentByToken): the id once, and a missing token
+  // is a 403, not a schema's 400.
   const getDocumentPreview = handler(endpoints.getDocumentPreview, {
-    readsItself: ['query'],
+    readsItself: ['params', 'query'],
     async handle(c) {
       const document = c.get('tokenDocument');
       // The preview is drawn from the file, so the file's hash identifies it.

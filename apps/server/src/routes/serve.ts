@@ -16,8 +16,11 @@ declare module 'hono' {
   }
 }
 
-/** Parts of a request a handler reads and checks itself instead of having them validated against the table. */
-type OwnPart = 'query' | 'headers' | 'body';
+/**
+ * Parts of a request a handler reads and checks itself (or its access check does: the document token's id and
+ * token) instead of having them validated against the table.
+ */
+type OwnPart = 'params' | 'query' | 'headers' | 'body';
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -38,7 +41,8 @@ export interface EndpointHandler<E extends Endpoint, Own extends OwnPart = OwnPa
   checksKeyItself?: true;
   /**
    * Parts the handler reads and checks itself, with its endpoint's schemas: every body (JSON through the strict
-   * reader, uploads through the multipart parser), or a part whose refusal differs from a schema's 400.
+   * reader, uploads through the multipart parser), a part whose refusal differs from a schema's 400, or a part its
+   * access check has already read.
    */
   readsItself?: readonly Own[];
   handle(c: Context<AppEnv>, input: Omit<EndpointInput<E>, Own>): Response | Promise<Response>;
@@ -123,7 +127,7 @@ export function serveEndpoints(app: SignetApp, deps: AppContext, handlers: Endpo
     // The parts the handler does not read itself, validated in the last step (a middleware less on the hot GET).
     const checks = (['params', 'query', 'headers'] as const).flatMap((part) => {
       const schema = endpoint.request[part];
-      return schema && !own.includes(part as OwnPart) ? [{ part, schema, ...requestParts[part] }] : [];
+      return schema && !own.includes(part) ? [{ part, schema, ...requestParts[part] }] : [];
     });
     app.on(
       [endpoint.method.toUpperCase()],
