@@ -1,7 +1,5 @@
 import { endpoints, type EndpointName } from '@signet/contract';
-import { completeValues } from '@signet/server/testing';
-import { generateSamplePdf, sampleFields } from '@signet/server/testing';
-import { startLiveServer, type LiveServer } from '@signet/server/testing';
+import { completeValues, generateSamplePdf, sampleFields, startLiveServer, type LiveServer } from '@signet/server/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   ContractViolationError,

@@ -1,6 +1,5 @@
 import { submissionChecksum, type FieldValue, type SdkDocument } from '@signet/contract';
-import { completeValues } from '@signet/server/testing';
-import { startLiveServer, type LiveServer } from '@signet/server/testing';
+import { completeValues, startLiveServer, type LiveServer } from '@signet/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SigningApiError, SubmissionBuildError, buildSubmission, createSigningClient, missingRequiredFields } from './index.js';
 

@@ -1,6 +1,5 @@
 import type { FieldDefinition } from '@signet/contract';
-import type { KeyOptions } from '@signet/server/testing';
-import type { LiveServer } from '@signet/server/testing';
+import type { KeyOptions, LiveServer } from '@signet/server/testing';
 import { tsImport } from 'tsx/esm/api';
 import type { BrowserCommand } from 'vitest/node';
 
