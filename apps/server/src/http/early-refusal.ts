@@ -2,7 +2,7 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
-import { errorEnvelope } from './envelope.js';
+import { EVERY_RESPONSE_HEADERS, errorEnvelope } from './envelope.js';
 
 /**
  * The error envelope of `error` with a new request id, as text, and its headers: those every JSON response carries
@@ -15,9 +15,7 @@ function refusalOf(error: ApiError): { requestId: string; body: string; headers:
     'Content-Type': 'application/json',
     'Content-Length': String(Buffer.byteLength(body)),
     'X-Request-Id': requestId,
-    'Cache-Control': 'no-store',
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
+    ...EVERY_RESPONSE_HEADERS,
     ...error.headers,
     Connection: 'close',
   };

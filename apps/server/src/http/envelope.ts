@@ -5,6 +5,17 @@ import type { ApiError } from '../errors.js';
 import type { AppEnv } from './env.js';
 
 /** `meta` of an envelope: the request's id and the time of the response. */
+/**
+ * The headers every answer carries (SPEC §7): no sniffing, no referrer, and not cached unless a route that may be
+ * (the PDF, the reference page) says otherwise. Set by the request context, and by the refusals written before the
+ * app sees a request.
+ */
+export const EVERY_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+
 export function responseMeta(c: Context<AppEnv>): Meta {
   return { requestId: c.get('requestId'), timestamp: new Date().toISOString() };
 }

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { newId } from '../../ids.js';
+import { EVERY_RESPONSE_HEADERS } from '../../http/envelope.js';
 import { setFixedHeader } from '../../http/request-header.js';
 import type { AppEnv } from '../../http/env.js';
 import type { Logger } from '../../logger.js';
@@ -45,10 +46,7 @@ export function requestContext({ logger }: RequestContextOptions): MiddlewareHan
     c.set('requestId', requestId);
     c.set('receivedAt', Date.now());
     setFixedHeader(c, 'X-Request-Id', requestId);
-    setFixedHeader(c, 'X-Content-Type-Options', 'nosniff');
-    setFixedHeader(c, 'Referrer-Policy', 'no-referrer');
-    // API answers are not to be cached; a route that may be (the PDF, the reference page) sets its own.
-    setFixedHeader(c, 'Cache-Control', 'no-store');
+    for (const name in EVERY_RESPONSE_HEADERS) setFixedHeader(c, name, EVERY_RESPONSE_HEADERS[name]!);
     await next();
     log({
       requestId,
