@@ -3,6 +3,7 @@ import { ErrorEnvelopeSchema, SubmissionResultSchema, submissionChecksum } from 
 import { buildPayload, call, completeValues, createTestApp, engines, type TestApp } from '../test-support/harness.js';
 import { pngDataUrl } from '../submissions/test-png.js';
 import type { DocumentRecord } from '../storage/types.js';
+import { MAX_JSON_DEPTH } from '../http/json-body.js';
 
 let t: TestApp;
 let key: string;
@@ -232,5 +233,81 @@ describe.each(engines)('on $name', (engine) => {
     } finally {
       await c.close();
     }
+  });
+});
+
+describe('POST /sdk/documents/submit: the JSON body, read strictly', () => {
+  const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+  /** The status and error of a response whose body is the contract's error envelope. */
+  async function refused(res: Response) {
+    const status = res.status;
+    const { code, details } = await errorOf(res);
+    return { status, code, details };
+  }
+
+  it('accepts application/json with or without charset=utf-8', async () => {
+    const payload = JSON.stringify(await buildPayload(document));
+    expect((await submit(payload, { 'Content-Type': 'Application/JSON; charset="UTF-8"' })).status).toBe(201);
+    expect((await submit(payload, { 'Content-Type': 'application/json' })).status).toBe(200);
+  });
+
+  it('415 VALIDATION_ERROR for any other Content-Type, or none', async () => {
+    const payload = JSON.stringify(await buildPayload(document));
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/json-patch+json', 'application/json; charset=latin1', '']) {
+      const answer = await refused(await submit(payload, { 'Content-Type': type }));
+      expect(answer, type).toMatchObject({ status: 415, code: 'VALIDATION_ERROR', details: { field: 'Content-Type' } });
+      expect(answer.details?.reason).toEqual(expect.any(String));
+    }
+    // A body sent as bytes carries no Content-Type at all.
+    const res = await t.app.request('/sdk/documents/submit', {
+      method: 'POST',
+      headers: { 'X-API-Key': key, 'X-Forwarded-For': '203.0.113.7' },
+      body: new TextEncoder().encode(payload),
+    });
+    expect(await refused(res)).toMatchObject({ status: 415, details: { field: 'Content-Type', reason: expect.stringMatching(/missing/) } });
+    expect((await t.storage.getDocument(document.id))?.status).toBe('pending');
+  });
+
+  it('400 for a 10,000-deep array in an extra member, not a 500', async () => {
+    const payload = await buildPayload(document);
+    const text = JSON.stringify(payload).replace(/^\{/, `{"extra":${nested(10_000)},`);
+    expect(await refused(await submit(text))).toEqual({
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      details: { field: 'body', reason: `arrays and objects may nest at most ${MAX_JSON_DEPTH} levels deep` },
+    });
+  });
+
+  it('400 for a number beyond a double in an extra member, not a 500 from the canonical JSON', async () => {
+    const text = JSON.stringify(await buildPayload(document)).replace(/^\{/, '{"extra":{"n":1e999},');
+    expect(await refused(await submit(text))).toEqual({
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      details: { field: 'extra.n', reason: 'is a number beyond the range of a double (I-JSON, RFC 7493)' },
+    });
+  });
+
+  it('keeps extra members within the depth limit (the checksum covers them)', async () => {
+    const deep = JSON.parse(nested(MAX_JSON_DEPTH - 1)) as unknown;
+    const payload = await buildPayload(document, undefined, (p) => (p.extra = deep));
+    expect((await submit(JSON.stringify(payload))).status).toBe(201);
+  });
+
+  it('400 for a duplicated member, naming it, even when the checksum matches what JSON.parse keeps', async () => {
+    const payload = await buildPayload(document);
+    const text = JSON.stringify(payload).replace('"documentId":', `"documentId":"doc_${'x'.repeat(24)}","documentId":`);
+    expect(JSON.parse(text)).toEqual(payload);
+    expect(await refused(await submit(text))).toEqual({
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      details: { field: 'documentId', reason: 'the member "documentId" appears more than once' },
+    });
+    expect((await t.storage.getDocument(document.id))?.status).toBe('pending');
+  });
+
+  it('401 before 415: an unauthenticated request learns about its key first', async () => {
+    const res = await call(t, 'POST', '/sdk/documents/submit', { key: 'pk_nope', body: '{}', headers: { 'Content-Type': 'text/plain' } });
+    expect(await refused(res)).toMatchObject({ status: 401, code: 'INVALID_API_KEY' });
   });
 });
