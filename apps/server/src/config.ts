@@ -41,6 +41,14 @@ const EnvSchema = z.object({
   PDF_QUEUE_MAX: z.coerce.number().int().min(0).default(DEFAULT_PDF_POOL_OPTIONS.maxQueue),
   PDFIUM_HEAP_MB: z.coerce.number().int().min(16).max(2048).default(DEFAULT_PREVIEW_LIMITS.heapBytes / 1024 / 1024),
   PDF_MAX_IMAGE_PIXELS: z.coerce.number().int().positive().default(DEFAULT_PREVIEW_LIMITS.maxImagePixels),
+  SIGNET_SIGNING_P12: z.string().optional(),
+  SIGNET_SIGNING_P12_PASSWORD: z.string().optional(),
+  SIGNET_TSA_URL: z.url().optional(),
+  SEAL_WORKER: z.enum(['true', 'false']).default('true'),
+  SEAL_POLL_MS: milliseconds(1000),
+  SEAL_LEASE_MS: milliseconds(60_000),
+  SEAL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
+  SEAL_RETRY_BASE_MS: milliseconds(2000),
 });
 
 /** The server's settings, read once from the environment (README, "Configuration"). */
@@ -66,6 +74,26 @@ export interface Config {
   connections: ConnectionLimits;
   /** The PDF worker pool: processes, per-task time and memory, queue bound, PDFium's heap and image caps. */
   pdfPool: PdfPoolOptions;
+  sealing: SealingConfig;
+}
+
+/** How completed submissions become sealed PDFs (README, "The signed document"). */
+export interface SealingConfig {
+  /** `SIGNET_SIGNING_P12`: a PKCS#12 file's path, or its bytes in base64; unset: a generated development certificate. */
+  p12: string | undefined;
+  p12Password: string | undefined;
+  /** RFC 3161 timestamp authority: set, signatures are PAdES B-T; unset, B-B. */
+  tsaUrl: string | undefined;
+  /** Whether `signet serve` runs the sealing worker itself (`SEAL_WORKER=false`: only `signet worker` does). */
+  worker: boolean;
+  /** How often a worker looks for due jobs when nothing woke it (ms). */
+  pollMs: number;
+  /** How long a taken job is its worker's before another may take it over (ms). */
+  leaseMs: number;
+  /** Attempts before a job that keeps failing for a passing reason is marked `failed`. */
+  maxAttempts: number;
+  /** Delay before the second attempt; it doubles with each further one (ms). */
+  retryBaseMs: number;
 }
 
 /**
@@ -109,6 +137,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       memoryLimitMb: e.PDF_WORKER_MEMORY_MB,
       maxQueue: e.PDF_QUEUE_MAX,
       preview: { heapBytes: e.PDFIUM_HEAP_MB * 1024 * 1024, maxImagePixels: e.PDF_MAX_IMAGE_PIXELS },
+    },
+    sealing: {
+      p12: e.SIGNET_SIGNING_P12,
+      p12Password: e.SIGNET_SIGNING_P12_PASSWORD,
+      tsaUrl: e.SIGNET_TSA_URL,
+      worker: e.SEAL_WORKER === 'true',
+      pollMs: e.SEAL_POLL_MS,
+      leaseMs: e.SEAL_LEASE_MS,
+      maxAttempts: e.SEAL_MAX_ATTEMPTS,
+      retryBaseMs: e.SEAL_RETRY_BASE_MS,
     },
   };
 }
