@@ -1,0 +1,41 @@
+import type { FieldDefinition, SubmittedField } from '@signet/contract';
+import type { IsoTime } from '../storage/types.js';
+
+/** What happened to a document, in order: the audit trail (`audit_events`, `GET /documents/{id}/audit`). */
+export const AUDIT_EVENT_TYPES = ['document.created', 'document.opened', 'document.submitted', 'document.sealed'] as const;
+export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+
+export interface AuditTrailEvent {
+  type: AuditEventType;
+  occurredAt: IsoTime;
+  /** Who caused it, where known: the signer's address and browser for `opened` and `submitted`. */
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** A signing certificate with its private key, as PKCS#12, ready for `signPdf`. */
+export interface SigningKey {
+  p12: Uint8Array;
+  password: string;
+}
+
+/** Everything a seal needs besides the original PDF: it crosses into a pool worker, so it is plain data. */
+export interface SealInput {
+  document: { id: string; filename: string; pageCount: number; sha256: string };
+  fields: FieldDefinition[];
+  submission: {
+    id: string;
+    /** The payload checksum (SHA-256 of its canonical JSON). */
+    checksum: string;
+    receivedAt: IsoTime;
+    clientIp: string | null;
+    userAgent: string | null;
+    /** The submitted values (`payload.fields`). */
+    values: SubmittedField[];
+  };
+  /** The timeline so far (created, opened, submitted); the seal adds `document.sealed` at `sealedAt`. */
+  events: AuditTrailEvent[];
+  /** The seal's time: the audit page's "sealed" entry and the signature's `/M`. */
+  sealedAt: IsoTime;
+  signing: SigningKey & { tsaUrl?: string };
+}
