@@ -1,7 +1,7 @@
 import { PdfPool } from './pool.js';
 
 export { DEFAULT_PDF_POOL_OPTIONS, PdfLimitError, PdfPool, PdfPoolBusyError, type PdfPoolOptions } from './pool.js';
-export type { PdfTaskKind, PdfTasks } from './protocol.js';
+export type { PdfTaskInput, PdfTaskKind, PdfTaskResult, PdfTasks } from './protocol.js';
 
 let shared: PdfPool | undefined;
 

@@ -5,9 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { ApiError } from '../../errors.js';
 import { residentBytes } from '../../process-memory.js';
 import { DEFAULT_PREVIEW_LIMITS, type PreviewLimits } from '../preview.js';
-import type { PdfTaskKind, PdfTasks, TaskReply, TaskRequest } from './protocol.js';
+import { SealError } from '../../sealing/errors.js';
+import type { PdfTaskInput, PdfTaskKind, PdfTaskResult, TaskReply, TaskRequest } from './protocol.js';
 
-export type { PdfTaskKind, PdfTasks } from './protocol.js';
+export type { PdfTaskInput, PdfTaskKind, PdfTaskResult, PdfTasks } from './protocol.js';
 
 export interface PdfPoolOptions {
   /** Worker processes (default: one less than the cores, at least one). */
@@ -54,7 +55,7 @@ interface Task {
   request: TaskRequest;
   /** Refuses the task as busy when it has waited too long for a worker. */
   expiry: NodeJS.Timeout;
-  resolve(value: PdfTasks[PdfTaskKind]): void;
+  resolve(value: PdfTaskResult<PdfTaskKind>): void;
   reject(error: Error): void;
 }
 
@@ -78,7 +79,7 @@ const MEMORY_POLL_MS = 20;
 const WORKER_NICENESS = 10;
 
 /**
- * Runs PDF work (upload inspection, page-1 previews, later sealing) in a few worker processes, never on the event
+ * Runs PDF work (upload inspection, page-1 previews, sealing) in a few worker processes, never on the event
  * loop, each task within a wall time and a memory cap, behind a bounded queue that a task leaves as busy (503) when
  * it waits longer than a task may run.
  *
@@ -91,6 +92,7 @@ const WORKER_NICENESS = 10;
  * @example
  * const pool = new PdfPool({ ...DEFAULT_PDF_POOL_OPTIONS, workers: 1 });
  * const { pageCount } = await pool.run('inspect', bytes);
+ * const sealed = await pool.run('seal', bytes, sealInput);
  */
 export class PdfPool {
   readonly options: PdfPoolOptions;
@@ -109,14 +111,19 @@ export class PdfPool {
   }
 
   /**
-   * Runs a task in a worker. Rejects with `PdfLimitError` past a limit, `PdfPoolBusyError` when the queue is full,
-   * the task's own `ApiError` (a refused upload), or an `Error` when the worker failed otherwise.
+   * Runs a task in a worker, with the task's input when it takes one (`seal`). Rejects with `PdfLimitError` past a
+   * limit, `PdfPoolBusyError` when the queue is full, the task's own `ApiError` (a refused upload) or `SealError`
+   * (with its `retryable`), or an `Error` when the worker failed otherwise.
    */
-  run<K extends PdfTaskKind>(kind: K, pdf: Uint8Array): Promise<PdfTasks[K]> {
+  run<K extends PdfTaskKind>(
+    kind: K,
+    pdf: Uint8Array,
+    ...input: PdfTaskInput<K> extends undefined ? [] : [PdfTaskInput<K>]
+  ): Promise<PdfTaskResult<K>> {
     if (this.#closed) return Promise.reject(new Error('the PDF pool is closed'));
     if (!this.#workers.some(takesTask) && this.#queue.length >= this.options.maxQueue) return Promise.reject(new PdfPoolBusyError());
-    return new Promise<PdfTasks[K]>((resolve, reject) => {
-      const request: TaskRequest = { id: this.#nextId++, kind, pdf };
+    return new Promise<PdfTaskResult<K>>((resolve, reject) => {
+      const request = { id: this.#nextId++, kind, pdf, input: input[0] } as TaskRequest;
       const waitMs = this.options.queueTimeoutMs ?? this.options.taskTimeoutMs;
       const expire = () => {
         const waiting = this.#queue.indexOf(task);
@@ -279,6 +286,7 @@ function takesTask(worker: Worker): boolean {
 function failure(error: Extract<TaskReply, { ok: false }>['error']): Error {
   if (error.kind === 'api') return new ApiError(error.code, error.message, { status: error.status, details: error.details });
   if (error.kind === 'limit') return new PdfLimitError(error.limit, error.message);
+  if (error.kind === 'seal') return new SealError(error.message, { retryable: error.retryable });
   return new Error(error.message);
 }
 

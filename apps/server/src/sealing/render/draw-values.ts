@@ -1,0 +1,85 @@
+import { ops, rgb, type PDF, type PDFPage } from '@libpdf/core';
+import type { FieldDefinition, SubmittedField } from '@signet/contract';
+import { SealError } from '../errors.js';
+import type { SealFonts } from './fonts.js';
+import { displayedPage, fieldRect, type DisplayedRect } from './page-geometry.js';
+import { fitSignatureImage } from './signature-image.js';
+import { defaultTextStyle, layoutField } from './text-layout.js';
+
+/** The viewer's input text colour (`.signet-input`, #111827). */
+const INK = rgb(0x11 / 255, 0x18 / 255, 0x27 / 255);
+
+/**
+ * Draws each submitted value into its field's rectangle on `pdf`'s pages: text and dates in the submitted style,
+ * signature and initials images fitted with their aspect ratio kept, a check mark for a ticked box. The rectangle
+ * is the field's definition (the submission's position where a value has none), a fraction of the page as
+ * displayed; every value is drawn in displayed coordinates through one `cm` and clipped to its rectangle.
+ * @example await drawValues(pdf, input.fields, input.submission.values, embedSealFonts(pdf))
+ */
+export async function drawValues(pdf: PDF, fields: readonly FieldDefinition[], values: readonly SubmittedField[], fonts: SealFonts): Promise<void> {
+  const definitions = new Map(fields.map((field) => [field.id, field]));
+  const pageCount = pdf.getPageCount();
+  for (const value of values) {
+    const definition = definitions.get(value.id);
+    const pageNumber = definition?.page ?? value.page;
+    const page = pageNumber <= pageCount ? pdf.getPage(pageNumber - 1) : null;
+    if (!page) {
+      throw new SealError(`field "${value.id}" is on page ${pageNumber}, but the PDF has ${pageCount} pages`, { retryable: false });
+    }
+    const displayed = displayedPage(pdf, page);
+    const rect = fieldRect(displayed, definition ?? value.position);
+    page.drawOperators([
+      ops.pushGraphicsState(),
+      ops.concatMatrix(...displayed.matrix),
+      ops.rectangle(rect.x, rect.y, rect.width, rect.height),
+      ops.clip(),
+      ops.endPath(),
+    ]);
+    await drawValue(pdf, page, value, rect, fonts);
+    page.drawOperators([ops.popGraphicsState()]);
+  }
+}
+
+async function drawValue(pdf: PDF, page: PDFPage, field: SubmittedField, rect: DisplayedRect, fonts: SealFonts): Promise<void> {
+  const { value } = field;
+  switch (value.type) {
+    case 'text':
+    case 'date': {
+      const style = field.style ?? defaultTextStyle(rect.height);
+      for (const line of layoutField(value.content, rect, style, fonts.regular)) {
+        page.drawText(line.text, { x: line.x, y: line.y, font: fonts.regular, size: style.fontSize, color: INK });
+      }
+      return;
+    }
+    case 'signature':
+    case 'initials': {
+      const image = pdf.embedPng(await fitSignatureImage(value.imageData, rect));
+      const scale = Math.min(rect.width / image.width, rect.height / image.height);
+      const [width, height] = [image.width * scale, image.height * scale];
+      page.drawImage(image, { x: rect.x + (rect.width - width) / 2, y: rect.y + (rect.height - height) / 2, width, height });
+      return;
+    }
+    case 'checkbox':
+      if (value.checked) page.drawOperators(checkMark(rect));
+      return;
+  }
+}
+
+/** A tick, stroked in the middle of the largest square that fits in `rect`. */
+function checkMark(rect: DisplayedRect) {
+  const side = Math.min(rect.width, rect.height);
+  const [left, bottom] = [rect.x + (rect.width - side) / 2, rect.y + (rect.height - side) / 2];
+  const at = (u: number, v: number) => [left + u * side, bottom + v * side] as const;
+  return [
+    ops.pushGraphicsState(),
+    ops.setStrokingRGB(INK.red, INK.green, INK.blue),
+    ops.setLineWidth(side * 0.12),
+    ops.setLineCap(1),
+    ops.setLineJoin(1),
+    ops.moveTo(...at(0.2, 0.52)),
+    ops.lineTo(...at(0.42, 0.28)),
+    ops.lineTo(...at(0.82, 0.76)),
+    ops.stroke(),
+    ops.popGraphicsState(),
+  ];
+}
