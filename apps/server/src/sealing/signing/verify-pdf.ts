@@ -135,35 +135,48 @@ async function checkSignature(bytes: Uint8Array, found: SignatureDictionary): Pr
   // A file damaged or crafted so that its CMS cannot be read is an answer ("not intact"), not an error.
   try {
     const signedData = parseSignedData(contents.der);
-    const signerInfo = signedData.signerInfos[0];
-    if (signerInfo === undefined) return check;
-    const certificate = signerCertificate(signedData, signerInfo);
-    if (certificate !== null) {
-      check.certificateSha256 = certificateSha256(new Uint8Array(certificate.toSchema().toBER()));
-    }
-    const attributes = signerInfo.signedAttrs?.attributes ?? [];
-    check.signingTime ??= signingTimeAttribute(attributes);
-    const messageDigest = attributes.find((a) => a.type === OID_MESSAGE_DIGEST)?.values[0] as asn1js.OctetString | undefined;
     const covered = coveredBytes(bytes, found.byteRange);
-    if (messageDigest !== undefined && covered !== null) {
-      const hash = createHash(nodeHashName(signerInfo.digestAlgorithm));
-      for (const part of covered) hash.update(part);
-      check.digestMatches = hash.digest().equals(messageDigest.valueBlock.valueHexView);
+    const result = await checkSignerInfo(signedData, covered ?? []);
+    if (result.certificate !== null) {
+      check.certificateSha256 = certificateSha256(new Uint8Array(result.certificate.toSchema().toBER()));
     }
-    if (certificate !== null && signerInfo.signedAttrs !== undefined) {
-      const engine = pkijs.getCrypto(true);
-      check.signatureValid = await engine.verifyWithPublicKey(
-        signerInfo.signedAttrs.encodedValue,
-        signerInfo.signature,
-        certificate.subjectPublicKeyInfo,
-        signerInfo.signatureAlgorithm,
-        engine.getAlgorithmByOID(signerInfo.digestAlgorithm.algorithmId, true, 'digestAlgorithm').name,
-      );
-    }
+    check.digestMatches = covered !== null && result.digestMatches;
+    check.signatureValid = result.signatureValid;
+    check.signingTime ??= signingTimeAttribute(signedData.signerInfos[0]?.signedAttrs?.attributes ?? []);
   } catch {
     return check;
   }
   return check;
+}
+
+/**
+ * Checks a CMS SignedData's first signer: its `messageDigest` attribute against the digest of `content` (the
+ * detached or encapsulated data, in parts), and its signature over the signed attributes with the certificate it
+ * names.
+ * @example const { digestMatches, signatureValid } = await checkSignerInfo(parseSignedData(der), [signedBytes])
+ */
+export async function checkSignerInfo(
+  signedData: pkijs.SignedData,
+  content: Uint8Array[],
+): Promise<{ certificate: pkijs.Certificate | null; digestMatches: boolean; signatureValid: boolean }> {
+  const signerInfo = signedData.signerInfos[0];
+  if (signerInfo?.signedAttrs === undefined) return { certificate: null, digestMatches: false, signatureValid: false };
+  const certificate = signerCertificate(signedData, signerInfo);
+  const messageDigest = signerInfo.signedAttrs.attributes.find((a) => a.type === OID_MESSAGE_DIGEST)?.values[0];
+  const hash = createHash(nodeHashName(signerInfo.digestAlgorithm));
+  for (const part of content) hash.update(part);
+  const digestMatches =
+    messageDigest instanceof asn1js.OctetString && hash.digest().equals(messageDigest.valueBlock.valueHexView);
+  if (certificate === null) return { certificate, digestMatches, signatureValid: false };
+  const engine = pkijs.getCrypto(true);
+  const signatureValid = await engine.verifyWithPublicKey(
+    signerInfo.signedAttrs.encodedValue,
+    signerInfo.signature,
+    certificate.subjectPublicKeyInfo,
+    signerInfo.signatureAlgorithm,
+    engine.getAlgorithmByOID(signerInfo.digestAlgorithm.algorithmId, true, 'digestAlgorithm').name,
+  );
+  return { certificate, digestMatches, signatureValid };
 }
 
 function findContents(bytes: Uint8Array, dictionary: string, objectStart: number): SignatureDictionary['contents'] {
