@@ -2,7 +2,7 @@
  * PDFs and seal inputs for the sealing tests: the cases that break naive drawing (a page turned by `/Rotate` with a
  * crop box inset from its media box, AcroForm fields, annotations, page attributes inherited from the page tree).
  */
-import { PDF, PdfArray, PdfDict, PdfNumber, PdfRef, rgb } from '@libpdf/core';
+import { PDF, PdfArray, PdfDict, PdfName, PdfNumber, PdfRef, rgb } from '@libpdf/core';
 import type { FieldDefinition, SubmittedField } from '@signet/contract';
 import sharp from 'sharp';
 import type { SealInput } from '../types.js';
@@ -34,8 +34,16 @@ export async function formPdf(): Promise<Uint8Array> {
   rotated.setRotation(90);
 
   const last = pdf.getPage(2)!;
-  last.addLinkAnnotation({ rect: { x: 72, y: 400, width: 120, height: 14 }, uri: 'https://example.com/terms' });
-  last.addSquareAnnotation({ rect: { x: 300, y: 380, width: 80, height: 40 }, color: rgb(1, 0, 0) });
+  const link = last.addLinkAnnotation({ rect: { x: 72, y: 400, width: 120, height: 14 }, uri: 'https://example.com/terms' });
+  // Borderless, as authoring tools write links (the default border is drawn by viewers, and goes with the link).
+  link.dict.set('Border', PdfArray.of(PdfNumber.of(0), PdfNumber.of(0), PdfNumber.of(0)));
+  const square = last.addSquareAnnotation({ rect: { x: 300, y: 380, width: 80, height: 40 }, color: rgb(1, 0, 0) });
+  // As a PDF editor writes it: with its appearance (libpdf drops an annotation it has no appearance for).
+  const appearance = pdf.createStream(
+    { Type: PdfName.of('XObject'), Subtype: PdfName.of('Form'), BBox: PdfArray.of(...[0, 0, 80, 40].map((value) => PdfNumber.of(value))) },
+    new TextEncoder().encode('1 0 0 RG 2 w 1 1 78 38 re S'),
+  );
+  square.dict.set('AP', PdfDict.of({ N: appearance }));
   return pdf.save();
 }
 
