@@ -2,8 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../errors.js';
 import { contentBombPdf, imageBombPdf, objectStreamBombPdf, slowToDrawPdf } from '../../hardening/hostile-pdfs.js';
 import { residentBytes } from '../../process-memory.js';
+import { SealError } from '../../sealing/errors.js';
+import { formPdf, sealInput, signaturePng, testFields } from '../../sealing/render/test-pdfs.js';
+import { createTestPki } from '../../sealing/signing/test-pki.js';
 import { generateSamplePdf } from '../sample.js';
-import { PdfLimitError, PdfPool, PdfPoolBusyError, type PdfPoolOptions } from './index.js';
+import { DEFAULT_PDF_POOL_OPTIONS, PdfLimitError, PdfPool, PdfPoolBusyError, type PdfPoolOptions } from './index.js';
 
 let pool: PdfPool | undefined;
 afterEach(async () => {
@@ -108,5 +111,27 @@ describe('PdfPool', () => {
     expect(await running).toBeInstanceOf(Error);
     expect(residentBytes(pid!)).toBeUndefined();
     expect((await failure(pool.run('inspect', new Uint8Array()))).message).toMatch(/closed/);
+  });
+
+  it('seals in a worker, within the default memory cap, a submission whose signature is a 6000 × 6000 PNG', async () => {
+    const pki = await createTestPki();
+    const [fields, huge] = await Promise.all([testFields(), signaturePng(6000, 6000)]);
+    const withHuge = fields.map((field) => (field.type === 'signature' ? { ...field, value: { type: 'signature' as const, imageData: huge } } : field));
+    const sealedAt = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString();
+    const pool = newPool({ taskTimeoutMs: DEFAULT_PDF_POOL_OPTIONS.taskTimeoutMs });
+    expect(pool.options.memoryLimitMb).toBe(DEFAULT_PDF_POOL_OPTIONS.memoryLimitMb);
+    const original = await formPdf();
+    const sealed = await pool.run('seal', original, sealInput(withHuge, 3, { sealedAt, signing: pki.signer }));
+    expect(sealed).toBeInstanceOf(Uint8Array);
+    expect(Buffer.from(sealed.subarray(0, original.length)).equals(Buffer.from(original))).toBe(true);
+    expect(Buffer.from(sealed).toString('latin1')).toContain('/ETSI.CAdES.detached');
+  });
+
+  it('passes a seal refusal through as a SealError that keeps its retryable', async () => {
+    const garbage = new TextEncoder().encode('%PDF-1.7\n' + 'not a pdf at all '.repeat(200));
+    const error = await failure(newPool().run('seal', garbage, sealInput(await testFields())));
+    expect(error).toBeInstanceOf(SealError);
+    expect((error as SealError).retryable).toBe(false);
+    expect(error.message).toMatch(/cannot be sealed/);
   });
 });
