@@ -15,6 +15,8 @@ import { documentFileHandler } from './routes/sdk-document-file.js';
 import { documentPreviewHandler } from './routes/sdk-document-preview.js';
 import { submitHandler } from './routes/sdk-submit.js';
 import { documentHandlers } from './routes/documents.js';
+import { sealedDocumentHandlers } from './routes/sealed-documents.js';
+import { verifyHandler } from './routes/verify.js';
 import { registerReferenceRoutes } from './routes/reference.js';
 import { registerHealthRoute } from './routes/health.js';
 
@@ -49,6 +51,8 @@ export function createApp(dependencies: AppDependencies, options: { isShuttingDo
   const app = createOpenApiApp();
   app.use('*', requestContext({ logger: deps.logger }));
   app.use('/sdk/*', sdkCors());
+  // `POST /verify` takes pk keys too: a host page may check a file its user holds.
+  app.use('/verify', sdkCors());
 
   // Every endpoint of the contract's table (`endpoints`), each with its handler; the service routes below
   // (reference, health) are not part of the API contract.
@@ -58,6 +62,8 @@ export function createApp(dependencies: AppDependencies, options: { isShuttingDo
     ...documentPreviewHandler(deps),
     ...submitHandler(deps),
     ...documentHandlers(deps),
+    ...sealedDocumentHandlers(deps),
+    ...verifyHandler(deps),
   });
   registerReferenceRoutes(app);
   registerHealthRoute(app, deps, options.isShuttingDown ?? (() => false));

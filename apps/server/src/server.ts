@@ -6,10 +6,11 @@ import { createRateLimits } from './rate-limit/index.js';
 import { resolveSecret } from './secret.js';
 import { openStorage } from './storage/index.js';
 import { PdfPool } from './pdf/pool/index.js';
+import { startSealWorker } from './sealing/start.js';
 
 export interface RunningServer {
   url: string;
-  /** Stops taking connections, lets in-flight requests finish, then closes storage and Redis. */
+  /** Stops taking connections, lets in-flight requests and seals finish, then closes storage and Redis. */
   close(): Promise<void>;
 }
 
@@ -34,8 +35,13 @@ export async function startServer(options: {
   });
   const pdfPool = new PdfPool(config.pdfPool);
   pdfPool.warm();
+  // Seals completed submissions in this process, unless SEAL_WORKER=false leaves it to `signet worker`.
+  const sealWorker = config.sealing.worker ? await startSealWorker({ config, storage, pdfPool, secret, logger }) : undefined;
   let shuttingDown = false;
-  const app = createApp({ storage, rateLimits, config, secret, logger, pdfPool }, { isShuttingDown: () => shuttingDown });
+  const app = createApp(
+    { storage, rateLimits, config, secret, logger, pdfPool, sealWorker },
+    { isShuttingDown: () => shuttingDown },
+  );
 
   const server = createHttpServer(app.fetch, { limits: config.connections, logger, hostname: config.host });
   await new Promise<void>((resolve, reject) => {
@@ -63,6 +69,8 @@ export async function startServer(options: {
       await Promise.race([drained, timeout]);
       clearInterval(reaper);
       server.closeAllConnections();
+      // A seal under way finishes (it is durable once stored); one cut short is taken over when its lease runs out.
+      await sealWorker?.stop();
       await pdfPool.close();
       await storage.close();
       await rateLimits.close();

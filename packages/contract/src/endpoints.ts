@@ -5,6 +5,7 @@ import { PAGE_LIMIT, ErrorEnvelopeSchema, paginatedList, successEnvelope } from 
 import { KeyValidationResultSchema, type Scope } from './schemas/key.js';
 import { DocumentMetadataSchema, ManagedDocumentSchema, SdkDocumentSchema } from './schemas/document.js';
 import { SubmissionPayloadSchema, SubmissionRecordSchema, SubmissionResultSchema } from './schemas/submission.js';
+import { AuditTrailSchema, VerifyResultSchema, VerifyUploadSchema } from './schemas/audit.js';
 import { PREVIEW_MAX_SIDE, PREVIEW_PIXELS_PER_POINT } from './preview.js';
 
 /**
@@ -148,6 +149,42 @@ const previewHeaders = {
   'Cross-Origin-Resource-Policy': z.literal('cross-origin'),
   'Timing-Allow-Origin': z.literal('*'),
 };
+/** The sealed PDF, to both its readers: downloaded as an attachment, in ranges, revalidated by its strong ETag. */
+const signedFileHeaders = {
+  ETag: z.string().regex(/^"[0-9a-f]{64}"$/).meta({ description: "The sealed file's SHA-256, quoted" }),
+  'Accept-Ranges': z.literal('bytes'),
+  'Content-Disposition': z.string().regex(/^attachment; /),
+  'Content-Length': z.string().regex(/^\d+$/),
+};
+const signedFileResponses = (cacheControl: z.ZodType, extra: Record<string, z.ZodType>) => ({
+  200: {
+    description: 'The sealed PDF',
+    content: binary('application/pdf'),
+    headers: z.object({ ...signedFileHeaders, ...extra, 'Cache-Control': cacheControl }),
+  },
+  206: {
+    description: 'The requested byte range of the sealed PDF',
+    content: binary('application/pdf'),
+    headers: z.object({
+      ...signedFileHeaders,
+      ...extra,
+      'Cache-Control': cacheControl,
+      'Content-Range': z.string().regex(/^bytes \d+-\d+\/\d+$/),
+    }),
+  },
+  304: { description: 'Not modified (`If-None-Match`)', headers: z.object({ ETag: z.string(), 'Cache-Control': cacheControl }) },
+});
+const rangeRefused: EndpointError = {
+  codes: ['VALIDATION_ERROR'],
+  description: 'Range not satisfiable',
+  headers: z.object({ 'Content-Range': z.string().regex(/^bytes \*\/\d+$/) }),
+};
+const notSealed: EndpointError = {
+  codes: ['DOCUMENT_NOT_SEALED'],
+  description: 'The document is not sealed yet (not submitted, or its seal is queued, running or failed: `details.sealing`)',
+  headers: z.object({ 'Retry-After': seconds }),
+};
+
 const replayed = z.object({
   'Idempotent-Replayed': z.literal('true').optional().meta({ description: 'Present when an Idempotency-Key replayed the first response' }),
 });
@@ -331,6 +368,63 @@ export const endpoints = {
         description: "No such document in the key's organization (`DOCUMENT_NOT_FOUND`), or it is still pending (`NOT_FOUND`)",
       },
       500: internal,
+    },
+  },
+  getSignedDocumentFile: {
+    method: 'get',
+    path: '/sdk/documents/{documentId}/signed.pdf',
+    tags: ['SDK'],
+    summary: "Download the signer's copy of the sealed PDF",
+    description:
+      'The URL comes from `signedDocumentUrl`; its `token` is the capability (the token of `documentUrl`), no API key is needed. Supports `Range`, `If-None-Match` and `If-Range`.',
+    access: { by: 'document-token' },
+    request: { params: DocumentIdParamsSchema, query: documentToken },
+    responses: signedFileResponses(z.literal('private, max-age=300'), { Vary: z.string().regex(/Origin/) }),
+    errors: { 400: invalid, 403: tokenRefused, 409: notSealed, 416: rangeRefused, 500: internal },
+  },
+  getSignedDocument: {
+    method: 'get',
+    path: '/documents/{documentId}/signed.pdf',
+    tags: ['Documents'],
+    summary: 'Download the sealed PDF',
+    description:
+      'The completed PDF: the submitted values drawn in, forms flattened, audit trail pages appended, signed PAdES (`ETSI.CAdES.detached`). Supports `Range`, `If-None-Match` and `If-Range`.',
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:read'] },
+    request: { params: DocumentIdParamsSchema },
+    responses: signedFileResponses(z.literal('private, no-cache'), {}),
+    errors: { 400: invalid, ...keyErrors, 404: documentNotFound, 409: notSealed, 416: rangeRefused, 500: internal },
+  },
+  getAuditTrail: {
+    method: 'get',
+    path: '/documents/{documentId}/audit',
+    tags: ['Documents'],
+    summary: "Get a document's audit trail",
+    description: 'Created, first opened by the signer (address and browser), submitted, sealed: oldest first.',
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:read'] },
+    request: { params: DocumentIdParamsSchema },
+    responses: { 200: { description: 'The events', content: json(successEnvelope(AuditTrailSchema)) } },
+    errors: { 400: invalid, ...keyErrors, 404: documentNotFound, 500: internal },
+  },
+  verifyDocument: {
+    method: 'post',
+    path: '/verify',
+    tags: ['Documents'],
+    summary: 'Verify a sealed PDF',
+    description:
+      "Whether the uploaded PDF was sealed by this Signet instance for the key's organization, and is unchanged since. A PDF sealed for another organization answers as not sealed.",
+    access: { by: 'key', kinds: ['pk', 'sk'], scopes: [] },
+    request: { body: { mediaType: 'multipart/form-data', schema: VerifyUploadSchema } },
+    responses: { 200: { description: 'The verdict', content: json(successEnvelope(VerifyResultSchema)) } },
+    errors: {
+      400: invalid,
+      ...keyErrors,
+      413: tooLarge,
+      500: internal,
+      503: {
+        codes: ['SERVICE_UNAVAILABLE'],
+        description: 'The server is busy (its PDF queue is full); try again',
+        headers: z.object({ 'Retry-After': seconds }),
+      },
     },
   },
 } as const satisfies Record<string, Endpoint>;

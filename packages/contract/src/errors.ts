@@ -1,7 +1,7 @@
 import { z } from './zod.js';
 
 /**
- * Error codes of the contract (section 7) plus `NOT_FOUND`, `INTERNAL_ERROR` and `SERVICE_UNAVAILABLE` (SPEC §7).
+ * Error codes of the contract (section 7) plus `NOT_FOUND`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE` and `DOCUMENT_NOT_SEALED` (SPEC §7).
  * Each maps to the HTTP status it is usually sent with; `VALIDATION_ERROR` also travels with 408, 413, 415, 416,
  * 417, 422 and 431 (a request the server refuses before or while reading it), and `NOT_FOUND` with 405.
  */
@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
+  DOCUMENT_NOT_SEALED: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -2,44 +2,17 @@
  * The `signet` command line (SPEC §10): `pnpm signet <command>` from the repository root. Every command honours
  * DATABASE_URL; a failure exits 1 with one line on stderr.
  */
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Command, Option } from 'commander';
 import { loadConfig } from '../config.js';
-import { openStorage } from '../storage/index.js';
-import type { Storage } from '../storage/types.js';
 import { createDocument } from '../documents/create-document.js';
 import { documentMetadata } from '../documents/present.js';
 import { createApiKeyRecord, seedDemo } from '../documents/seed.js';
 import { ApiError } from '../errors.js';
 import type { Scope } from '@signet/contract';
 import { parseIsoTime, parseOrigins, parseScopes, parseWholeNumber } from './options.js';
-
-class CliError extends Error {}
-
-async function withStorage<T>(work: (storage: Storage) => Promise<T>): Promise<T> {
-  const storage = await openStorage(loadConfig().databaseUrl);
-  try {
-    return await work(storage);
-  } finally {
-    await storage.close();
-  }
-}
-
-/** A file named by an option; a failure says which option and why, in one line. */
-async function readInput(option: string, path: string): Promise<Uint8Array> {
-  try {
-    return new Uint8Array(await readFile(path));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
-    throw new CliError(`cannot read ${option} ${path}: ${why}`);
-  }
-}
-
-const print = (value: unknown): void => {
-  process.stdout.write(`${typeof value === 'string' ? value : JSON.stringify(value, null, 2)}\n`);
-};
+import { CliError, print, readInput, withStorage } from './common.js';
+import { registerSealingCommands } from './sealing-commands.js';
 
 const program = new Command()
   .name('signet')
@@ -165,6 +138,8 @@ program
       );
     }),
   );
+
+registerSealingCommands(program, documents);
 
 function describeFailure(error: unknown): string {
   if (error instanceof ApiError && error.details?.field) return `${error.details.field}: ${error.details.reason}`;

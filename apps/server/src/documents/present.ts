@@ -1,5 +1,5 @@
-import type { DocumentMetadata, ManagedDocument, SubmissionRecord } from '@signet/contract';
-import type { DocumentRecord, StoredSubmission } from '../storage/types.js';
+import type { DocumentMetadata, ManagedDocument, Sealing, SubmissionRecord } from '@signet/contract';
+import type { DocumentRecord, SealState, StoredSubmission } from '../storage/types.js';
 
 /** A document's metadata as the API shows it (contract §2.4, plus `status`). */
 export function documentMetadata(document: DocumentRecord): DocumentMetadata {
@@ -16,9 +16,21 @@ export function documentMetadata(document: DocumentRecord): DocumentMetadata {
   };
 }
 
-/** A document with its field definitions, as the management endpoints show it. */
-export function managedDocument(document: DocumentRecord): ManagedDocument {
-  return { ...documentMetadata(document), fields: document.fields };
+/** Where a document's sealed PDF stands, from its seal job and sealed file (none yet: `pending`). */
+export function sealingOf(state: SealState): Sealing {
+  if (state.sealed) return { status: 'sealed', sha256: state.sealed.sha256, sealedAt: state.sealed.sealedAt };
+  return { status: state.job?.status === 'failed' ? 'failed' : 'pending' };
+}
+
+/** A document with its field definitions and its sealing, as the management endpoints show it. */
+export function managedDocument(document: DocumentRecord, sealing: Sealing): ManagedDocument {
+  return { ...documentMetadata(document), fields: document.fields, sealing };
+}
+
+/** The sealed copy's file name: the original's with "-signed" before its extension. */
+export function signedFilename(filename: string): string {
+  const stem = filename.replace(/\.pdf$/i, '');
+  return `${stem}-signed.pdf`;
 }
 
 /** A stored submission as `GET /documents/{id}/submission` shows it: the payload as received plus its record. */

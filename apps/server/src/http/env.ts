@@ -17,6 +17,8 @@ export interface AppDependencies {
   now?: () => Date;
   /** Where PDF work runs (default: the process's shared pool with default limits). */
   pdfPool?: PdfPool;
+  /** The sealing worker of this process, woken when a submission enqueues a seal (absent: another process seals). */
+  sealWorker?: { wake(): void };
 }
 
 /** What routes and middleware work with: the dependencies plus what the app builds from them. */

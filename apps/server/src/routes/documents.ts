@@ -3,9 +3,10 @@ import { PAGE_LIMIT, endpoints } from '@signet/contract';
 import { ApiError, tooLarge, validationError } from '../errors.js';
 import { sendEnvelope, responseMeta } from '../http/envelope.js';
 import { createDocument } from '../documents/create-document.js';
-import { documentMetadata, managedDocument, submissionRecord } from '../documents/present.js';
+import { documentMetadata, managedDocument, sealingOf, submissionRecord } from '../documents/present.js';
 import { decodeCursor, encodeCursor } from '../documents/cursor.js';
 import type { AppContext } from '../http/env.js';
+import { readMultipartForm } from '../http/multipart.js';
 import { handler, type EndpointHandlers } from './serve.js';
 import { findOwnDocument } from './sdk-documents.js';
 
@@ -27,12 +28,7 @@ export function documentHandlers(
       after: [uploadLimit],
       readsItself: ['body'],
       async handle(c) {
-        if (!c.req.header('Content-Type')?.startsWith('multipart/form-data')) {
-          throw validationError('body', 'must be multipart/form-data with "file" and "fields"');
-        }
-        const form = await c.req.parseBody().catch(() => {
-          throw validationError('body', 'is not a readable multipart/form-data body');
-        });
+        const form = await readMultipartForm(c, '"file" and "fields"');
         const file = form['file'];
         if (!(file instanceof File)) throw validationError('file', 'a PDF file is required');
         const fields = form['fields'];
@@ -47,7 +43,7 @@ export function documentHandlers(
           logger: deps.logger,
           pdfPool: deps.pdfPool,
         });
-        return sendEnvelope(c, managedDocument(document), 201);
+        return sendEnvelope(c, managedDocument(document, { status: 'pending' }), 201);
       },
     }),
 
@@ -74,7 +70,8 @@ export function documentHandlers(
     getManagedDocument: handler(endpoints.getManagedDocument, {
       async handle(c, { params }) {
         const document = await findOwnDocument(deps, c.get('apiKey').organizationId, params.documentId);
-        return sendEnvelope(c, managedDocument(document), 200);
+        const sealing = sealingOf(await deps.storage.getSealState(document.id));
+        return sendEnvelope(c, managedDocument(document, sealing), 200);
       },
     }),
 

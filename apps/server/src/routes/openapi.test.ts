@@ -100,6 +100,17 @@ async function uploadForm(pages = 1) {
   return form;
 }
 
+/** A document submitted and sealed, with its token-guarded URLs (a pk key's). */
+async function sealedDocument() {
+  const pk = (await t.createKey()).secret;
+  const document = await t.createDocument({ pages: 1 });
+  const submitted = await call(t, 'POST', '/sdk/documents/submit', { key: pk, body: await buildPayload(document) });
+  expect(submitted.status).toBe(201);
+  await t.sealDue();
+  const urls = await documentUrls(t, pk, document.id);
+  return { document, pk, signed: urls.file.replace('/file?', '/signed.pdf?') };
+}
+
 /** Requests that make each operation give every answer its description lists. */
 const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
   async validateKey() {
@@ -255,6 +266,86 @@ const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
       await call(t, 'GET', path(completed.id), { key: limited }),
       await call(t, 'GET', path(completed.id), { key: limited }),
       await call(broken(), 'GET', path(completed.id), { key: KEY }),
+    ];
+  },
+  async getSignedDocumentFile() {
+    const { document, pk, signed } = await sealedDocument();
+    const whole = await t.app.request(signed);
+    const unsealed = await t.createDocument({ pages: 1 });
+    return [
+      whole,
+      await t.app.request(signed, { headers: { Range: 'bytes=0-99' } }),
+      await t.app.request(signed, { headers: { 'If-None-Match': whole.headers.get('ETag')! } }),
+      await t.app.request(signed.replace(document.id, 'xyz')),
+      await t.app.request(signed.replace(/token=.*/, 'token=nope')),
+      await t.app.request((await documentUrls(t, pk, unsealed.id)).file.replace('/file?', '/signed.pdf?')),
+      await t.app.request(signed, { headers: { Range: 'bytes=99999999-' } }),
+      await broken().app.request(signed),
+    ];
+  },
+  async getSignedDocument() {
+    const { document } = await sealedDocument();
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const path = (id: string) => `/documents/${id}/signed.pdf`;
+    const whole = await call(t, 'GET', path(document.id), { key: sk });
+    return [
+      whole,
+      await call(t, 'GET', path(document.id), { key: sk, headers: { Range: 'bytes=0-99' } }),
+      await call(t, 'GET', path(document.id), { key: sk, headers: { 'If-None-Match': whole.headers.get('ETag')! } }),
+      await call(t, 'GET', path(document.id), { key: sk, headers: { Range: 'bytes=99999999-' } }),
+      await call(t, 'GET', path('xyz'), { key: sk }),
+      await call(t, 'GET', path(document.id)),
+      await call(t, 'GET', path(document.id), { key: (await t.createKey()).secret }),
+      await call(t, 'GET', path(DOC), { key: sk }),
+      await call(t, 'GET', path((await t.createDocument({ pages: 1 })).id), { key: sk }),
+      await call(t, 'GET', path(document.id), { key: limited }),
+      await call(t, 'GET', path(document.id), { key: limited }),
+      await call(broken(), 'GET', path(document.id), { key: KEY }),
+    ];
+  },
+  async getAuditTrail() {
+    const document = await t.createDocument({ pages: 1 });
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const path = (id: string) => `/documents/${id}/audit`;
+    return [
+      await call(t, 'GET', path(document.id), { key: sk }),
+      await call(t, 'GET', path('xyz'), { key: sk }),
+      await call(t, 'GET', path(document.id)),
+      await call(t, 'GET', path(document.id), { key: (await t.createKey()).secret }),
+      await call(t, 'GET', path(DOC), { key: sk }),
+      await call(t, 'GET', path(document.id), { key: limited }),
+      await call(t, 'GET', path(document.id), { key: limited }),
+      await call(broken(), 'GET', path(document.id), { key: KEY }),
+    ];
+  },
+  async verifyDocument() {
+    const pk = (await t.createKey()).secret;
+    const limited = (await t.createKey({ rateLimit: 1 })).secret;
+    const verify = async (app: { app: TestApp['app'] }, key: string, body?: FormData | string, headers: Record<string, string> = {}) => {
+      const form = new FormData();
+      form.set('file', new File([(await generateSamplePdf({ pages: 1 })) as Uint8Array<ArrayBuffer>], 'a.pdf'));
+      return app.app.request('/verify', {
+        method: 'POST',
+        headers: { 'X-API-Key': key, 'X-Forwarded-For': '203.0.113.7', ...headers },
+        body: body ?? form,
+      });
+    };
+    const large = new FormData();
+    large.set('file', new File([new Uint8Array(5000)], 'big.pdf'));
+    const pooled = alteredApp({ pdfPool: failingPool });
+    poolFailure = () => new PdfPoolBusyError();
+    return [
+      await verify(t, pk),
+      await verify(t, pk, 'file=x'),
+      await verify(t, KEY),
+      await verify(t, (await t.createKey({ kind: 'sk' })).secret, undefined, { Origin: 'https://host.example' }),
+      await verify(small, (await small.createKey()).secret, large),
+      await verify(t, limited),
+      await verify(t, limited),
+      await verify(broken(), KEY),
+      await verify(pooled, pk),
     ];
   },
 };

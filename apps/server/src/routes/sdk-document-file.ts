@@ -1,68 +1,49 @@
 import { endpoints } from '@signet/contract';
-import { ApiError } from '../errors.js';
-import { parseRange } from '../documents/range.js';
 import type { AppContext } from '../http/env.js';
+import { contentDisposition, sendStoredFile } from '../http/file-response.js';
+import { clientIp } from '../middleware/api-key/client-ip.js';
+import { requestHeader } from '../http/request-header.js';
 import { handler, type EndpointHandlers } from './serve.js';
-import { cacheForTokenHolder, etagMatches } from './sdk-document-token.js';
+import { cacheForTokenHolder } from './sdk-document-token.js';
 
-/** Size of the slices a whole-file response is streamed in. */
-const STREAM_SLICE = 256 * 1024;
-
-function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
+/** Documents known to have their `document.opened` event, so that later fetches of their file write nothing. */
+const OPENED_MEMORY = 10_000;
 
 /**
  * `GET /sdk/documents/{documentId}/file?token=…`: the PDF, guarded by the token of `documentUrl` rather than a key
- * (SPEC §4). Byte ranges (206) let pdf.js load large files a piece at a time; no compression on this route.
+ * (SPEC §4). Byte ranges (206) let pdf.js load large files a piece at a time; no compression on this route. The
+ * first fetch records `document.opened` (the signer's address and browser) in the audit trail.
  */
 export function documentFileHandler(deps: AppContext): Pick<EndpointHandlers, 'getDocumentFile'> {
+  const opened = new Set<string>();
+
+  async function recordOpened(documentId: string, ip: string | null, userAgent: string | null): Promise<void> {
+    if (opened.has(documentId)) return;
+    try {
+      await deps.storage.recordDocumentOpened(documentId, { occurredAt: new Date().toISOString(), ip, userAgent });
+      if (opened.size >= OPENED_MEMORY) opened.clear();
+      opened.add(documentId);
+    } catch (error) {
+      // The file is still served: a missed audit write is logged, never a refusal of the signer.
+      deps.logger.error({ err: error, documentId }, 'could not record the document as opened');
+    }
+  }
+
   // The access check reads the path's id and the query's token (documentByToken): the id once, and a missing token
   // is a 403, not a schema's 400.
   const getDocumentFile = handler(endpoints.getDocumentFile, {
     readsItself: ['params', 'query'],
     async handle(c) {
       const document = c.get('tokenDocument');
-      const size = document.fileSize;
       const etag = `"${document.sha256}"`;
-      c.header('Content-Type', 'application/pdf');
-      c.header('Accept-Ranges', 'bytes');
       cacheForTokenHolder(c, etag);
-      c.header('Content-Disposition', contentDisposition(document.filename));
-      if (etagMatches(c, etag)) return c.body(null, 304);
-
-      const ifRange = c.req.header('If-Range');
-      const range = ifRange && ifRange !== etag ? null : parseRange(c.req.header('Range'), size);
-      if (range === 'unsatisfiable') {
-        throw new ApiError('VALIDATION_ERROR', 'Range not satisfiable', {
-          status: 416,
-          details: { field: 'Range', reason: `the file has ${size} bytes` },
-          headers: { 'Content-Range': `bytes */${size}` },
-        });
-      }
-      if (c.req.method === 'HEAD') {
-        c.header('Content-Length', String(range ? range.end - range.start + 1 : size));
-        if (range) c.header('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
-        return c.body(null, range ? 206 : 200);
-      }
-      if (range) {
-        const bytes = await deps.storage.readDocumentContent(document.id, range.start, range.end);
-        c.header('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
-        c.header('Content-Length', String(bytes.byteLength));
-        return c.body(bytes as Uint8Array<ArrayBuffer>, 206);
-      }
-      let offset = 0;
-      const stream = new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          if (offset >= size) return controller.close();
-          const end = Math.min(offset + STREAM_SLICE, size) - 1;
-          controller.enqueue(await deps.storage.readDocumentContent(document.id, offset, end));
-          offset = end + 1;
-        },
+      c.header('Content-Disposition', contentDisposition('inline', document.filename));
+      await recordOpened(document.id, clientIp(c, deps.config.trustProxy), requestHeader(c, 'user-agent') ?? null);
+      return sendStoredFile(c, {
+        size: document.fileSize,
+        etag,
+        read: (start, end) => deps.storage.readDocumentContent(document.id, start, end),
       });
-      c.header('Content-Length', String(size));
-      return c.body(stream, 200);
     },
   });
   return { getDocumentFile };

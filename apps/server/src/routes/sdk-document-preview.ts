@@ -4,7 +4,8 @@ import { createPreviewSource } from '../documents/document-preview.js';
 import { ApiError } from '../errors.js';
 import type { AppContext, AppEnv } from '../http/env.js';
 import { handler, type EndpointHandlers } from './serve.js';
-import { cacheForTokenHolder, etagMatches } from './sdk-document-token.js';
+import { cacheForTokenHolder } from './sdk-document-token.js';
+import { etagMatches } from '../http/file-response.js';
 
 /** The headers of a preview, whole or not modified. */
 function previewHeaders(c: Context<AppEnv>, etag: string): void {

@@ -41,11 +41,3 @@ export function cacheForTokenHolder(c: Context<AppEnv>, etag: string): void {
   c.header('Cache-Control', 'private, max-age=300');
   c.header('Vary', 'Origin');
 }
-
-/**
- * Whether the request's `If-None-Match` names `etag` (then a 304 answers it).
- * @example if (etagMatches(c, etag)) return c.body(null, 304);
- */
-export function etagMatches(c: Context<AppEnv>, etag: string): boolean {
-  return c.req.header('If-None-Match')?.split(',').some((tag) => tag.trim() === etag) ?? false;
-}

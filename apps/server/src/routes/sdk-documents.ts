@@ -63,14 +63,19 @@ export function sdkDocumentHandlers(deps: AppContext): Pick<EndpointHandlers, 'v
       const expires = (Math.floor((now + ttl) / step) + 1) * step;
       const base = deps.config.publicBaseUrl ?? requestOrigin(c.req.url);
       let entry = rendered.get(document.id);
-      if (!entry || entry.document !== document || entry.base !== base || entry.expires !== expires) {
+      // A completed document's seal may have landed since its rendering: asked until it has.
+      const sealed = entry?.sealed || (document.status === 'completed' && (await isSealed(deps, document.id)));
+      if (!entry || entry.document !== document || entry.base !== base || entry.expires !== expires || entry.sealed !== sealed) {
         const token = signDocumentToken(deps.secret, { documentId: document.id, version: document.version, expires });
+        const url = (endpoint: { path: '/sdk/documents/{documentId}/file' | '/sdk/documents/{documentId}/signed.pdf' }) =>
+          `${base}${endpointPath(endpoint, { documentId: document.id })}?token=${token}`;
         const response: SdkDocument = {
           metadata: documentMetadata(document),
-          documentUrl: `${base}${endpointPath(endpoints.getDocumentFile, { documentId: document.id })}?token=${token}`,
+          documentUrl: url(endpoints.getDocumentFile),
           fields: document.fields,
+          ...(sealed ? { signedDocumentUrl: url(endpoints.getSignedDocumentFile) } : {}),
         };
-        entry = { document, base, expires, body: JSON.stringify(response) };
+        entry = { document, base, expires, sealed, body: JSON.stringify(response) };
         rendered.set(document.id, entry);
       }
       return c.body(entry.body, 200, { 'Content-Type': 'application/json' });
@@ -85,5 +90,11 @@ interface RenderedDocument {
   document: DocumentRecord;
   base: string;
   expires: number;
+  /** Whether its signed copy existed (then `signedDocumentUrl` is in the body): once sealed, always sealed. */
+  sealed: boolean;
   body: string;
+}
+
+async function isSealed(deps: AppContext, documentId: string): Promise<boolean> {
+  return (await deps.storage.getSealState(documentId)).sealed !== null;
 }

@@ -1,17 +1,8 @@
-import type { FieldDefinition, SubmittedField } from '@signet/contract';
+import type { AuditEvent, FieldDefinition, SubmittedField } from '@signet/contract';
 import type { IsoTime } from '../storage/types.js';
 
 /** What happened to a document, in order: the audit trail (`audit_events`, `GET /documents/{id}/audit`). */
-export const AUDIT_EVENT_TYPES = ['document.created', 'document.opened', 'document.submitted', 'document.sealed'] as const;
-export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
-
-export interface AuditTrailEvent {
-  type: AuditEventType;
-  occurredAt: IsoTime;
-  /** Who caused it, where known: the signer's address and browser for `opened` and `submitted`. */
-  ip: string | null;
-  userAgent: string | null;
-}
+export type AuditTrailEvent = AuditEvent;
 
 /** A signing certificate with its private key, as PKCS#12, ready for `signPdf`. */
 export interface SigningKey {

@@ -30,8 +30,10 @@ import {
   type SubmissionRow,
 } from './schema.js';
 import type { SqlDatabase } from './sql-database.js';
+import * as sealing from './sealing-store.js';
 import type {
   ApiKeyRecord,
+  AuditEvent,
   AuthenticatedKey,
   DocumentCursor,
   DocumentPreview,
@@ -41,7 +43,12 @@ import type {
   IsoTime,
   NewDocument,
   Organization,
+  NewAuditEvent,
   RecordSubmissionOutcome,
+  SealJob,
+  SealJobStatus,
+  SealState,
+  SealedDocument,
   Storage,
   StoredSubmission,
 } from './types.js';
@@ -130,6 +137,7 @@ export class SqlStorage implements Storage {
         const chunk = content.subarray(idx * CHUNK_SIZE, (idx + 1) * CHUNK_SIZE);
         await tx.run('INSERT INTO document_chunks (document_id, idx, data) VALUES (?, ?, ?)', [record.id, idx, chunk]);
       }
+      await sealing.recordAuditEvent(tx, record.id, { type: 'document.created', occurredAt: record.createdAt });
     });
     return record;
   }
@@ -186,6 +194,14 @@ export class SqlStorage implements Storage {
         );
         if (completed !== 1) return false;
         await tx.run(INSERT_SUBMISSION, submissionValues(submission));
+        // The audit event and the seal job commit with the submission, or not at all (the outbox).
+        await sealing.recordAuditEvent(tx, submission.documentId, {
+          type: 'document.submitted',
+          occurredAt: submission.receivedAt,
+          ip: submission.clientIp,
+          userAgent: submission.userAgent,
+        });
+        await sealing.enqueueSealJob(tx, submission.documentId, submission.id, submission.receivedAt);
         if (idempotency) {
           const body = JSON.stringify(submission.result);
           await tx.run(COMPLETE_IDEMPOTENCY, [201, body, idempotency.organizationId, idempotency.key]);
@@ -255,5 +271,57 @@ export class SqlStorage implements Storage {
       "DELETE FROM idempotency_keys WHERE organization_id = ? AND key = ? AND status = 'in_flight'",
       [scope.organizationId, scope.key],
     );
+  }
+
+  recordDocumentOpened(documentId: string, event: Omit<NewAuditEvent, 'type'>): Promise<void> {
+    return sealing.recordAuditEvent(this.#db, documentId, { ...event, type: 'document.opened' });
+  }
+
+  listAuditEvents(documentId: string): Promise<AuditEvent[]> {
+    return sealing.listAuditEvents(this.#db, documentId);
+  }
+
+  claimSealJob(owner: string, options: { now: Date; leaseMs: number }): Promise<SealJob | null> {
+    return sealing.claimSealJob(this.#db, owner, options);
+  }
+
+  completeSealJob(owner: string, sealed: SealedDocument, content: Uint8Array): Promise<boolean> {
+    return sealing.completeSealJob(this.#db, owner, sealed, content);
+  }
+
+  failSealJob(owner: string, documentId: string, options: { error: string; retryAt: Date | null; now: Date }): Promise<boolean> {
+    return sealing.failSealJob(this.#db, owner, documentId, options);
+  }
+
+  retrySealJob(documentId: string, now: Date): Promise<boolean> {
+    return sealing.retrySealJob(this.#db, documentId, now);
+  }
+
+  listSealJobs(options: { status?: SealJobStatus; limit: number }): Promise<SealJob[]> {
+    return sealing.listSealJobs(this.#db, options);
+  }
+
+  nextSealJobDue(): Promise<IsoTime | null> {
+    return sealing.nextSealJobDue(this.#db);
+  }
+
+  getSealState(documentId: string): Promise<SealState> {
+    return sealing.getSealState(this.#db, documentId);
+  }
+
+  findSealedBySha256(sha256: string): Promise<SealedDocument[]> {
+    return sealing.findSealedBySha256(this.#db, sha256);
+  }
+
+  readSealedContent(documentId: string, start: number, end: number): Promise<Uint8Array> {
+    return sealing.readSealedContent(this.#db, documentId, start, end);
+  }
+
+  getStoredSecret(name: string): Promise<Uint8Array | null> {
+    return sealing.getStoredSecret(this.#db, name);
+  }
+
+  putStoredSecretIfAbsent(name: string, value: Uint8Array): Promise<Uint8Array> {
+    return sealing.putStoredSecretIfAbsent(this.#db, name, value);
   }
 }

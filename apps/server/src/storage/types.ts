@@ -1,5 +1,7 @@
 import type {
   ApiKeyKind,
+  AuditEvent,
+  AuditEventType,
   DocumentStatus,
   FieldDefinition,
   Scope,
@@ -81,6 +83,44 @@ export interface StoredSubmission {
   receivedAt: IsoTime;
 }
 
+export type SealJobStatus = 'pending' | 'running' | 'sealed' | 'failed';
+
+/** The outbox row that makes a completed document's sealed PDF (`sealing/`). */
+export interface SealJob {
+  documentId: string;
+  submissionId: string;
+  status: SealJobStatus;
+  /** Attempts started so far. */
+  attempts: number;
+  /** When it is due (pending), or when its last attempt started (running). */
+  runAt: IsoTime;
+  leaseOwner: string | null;
+  leaseUntil: IsoTime | null;
+  /** Why the last attempt failed. */
+  lastError: string | null;
+  createdAt: IsoTime;
+  updatedAt: IsoTime;
+}
+
+/** A sealed PDF's record; its bytes are read with `readSealedContent`. */
+export interface SealedDocument {
+  documentId: string;
+  submissionId: string;
+  sha256: string;
+  fileSize: number;
+  sealedAt: IsoTime;
+}
+
+/** A seal job with its sealed file's record once it has one: what `sealing` of a document shows. */
+export interface SealState {
+  job: SealJob | null;
+  sealed: SealedDocument | null;
+}
+
+/** An event to record; `ip` and `userAgent` default to null. */
+export type NewAuditEvent = Pick<AuditEvent, 'type' | 'occurredAt'> & Partial<Pick<AuditEvent, 'ip' | 'userAgent'>>;
+export type { AuditEvent, AuditEventType };
+
 /** Position after which a keyset page starts: the last item of the previous page (newest first). */
 export interface DocumentCursor {
   createdAt: IsoTime;
@@ -158,4 +198,46 @@ export interface Storage {
   completeIdempotencyKey(scope: IdempotencyScope, status: number, body: string): Promise<void>;
   /** Drops an unfinished claim, so that the request can be tried again. */
   releaseIdempotencyKey(scope: IdempotencyScope): Promise<void>;
+
+  /**
+   * Records that the signer first opened a document (the viewer fetched its file); later openings change nothing.
+   * `createDocument` records `document.created`, `recordSubmission` `document.submitted`, `completeSealJob` `sealed`.
+   */
+  recordDocumentOpened(documentId: string, event: Omit<NewAuditEvent, 'type'>): Promise<void>;
+  /** A document's events, oldest first (ties in the order of `AUDIT_EVENT_TYPES`). */
+  listAuditEvents(documentId: string): Promise<AuditEvent[]>;
+
+  /**
+   * Takes the oldest due seal job (pending and due, or running with a lease that ran out) for `owner` until
+   * `now + leaseMs`, counting an attempt; null when none is due. Instances sharing a PostgreSQL database never take
+   * the same job (`FOR UPDATE SKIP LOCKED`).
+   */
+  claimSealJob(owner: string, options: { now: Date; leaseMs: number }): Promise<SealJob | null>;
+  /**
+   * Stores the sealed file, marks the job `sealed` and records `document.sealed`, in one transaction, only while
+   * `owner` still holds the job's lease; false (nothing stored) when another worker took it over or it is sealed.
+   */
+  completeSealJob(owner: string, sealed: SealedDocument, content: Uint8Array): Promise<boolean>;
+  /**
+   * Ends `owner`'s attempt: back to `pending`, due at `retryAt`, or `failed` when `retryAt` is null; keeps the
+   * reason. False when `owner` no longer holds the lease.
+   */
+  failSealJob(owner: string, documentId: string, options: { error: string; retryAt: Date | null; now: Date }): Promise<boolean>;
+  /** Makes a failed (or pending) job due now with a fresh count of attempts; false when there is no such job. */
+  retrySealJob(documentId: string, now: Date): Promise<boolean>;
+  /** Jobs newest first, optionally of one status. */
+  listSealJobs(options: { status?: SealJobStatus; limit: number }): Promise<SealJob[]>;
+  /** When the next pending job is due, or null when none is pending. */
+  nextSealJobDue(): Promise<IsoTime | null>;
+  /** A document's seal job and sealed file, each null when absent. */
+  getSealState(documentId: string): Promise<SealState>;
+  /** Sealed files with this SHA-256 (normally one). */
+  findSealedBySha256(sha256: string): Promise<SealedDocument[]>;
+  /** Bytes `start` to `end` inclusive of a document's sealed file (the caller checks the bounds). */
+  readSealedContent(documentId: string, start: number, end: number): Promise<Uint8Array>;
+
+  /** A secret the server generated and keeps in the database (encrypted by the caller), or null. */
+  getStoredSecret(name: string): Promise<Uint8Array | null>;
+  /** Keeps `value` under `name` unless one is kept already: returns the one kept (the first writer's). */
+  putStoredSecretIfAbsent(name: string, value: Uint8Array): Promise<Uint8Array>;
 }

@@ -91,6 +91,9 @@ export async function submitDocument(deps: AppContext, request: SubmitRequest): 
   };
   const outcome = await deps.storage.recordSubmission(submission, request.idempotency);
   deps.reads.forgetDocument(document.id);
-  if (outcome.created) return { status: 201, result: submission.result };
+  if (outcome.created) {
+    deps.sealWorker?.wake();
+    return { status: 201, result: submission.result };
+  }
   return replayOrConflict(outcome.existing, checksum);
 }

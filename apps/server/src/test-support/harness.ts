@@ -20,6 +20,10 @@ import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
 import { storageEngines, type StorageEngine } from '../storage/test-engines.js';
 import type { DocumentRecord, Organization, Storage } from '../storage/types.js';
 import { pngDataUrl } from '../submissions/test-png.js';
+import { sharedPdfPool } from '../pdf/pool/index.js';
+import { SealWorker } from '../sealing/seal-worker.js';
+import { createTestPki } from '../sealing/signing/test-pki.js';
+import type { SigningKey } from '../sealing/types.js';
 
 /** The engines the app tests run on: SQLite always, PostgreSQL where reachable (always in CI). */
 export const engines: StorageEngine[] = await storageEngines();
@@ -47,6 +51,11 @@ export interface TestApp {
   createDocument(options?: { pages?: number; fields?: FieldDefinition[]; organizationId?: string }): Promise<DocumentRecord>;
   /** A document of `pdf` (one page, no fields) put straight into storage, as those created before previews: none. */
   createDocumentWithoutPreview(pdf: Uint8Array): Promise<DocumentRecord>;
+  /**
+   * Runs the seal jobs that are due, one after the other, with the real worker, the process's PDF pool and the
+   * test PKI's self-signed key (or `key`); resolves with how many ran.
+   */
+  sealDue(key?: SigningKey): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -134,6 +143,19 @@ export async function createTestApp(
         },
         pdf,
       );
+    },
+    async sealDue(key) {
+      const signing = key ?? (await createTestPki()).selfSigned;
+      const worker = new SealWorker({
+        storage,
+        pdfPool: sharedPdfPool(),
+        logger,
+        config: config.sealing,
+        signingKey: async () => signing,
+      });
+      let ran = 0;
+      while (await worker.runOnce()) ran++;
+      return ran;
     },
     async close() {
       if (!rateLimits) await limits.close();

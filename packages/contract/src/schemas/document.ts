@@ -29,13 +29,32 @@ export const SdkDocumentSchema = z
     metadata: DocumentMetadataSchema,
     documentUrl: z.string(),
     fields: z.array(FieldDefinitionSchema),
+    signedDocumentUrl: z.string().optional().meta({
+      description: 'Once the completed document is sealed: its signed PDF, granted by a token like `documentUrl`',
+    }),
   })
   .meta({ id: 'SdkDocument' });
 export type SdkDocument = z.infer<typeof SdkDocumentSchema>;
 
-/** A document as the management endpoints return it: its metadata and its field definitions. */
+export const SEALING_STATUSES = ['pending', 'sealed', 'failed'] as const;
+
+/**
+ * Where a document's sealed PDF stands: `pending` until it is sealed (also before it is submitted), `sealed` with
+ * the signed file's SHA-256 and time, or `failed` (the job's reason is in `signet jobs list`).
+ */
+export const SealingSchema = z
+  .object({
+    status: z.enum(SEALING_STATUSES),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+    sealedAt: TimestampSchema.optional(),
+  })
+  .meta({ id: 'Sealing' });
+export type Sealing = z.infer<typeof SealingSchema>;
+
+/** A document as the management endpoints return it: its metadata, its field definitions and its sealing. */
 export const ManagedDocumentSchema = DocumentMetadataSchema.extend({
   fields: z.array(FieldDefinitionSchema),
+  sealing: SealingSchema,
 }).meta({ id: 'ManagedDocument' });
 export type ManagedDocument = z.infer<typeof ManagedDocumentSchema>;
 

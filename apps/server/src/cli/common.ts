@@ -1,0 +1,33 @@
+/** What the `signet` commands share: their error, their storage, their input files and their output. */
+import { readFile } from 'node:fs/promises';
+import { loadConfig } from '../config.js';
+import { openStorage } from '../storage/index.js';
+import type { Storage } from '../storage/types.js';
+
+/** A failure the command explains in one line (no stack). */
+export class CliError extends Error {}
+
+export async function withStorage<T>(work: (storage: Storage) => Promise<T>): Promise<T> {
+  const storage = await openStorage(loadConfig().databaseUrl);
+  try {
+    return await work(storage);
+  } finally {
+    await storage.close();
+  }
+}
+
+/** A file named by an option; a failure says which option and why, in one line. */
+export async function readInput(option: string, path: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await readFile(path));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
+    throw new CliError(`cannot read ${option} ${path}: ${why}`);
+  }
+}
+
+export const print = (value: unknown): void => {
+  process.stdout.write(`${typeof value === 'string' ? value : JSON.stringify(value, null, 2)}\n`);
+};
+

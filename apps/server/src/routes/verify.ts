@@ -1,0 +1,35 @@
+import { bodyLimit } from 'hono/body-limit';
+import { endpoints } from '@signet/contract';
+import { tooLarge, validationError } from '../errors.js';
+import type { AppContext } from '../http/env.js';
+import { sendEnvelope } from '../http/envelope.js';
+import { readMultipartForm } from '../http/multipart.js';
+import { verifySeal } from '../sealing/verify-seal.js';
+import { handler, type EndpointHandlers } from './serve.js';
+
+/** `POST /verify`: is this PDF one of the organization's sealed documents, unchanged? */
+export function verifyHandler(deps: AppContext): Pick<EndpointHandlers, 'verifyDocument'> {
+  const uploadLimit = bodyLimit({
+    maxSize: deps.config.maxPdfBytes + 1024 * 1024,
+    onError: () => {
+      throw tooLarge('file', deps.config.maxPdfBytes);
+    },
+  });
+  return {
+    verifyDocument: handler(endpoints.verifyDocument, {
+      after: [uploadLimit],
+      readsItself: ['body'],
+      async handle(c) {
+        const form = await readMultipartForm(c, '"file"');
+        const file = form['file'];
+        if (!(file instanceof File)) throw validationError('file', 'a PDF file is required');
+        if (file.size > deps.config.maxPdfBytes) throw tooLarge('file', deps.config.maxPdfBytes);
+        const pdf = new Uint8Array(await file.arrayBuffer());
+        const verdict = await verifySeal(deps.storage, c.get('apiKey').organizationId, pdf, (bytes) =>
+          deps.pdfPool.run('verify', bytes),
+        );
+        return sendEnvelope(c, verdict, 200);
+      },
+    }),
+  };
+}

@@ -1,0 +1,198 @@
+import { hash, randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { SealingConfig } from '../config.js';
+import type { Logger } from '../logger.js';
+import { PdfLimitError, PdfPoolBusyError, type PdfPool } from '../pdf/pool/index.js';
+import type { SealJob, Storage } from '../storage/types.js';
+import { SealError } from './errors.js';
+import type { SealInput, SigningKey } from './types.js';
+
+/** The longest wait between two attempts of a job, however many it has had. */
+const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
+
+export interface SealWorkerOptions {
+  storage: Storage;
+  pdfPool: PdfPool;
+  logger: Logger;
+  config: SealingConfig;
+  /**
+   * The signing key, resolved when a seal needs it: a key that cannot be used (wrong password, expired) fails the
+   * job with its reason instead of stopping the server.
+   */
+  signingKey: () => Promise<SigningKey>;
+  /** Seals run side by side (default 1); more than the pool's workers only queue in the pool. */
+  concurrency?: number;
+  now?: () => Date;
+}
+
+/**
+ * Turns completed submissions into sealed PDFs: takes due jobs from the `seal_jobs` outbox with a lease, seals
+ * each in the PDF pool (`sealPdf`: values drawn, forms flattened, audit trail appended, PAdES signature), and stores
+ * the result with the job's completion in one transaction. A failure that may pass (a timestamp authority that did
+ * not answer, a busy pool) is retried with exponential backoff up to `maxAttempts`; one that will not (a PDF that
+ * cannot be drawn on, an unusable certificate) marks the job `failed` at once. Runs inside `signet serve`, and
+ * alone as `signet worker`; several may share a PostgreSQL database.
+ * @example const worker = new SealWorker({ storage, pdfPool, logger, config: config.sealing, signingKey }); worker.start();
+ */
+export class SealWorker {
+  /** Who holds a taken job's lease: this process, uniquely. */
+  readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  readonly #options: SealWorkerOptions;
+  readonly #now: () => Date;
+  #running = false;
+  #loops: Promise<void>[] = [];
+  #wakers = new Set<() => void>();
+
+  constructor(options: SealWorkerOptions) {
+    this.#options = options;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  /** Starts taking jobs; `stop` ends it. */
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    const loops = Math.max(1, this.#options.concurrency ?? 1);
+    this.#loops = Array.from({ length: loops }, () => this.#loop());
+  }
+
+  /** Looks for due jobs now rather than at the next poll (a submission just enqueued one). */
+  wake(): void {
+    for (const wake of this.#wakers) wake();
+  }
+
+  /** Takes no more jobs and waits for the ones under way. */
+  async stop(): Promise<void> {
+    this.#running = false;
+    this.wake();
+    await Promise.all(this.#loops);
+  }
+
+  /** Takes one due job and runs it; false when none was due. */
+  async runOnce(): Promise<boolean> {
+    const { storage, config } = this.#options;
+    const job = await storage.claimSealJob(this.owner, { now: this.#now(), leaseMs: config.leaseMs });
+    if (!job) return false;
+    await this.#run(job);
+    return true;
+  }
+
+  async #loop(): Promise<void> {
+    while (this.#running) {
+      let worked = false;
+      try {
+        worked = await this.runOnce();
+      } catch (error) {
+        // Storage failed (a restart of the database): wait for the next poll and try again.
+        this.#options.logger.error({ err: error }, 'seal worker: could not take a job');
+      }
+      if (!worked && this.#running) await this.#sleep();
+    }
+  }
+
+  /** Until the next pending job is due, at most a poll interval, or until woken. */
+  async #sleep(): Promise<void> {
+    const { storage, config } = this.#options;
+    let wait = config.pollMs;
+    try {
+      const due = await storage.nextSealJobDue();
+      if (due) wait = Math.max(0, Math.min(wait, Date.parse(due) - this.#now().getTime()));
+    } catch {
+      // The poll interval, then.
+    }
+    if (wait === 0) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, wait);
+      function done() {
+        clearTimeout(timer);
+        wakers.delete(done);
+        resolve();
+      }
+      const wakers = this.#wakers;
+      wakers.add(done);
+    });
+  }
+
+  async #run(job: SealJob): Promise<void> {
+    const { storage, pdfPool, logger } = this.#options;
+    const log = logger.child({ documentId: job.documentId, submissionId: job.submissionId, attempt: job.attempts });
+    try {
+      const input = await this.#input(job);
+      const original = await storage.readDocumentContent(job.documentId, 0, input.document.size - 1);
+      const sealedAt = input.seal.sealedAt;
+      const started = performance.now();
+      const sealed = await pdfPool.run('seal', original, input.seal);
+      const sha256 = hash('sha256', sealed, 'hex');
+      const stored = await storage.completeSealJob(
+        this.owner,
+        { documentId: job.documentId, submissionId: job.submissionId, sha256, fileSize: sealed.byteLength, sealedAt },
+        sealed,
+      );
+      if (stored) log.info({ sha256, bytes: sealed.byteLength, ms: Math.round(performance.now() - started) }, 'document sealed');
+      else log.warn('seal discarded: the job was taken over by another worker or is already sealed');
+    } catch (error) {
+      await this.#fail(job, error, log);
+    }
+  }
+
+  /** What the seal needs: the document, its submission and audit trail so far, and the signing key. */
+  async #input(job: SealJob): Promise<{ document: { size: number }; seal: SealInput }> {
+    const { storage, config } = this.#options;
+    const [document, submission, events] = await Promise.all([
+      storage.getDocument(job.documentId),
+      storage.getSubmissionForDocument(job.documentId),
+      storage.listAuditEvents(job.documentId),
+    ]);
+    if (!document || !submission) {
+      throw new SealError(`Document ${job.documentId} or its submission no longer exists`, { retryable: false });
+    }
+    const key = await this.#options.signingKey();
+    const payload = JSON.parse(submission.payload) as { fields: SealInput['submission']['values'] };
+    return {
+      document: { size: document.fileSize },
+      seal: {
+        document: { id: document.id, filename: document.filename, pageCount: document.pageCount, sha256: document.sha256 },
+        fields: document.fields,
+        submission: {
+          id: submission.id,
+          checksum: submission.checksum,
+          receivedAt: submission.receivedAt,
+          clientIp: submission.clientIp,
+          userAgent: submission.userAgent,
+          values: payload.fields,
+        },
+        events,
+        sealedAt: this.#now().toISOString(),
+        signing: { ...key, ...(config.tsaUrl ? { tsaUrl: config.tsaUrl } : {}) },
+      },
+    };
+  }
+
+  async #fail(job: SealJob, error: unknown, log: Logger): Promise<void> {
+    const { storage, config } = this.#options;
+    const reason = error instanceof Error ? error.message : String(error);
+    const retryable = isRetryable(error);
+    const exhausted = job.attempts >= config.maxAttempts;
+    const now = this.#now();
+    const delay = Math.min(MAX_RETRY_DELAY_MS, config.retryBaseMs * 2 ** (job.attempts - 1));
+    const retryAt = retryable && !exhausted ? new Date(now.getTime() + delay) : null;
+    try {
+      await storage.failSealJob(this.owner, job.documentId, { error: reason, retryAt, now });
+    } catch (storeError) {
+      // The lease runs out and another attempt takes the job: nothing is lost.
+      log.error({ err: storeError }, 'seal worker: could not record a failed attempt');
+    }
+    if (retryAt) log.warn({ reason, retryAt: retryAt.toISOString() }, 'seal attempt failed; it will be retried');
+    else log.error({ reason, retryable, attempts: job.attempts }, 'seal failed; `signet jobs retry` runs it again');
+  }
+}
+
+/** Whether a failed seal may succeed later without anyone changing anything. */
+function isRetryable(error: unknown): boolean {
+  if (error instanceof SealError) return error.retryable;
+  if (error instanceof PdfPoolBusyError) return true;
+  // A seal that ran out of time may have been slowed by load; one past the memory or image caps will be again.
+  if (error instanceof PdfLimitError) return error.limit === 'time';
+  // Storage or a crashed worker: passing causes.
+  return true;
+}

@@ -1,0 +1,61 @@
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { PdfPool } from '../pdf/pool/index.js';
+import type { Storage } from '../storage/types.js';
+import { SealError } from './errors.js';
+import { SealWorker } from './seal-worker.js';
+import { resolveSigningKey, type SigningCredential } from './signing/credentials.js';
+import type { SigningKey } from './types.js';
+
+/**
+ * The signing key of this process, resolved once (the configured P12, or the generated development certificate)
+ * and kept. A key that cannot be used is not fatal: the server keeps serving, each seal fails with the reason
+ * (`signet jobs list`), and it is looked up again on the next attempt, so a fixed file is picked up by
+ * `signet jobs retry` without a restart.
+ */
+export function signingKeyProvider(options: {
+  config: Config;
+  storage: Storage;
+  secret: string;
+  logger: Logger;
+}): () => Promise<SigningKey> {
+  const { config, storage, secret, logger } = options;
+  let resolved: Promise<SigningCredential> | undefined;
+  return async () => {
+    resolved ??= resolveSigningKey({ sealing: config.sealing, databaseUrl: config.databaseUrl, secret, storage, logger });
+    try {
+      const { p12, password } = await resolved;
+      return { p12, password };
+    } catch (error) {
+      resolved = undefined;
+      throw new SealError(`The signing certificate cannot be used: ${(error as Error).message}`, { retryable: false, cause: error });
+    }
+  };
+}
+
+/**
+ * A sealing worker for this process, started, with its signing key looked up at once so that a warning (the
+ * development certificate) or an error (an unusable one) is logged at startup rather than at the first seal.
+ * @example const worker = await startSealWorker({ config, storage, pdfPool, secret, logger }); … await worker.stop();
+ */
+export async function startSealWorker(options: {
+  config: Config;
+  storage: Storage;
+  pdfPool: PdfPool;
+  secret: string;
+  logger: Logger;
+}): Promise<SealWorker> {
+  const { config, storage, pdfPool, logger } = options;
+  const signingKey = signingKeyProvider(options);
+  await signingKey().catch((error: Error) => logger.error({ reason: error.message }, 'sealing will fail until the signing certificate is fixed'));
+  const worker = new SealWorker({
+    storage,
+    pdfPool,
+    logger,
+    config: config.sealing,
+    signingKey,
+    concurrency: config.pdfPool.workers,
+  });
+  worker.start();
+  return worker;
+}

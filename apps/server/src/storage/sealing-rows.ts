@@ -1,0 +1,81 @@
+import { AUDIT_EVENT_TYPES, type AuditEvent, type AuditEventType } from '@signet/contract';
+import type { SealJob, SealJobStatus, SealedDocument } from './types.js';
+
+/*
+ * The rows of the sealing tables (`migrations/003_sealing.ts`) and how a row becomes a record. Times are epoch
+ * milliseconds in rows, ISO strings in records.
+ */
+
+/** Epoch milliseconds as a row holds them: a number from SQLite, a string from PostgreSQL's BIGINT. */
+type Millis = number | string;
+
+const toIso = (ms: Millis): string => new Date(Number(ms)).toISOString();
+
+export const AUDIT_EVENT_COLUMNS = 'type, occurred_at, ip, user_agent';
+
+export interface AuditEventRow {
+  type: string;
+  occurred_at: Millis;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export function toAuditEvent(row: AuditEventRow): AuditEvent {
+  return { type: row.type as AuditEventType, occurredAt: toIso(row.occurred_at), ip: row.ip, userAgent: row.user_agent };
+}
+
+/** Oldest first; events of the same millisecond in the order a document lives them. */
+export function byOccurrence(a: AuditEvent, b: AuditEvent): number {
+  return a.occurredAt.localeCompare(b.occurredAt) || AUDIT_EVENT_TYPES.indexOf(a.type) - AUDIT_EVENT_TYPES.indexOf(b.type);
+}
+
+export const SEAL_JOB_COLUMNS =
+  'document_id, submission_id, status, attempts, run_at, lease_owner, lease_until, last_error, created_at, updated_at';
+
+export interface SealJobRow {
+  document_id: string;
+  submission_id: string;
+  status: string;
+  attempts: number;
+  run_at: Millis;
+  lease_owner: string | null;
+  lease_until: Millis | null;
+  last_error: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export function toSealJob(row: SealJobRow): SealJob {
+  return {
+    documentId: row.document_id,
+    submissionId: row.submission_id,
+    status: row.status as SealJobStatus,
+    attempts: Number(row.attempts),
+    runAt: toIso(row.run_at),
+    leaseOwner: row.lease_owner,
+    leaseUntil: row.lease_until === null ? null : toIso(row.lease_until),
+    lastError: row.last_error,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  };
+}
+
+export const SEALED_DOCUMENT_COLUMNS = 'document_id, submission_id, sha256, file_size, sealed_at';
+
+export interface SealedDocumentRow {
+  document_id: string;
+  submission_id: string;
+  sha256: string;
+  file_size: Millis;
+  sealed_at: Millis;
+}
+
+export function toSealedDocument(row: SealedDocumentRow): SealedDocument {
+  return {
+    documentId: row.document_id,
+    submissionId: row.submission_id,
+    sha256: row.sha256,
+    fileSize: Number(row.file_size),
+    sealedAt: toIso(row.sealed_at),
+  };
+}

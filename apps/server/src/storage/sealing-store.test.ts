@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { newId } from '../ids.js';
+import { storageEngines } from './test-engines.js';
+import { CHUNK_SIZE } from './schema.js';
+import type { DocumentRecord, Organization, Storage, StoredSubmission } from './types.js';
+
+const engines = await storageEngines();
+
+const T0 = Date.parse('2026-03-01T10:00:00.000Z');
+const at = (offsetMs: number) => new Date(T0 + offsetMs);
+const iso = (offsetMs: number) => at(offsetMs).toISOString();
+const LEASE = { leaseMs: 60_000 };
+/** Bytes as the engines return them (a Buffer, which is a Uint8Array), for comparison. */
+const bytes = (value: Uint8Array | null) => (value ? Buffer.from(value) : value);
+
+async function completedDocument(storage: Storage, organization: Organization, offsetMs = 0) {
+  const document = await storage.createDocument(
+    {
+      id: newId('doc'),
+      organizationId: organization.id,
+      filename: 'a.pdf',
+      mimeType: 'application/pdf',
+      pageCount: 1,
+      fileSize: 4,
+      sha256: '0'.repeat(64),
+      createdAt: iso(offsetMs),
+      fields: [],
+    },
+    new Uint8Array([1, 2, 3, 4]),
+  );
+  const submissionId = newId('sub');
+  const submission: StoredSubmission = {
+    id: submissionId,
+    documentId: document.id,
+    organizationId: organization.id,
+    keyId: newId('key'),
+    checksum: 'c'.repeat(64),
+    payload: '{}',
+    result: { success: true, submissionId, documentId: document.id, timestamp: iso(offsetMs + 1000), message: 'ok' },
+    clientIp: '203.0.113.9',
+    userAgent: 'Test/1.0',
+    receivedAt: iso(offsetMs + 1000),
+  };
+  await storage.recordSubmission(submission);
+  return { document, submission };
+}
+
+const sealedRecord = (document: DocumentRecord, submission: StoredSubmission, content: Uint8Array, offsetMs: number) => ({
+  documentId: document.id,
+  submissionId: submission.id,
+  sha256: randomBytes(32).toString('hex'),
+  fileSize: content.length,
+  sealedAt: iso(offsetMs),
+});
+
+describe.each(engines)('sealing storage on $name', (engine) => {
+  let storage: Storage;
+  let org: Organization;
+
+  beforeEach(async () => {
+    storage = await engine.open();
+    org = await storage.ensureOrganization('acme', 'Acme');
+  });
+  afterEach(() => storage.close());
+
+  it('enqueues a seal job and records created and submitted with the submission, in its transaction', async () => {
+    const { document, submission } = await completedDocument(storage, org);
+    const { job, sealed } = await storage.getSealState(document.id);
+    expect(sealed).toBeNull();
+    expect(job).toMatchObject({ documentId: document.id, submissionId: submission.id, status: 'pending', attempts: 0 });
+    expect(await storage.listAuditEvents(document.id)).toEqual([
+      { type: 'document.created', occurredAt: iso(0), ip: null, userAgent: null },
+      { type: 'document.submitted', occurredAt: iso(1000), ip: '203.0.113.9', userAgent: 'Test/1.0' },
+    ]);
+    // A second submission of the same document changes nothing: one job, one submitted event.
+    const again = await storage.recordSubmission({ ...submission, id: newId('sub') });
+    expect(again.created).toBe(false);
+    expect(await storage.listSealJobs({ limit: 10 })).toHaveLength(1);
+  });
+
+  it('keeps only the first opening, in time order with the other events', async () => {
+    const { document } = await completedDocument(storage, org);
+    await storage.recordDocumentOpened(document.id, { occurredAt: iso(500), ip: '198.51.100.1', userAgent: 'First' });
+    await storage.recordDocumentOpened(document.id, { occurredAt: iso(600), ip: '198.51.100.2', userAgent: 'Second' });
+    expect((await storage.listAuditEvents(document.id)).map((event) => [event.type, event.userAgent])).toEqual([
+      ['document.created', null],
+      ['document.opened', 'First'],
+      ['document.submitted', 'Test/1.0'],
+    ]);
+  });
+
+  it('leases a due job to one owner, stores the seal once, and refuses a completion without the lease', async () => {
+    const { document, submission } = await completedDocument(storage, org);
+    expect(await storage.claimSealJob('w1', { now: at(500), ...LEASE })).toBeNull(); // not due before it was enqueued
+    const job = await storage.claimSealJob('w1', { now: at(2000), ...LEASE });
+    expect(job).toMatchObject({ status: 'running', attempts: 1, leaseOwner: 'w1', leaseUntil: iso(62_000) });
+    expect(await storage.claimSealJob('w2', { now: at(3000), ...LEASE })).toBeNull();
+
+    const content = new Uint8Array(CHUNK_SIZE + 10).map((_, i) => i % 251);
+    const sealed = sealedRecord(document, submission, content, 4000);
+    expect(await storage.completeSealJob('w2', sealed, content)).toBe(false);
+    expect(await storage.completeSealJob('w1', sealed, content)).toBe(true);
+    expect(await storage.completeSealJob('w1', sealed, content)).toBe(false);
+
+    const state = await storage.getSealState(document.id);
+    expect(state.job).toMatchObject({ status: 'sealed', leaseOwner: null, lastError: null });
+    expect(state.sealed).toEqual(sealed);
+    expect(bytes(await storage.readSealedContent(document.id, 0, content.length - 1))).toEqual(bytes(content));
+    expect(bytes(await storage.readSealedContent(document.id, CHUNK_SIZE - 2, CHUNK_SIZE + 1))).toEqual(
+      bytes(content.subarray(CHUNK_SIZE - 2, CHUNK_SIZE + 2)),
+    );
+    expect(await storage.findSealedBySha256(sealed.sha256)).toEqual([sealed]);
+    expect((await storage.listAuditEvents(document.id)).at(-1)).toEqual({ type: 'document.sealed', occurredAt: iso(4000), ip: null, userAgent: null });
+    expect(await storage.claimSealJob('w3', { now: at(999_999), ...LEASE })).toBeNull();
+  });
+
+  it('lets another owner take over a job whose lease ran out; the first owner can then neither complete nor fail it', async () => {
+    const { document, submission } = await completedDocument(storage, org);
+    await storage.claimSealJob('w1', { now: at(2000), leaseMs: 1000 });
+    const taken = await storage.claimSealJob('w2', { now: at(3001), leaseMs: 1000 });
+    expect(taken).toMatchObject({ leaseOwner: 'w2', attempts: 2 });
+    expect(await storage.failSealJob('w1', document.id, { error: 'late', retryAt: null, now: at(3002) })).toBe(false);
+    const content = new Uint8Array([9]);
+    expect(await storage.completeSealJob('w1', sealedRecord(document, submission, content, 3003), content)).toBe(false);
+    expect(await storage.completeSealJob('w2', sealedRecord(document, submission, content, 3004), content)).toBe(true);
+  });
+
+  it('puts a failed attempt back with its due time, or marks it failed; retry makes it due now with fresh attempts', async () => {
+    const { document } = await completedDocument(storage, org);
+    await storage.claimSealJob('w1', { now: at(2000), ...LEASE });
+    expect(await storage.failSealJob('w1', document.id, { error: 'TSA down', retryAt: at(10_000), now: at(2500) })).toBe(true);
+    expect((await storage.getSealState(document.id)).job).toMatchObject({ status: 'pending', lastError: 'TSA down', runAt: iso(10_000) });
+    expect(await storage.nextSealJobDue()).toBe(iso(10_000));
+    expect(await storage.claimSealJob('w1', { now: at(9_999), ...LEASE })).toBeNull();
+    await storage.claimSealJob('w1', { now: at(10_000), ...LEASE });
+    expect(await storage.failSealJob('w1', document.id, { error: 'bad P12 password', retryAt: null, now: at(10_500) })).toBe(true);
+    expect((await storage.getSealState(document.id)).job).toMatchObject({ status: 'failed', attempts: 2, lastError: 'bad P12 password' });
+    expect(await storage.listSealJobs({ status: 'failed', limit: 10 })).toHaveLength(1);
+    expect(await storage.nextSealJobDue()).toBeNull();
+
+    expect(await storage.retrySealJob(document.id, at(20_000))).toBe(true);
+    expect((await storage.getSealState(document.id)).job).toMatchObject({ status: 'pending', attempts: 0, runAt: iso(20_000) });
+    expect(await storage.retrySealJob(newId('doc'), at(20_000))).toBe(false);
+    await storage.claimSealJob('w1', { now: at(20_000), ...LEASE });
+    expect(await storage.retrySealJob(document.id, at(20_001))).toBe(false); // running: not retried under its worker
+  });
+
+  it('hands each due job to exactly one of many concurrent claimers', async () => {
+    const documents = [];
+    for (let i = 0; i < 12; i++) documents.push((await completedDocument(storage, org, i)).document.id);
+    const claims = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => storage.claimSealJob(`w${i}`, { now: at(60_000), ...LEASE })),
+    );
+    const taken = claims.flatMap((job) => (job ? [job.documentId] : []));
+    expect(taken.sort()).toEqual([...documents].sort());
+  });
+
+  it('keeps the first stored secret when two are put', async () => {
+    expect(await storage.getStoredSecret('signing')).toBeNull();
+    const first = new Uint8Array([1, 2, 3]);
+    expect(bytes(await storage.putStoredSecretIfAbsent('signing', first))).toEqual(bytes(first));
+    expect(bytes(await storage.putStoredSecretIfAbsent('signing', new Uint8Array([4])))).toEqual(bytes(first));
+    expect(bytes(await storage.getStoredSecret('signing'))).toEqual(bytes(first));
+  });
+});

@@ -1,0 +1,201 @@
+import type { AuditEvent, AuditEventType } from '@signet/contract';
+import { CHUNK_SIZE, chunkSpan, sliceChunks, toMillis } from './schema.js';
+import {
+  AUDIT_EVENT_COLUMNS,
+  SEALED_DOCUMENT_COLUMNS,
+  SEAL_JOB_COLUMNS,
+  byOccurrence,
+  toAuditEvent,
+  toSealJob,
+  toSealedDocument,
+  type AuditEventRow,
+  type SealJobRow,
+  type SealedDocumentRow,
+} from './sealing-rows.js';
+import type { Queryable, SqlDatabase } from './sql-database.js';
+import type { NewAuditEvent, SealJob, SealJobStatus, SealState, SealedDocument } from './types.js';
+
+/*
+ * The sealing half of `SqlStorage` (its `Storage` methods delegate here): the audit trail, the seal jobs' outbox
+ * and the sealed files, on both engines.
+ */
+
+const INSERT_EVENT = `INSERT INTO audit_events (id, document_id, type, occurred_at, ip, user_agent)
+  VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
+const DUE_JOB = `SELECT document_id FROM seal_jobs
+  WHERE (status = 'pending' AND run_at <= ?) OR (status = 'running' AND lease_until < ?)
+  ORDER BY run_at, document_id LIMIT 1 FOR UPDATE SKIP LOCKED`;
+const JOB_BY_DOCUMENT = `SELECT ${SEAL_JOB_COLUMNS} FROM seal_jobs WHERE document_id = ?`;
+const SEALED_BY_DOCUMENT = `SELECT ${SEALED_DOCUMENT_COLUMNS} FROM sealed_documents WHERE document_id = ?`;
+
+/** Each type of event happens once per document, so its id is made of both (the upgrade's backfill names them so). */
+const eventId = (documentId: string, type: AuditEventType): string => `evt_${type.slice('document.'.length)}_${documentId}`;
+
+/**
+ * Records an event unless the document has one of its type already; `tx` is the caller's transaction when the
+ * event belongs to a change it makes (a new document, a submission, a seal).
+ */
+export async function recordAuditEvent(tx: Queryable, documentId: string, event: NewAuditEvent): Promise<void> {
+  await tx.run(INSERT_EVENT, [
+    eventId(documentId, event.type),
+    documentId,
+    event.type,
+    toMillis(event.occurredAt),
+    event.ip ?? null,
+    event.userAgent ?? null,
+  ]);
+}
+
+/** Enqueues the seal of a just-completed document, in the transaction that completed it. */
+export async function enqueueSealJob(tx: Queryable, documentId: string, submissionId: string, at: string): Promise<void> {
+  const ms = toMillis(at);
+  await tx.run(
+    `INSERT INTO seal_jobs (document_id, submission_id, status, attempts, run_at, created_at, updated_at)
+     VALUES (?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    [documentId, submissionId, ms, ms, ms],
+  );
+}
+
+export async function listAuditEvents(db: SqlDatabase, documentId: string): Promise<AuditEvent[]> {
+  const rows = await db.all<AuditEventRow>(`SELECT ${AUDIT_EVENT_COLUMNS} FROM audit_events WHERE document_id = ?`, [documentId]);
+  return rows.map(toAuditEvent).sort(byOccurrence);
+}
+
+export async function claimSealJob(
+  db: SqlDatabase,
+  owner: string,
+  options: { now: Date; leaseMs: number },
+): Promise<SealJob | null> {
+  const now = options.now.getTime();
+  return db.transaction(async (tx) => {
+    const due = await tx.get<{ document_id: string }>(DUE_JOB, [now, now]);
+    if (!due) return null;
+    await tx.run(
+      `UPDATE seal_jobs SET status = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?, run_at = ?,
+         updated_at = ?
+       WHERE document_id = ?`,
+      [owner, now + options.leaseMs, now, now, due.document_id],
+    );
+    return toSealJob((await tx.get<SealJobRow>(JOB_BY_DOCUMENT, [due.document_id]))!);
+  });
+}
+
+export async function completeSealJob(
+  db: SqlDatabase,
+  owner: string,
+  sealed: SealedDocument,
+  content: Uint8Array,
+): Promise<boolean> {
+  if (sealed.fileSize !== content.length) {
+    throw new Error(`Sealed ${sealed.documentId}: fileSize ${sealed.fileSize} differs from its ${content.length} bytes`);
+  }
+  const at = toMillis(sealed.sealedAt);
+  return db.transaction(async (tx) => {
+    const taken = await tx.run(
+      `UPDATE seal_jobs SET status = 'sealed', lease_owner = NULL, lease_until = NULL, last_error = NULL, updated_at = ?
+       WHERE document_id = ? AND status = 'running' AND lease_owner = ?`,
+      [Date.now(), sealed.documentId, owner],
+    );
+    if (taken !== 1) return false;
+    await tx.run(`INSERT INTO sealed_documents (${SEALED_DOCUMENT_COLUMNS}) VALUES (?, ?, ?, ?, ?)`, [
+      sealed.documentId,
+      sealed.submissionId,
+      sealed.sha256,
+      sealed.fileSize,
+      at,
+    ]);
+    for (let idx = 0; idx * CHUNK_SIZE < content.length; idx++) {
+      const chunk = content.subarray(idx * CHUNK_SIZE, (idx + 1) * CHUNK_SIZE);
+      await tx.run('INSERT INTO sealed_chunks (document_id, idx, data) VALUES (?, ?, ?)', [sealed.documentId, idx, chunk]);
+    }
+    await recordAuditEvent(tx, sealed.documentId, { type: 'document.sealed', occurredAt: sealed.sealedAt });
+    return true;
+  });
+}
+
+export async function failSealJob(
+  db: SqlDatabase,
+  owner: string,
+  documentId: string,
+  options: { error: string; retryAt: Date | null; now: Date },
+): Promise<boolean> {
+  const { error, retryAt, now } = options;
+  const changed = await db.run(
+    `UPDATE seal_jobs SET status = ?, run_at = ?, last_error = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
+     WHERE document_id = ? AND status = 'running' AND lease_owner = ?`,
+    [retryAt ? 'pending' : 'failed', (retryAt ?? now).getTime(), error, now.getTime(), documentId, owner],
+  );
+  return changed === 1;
+}
+
+export async function retrySealJob(db: SqlDatabase, documentId: string, now: Date): Promise<boolean> {
+  const changed = await db.run(
+    `UPDATE seal_jobs SET status = 'pending', attempts = 0, run_at = ?, updated_at = ?
+     WHERE document_id = ? AND status IN ('pending', 'failed')`,
+    [now.getTime(), now.getTime(), documentId],
+  );
+  return changed === 1;
+}
+
+export async function listSealJobs(db: SqlDatabase, options: { status?: SealJobStatus; limit: number }): Promise<SealJob[]> {
+  const rows = options.status
+    ? await db.all<SealJobRow>(
+        `SELECT ${SEAL_JOB_COLUMNS} FROM seal_jobs WHERE status = ? ORDER BY created_at DESC, document_id DESC LIMIT ?`,
+        [options.status, options.limit],
+      )
+    : await db.all<SealJobRow>(
+        `SELECT ${SEAL_JOB_COLUMNS} FROM seal_jobs ORDER BY created_at DESC, document_id DESC LIMIT ?`,
+        [options.limit],
+      );
+  return rows.map(toSealJob);
+}
+
+export async function nextSealJobDue(db: SqlDatabase): Promise<string | null> {
+  const row = await db.get<{ run_at: number | string }>(
+    "SELECT run_at FROM seal_jobs WHERE status = 'pending' ORDER BY run_at LIMIT 1",
+  );
+  return row ? new Date(Number(row.run_at)).toISOString() : null;
+}
+
+export async function getSealState(db: SqlDatabase, documentId: string): Promise<SealState> {
+  const [job, sealed] = await Promise.all([
+    db.get<SealJobRow>(JOB_BY_DOCUMENT, [documentId]),
+    db.get<SealedDocumentRow>(SEALED_BY_DOCUMENT, [documentId]),
+  ]);
+  return { job: job ? toSealJob(job) : null, sealed: sealed ? toSealedDocument(sealed) : null };
+}
+
+export async function findSealedBySha256(db: SqlDatabase, sha256: string): Promise<SealedDocument[]> {
+  const rows = await db.all<SealedDocumentRow>(
+    `SELECT ${SEALED_DOCUMENT_COLUMNS} FROM sealed_documents WHERE sha256 = ? ORDER BY document_id`,
+    [sha256],
+  );
+  return rows.map(toSealedDocument);
+}
+
+export async function readSealedContent(db: SqlDatabase, documentId: string, start: number, end: number): Promise<Uint8Array> {
+  const { first, last, offset } = chunkSpan(start, end);
+  const rows = await db.all<{ data: Uint8Array }>(
+    'SELECT data FROM sealed_chunks WHERE document_id = ? AND idx BETWEEN ? AND ? ORDER BY idx',
+    [documentId, first, last],
+  );
+  return sliceChunks(
+    rows.map((row) => row.data),
+    offset,
+    end - start + 1,
+  );
+}
+
+export async function getStoredSecret(db: SqlDatabase, name: string): Promise<Uint8Array | null> {
+  const row = await db.get<{ value: Uint8Array }>('SELECT value FROM stored_secrets WHERE name = ?', [name]);
+  return row ? row.value : null;
+}
+
+export async function putStoredSecretIfAbsent(db: SqlDatabase, name: string, value: Uint8Array): Promise<Uint8Array> {
+  await db.run('INSERT INTO stored_secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [
+    name,
+    value,
+    Date.now(),
+  ]);
+  return (await getStoredSecret(db, name))!;
+}
