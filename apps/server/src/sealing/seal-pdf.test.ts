@@ -217,7 +217,7 @@ describe('sealPdf', () => {
     expect(Buffer.from(sealed).toString('latin1')).toContain(`(${sealReason(input.document.id, input.submission.id)})`);
 
     const flipped = sealed.slice();
-    flipped[1000] ^= 0x01;
+    flipped[1000] = flipped[1000]! ^ 0x01;
     const tampered = await withPdfFile(flipped, (path) => run('pdfsig', [path]));
     expect(tampered.stdout).toContain('Digest Mismatch');
   });
