@@ -108,7 +108,9 @@ describe('resolveSigningKey, configured', () => {
   it('refuses base64 that is not a PKCS#12 file', async () => {
     const { storage } = await sqliteStorage();
     const env = { SIGNET_SIGNING_P12: Buffer.from('not a p12 at all').toString('base64') };
-    await expect(resolve({ env, databaseUrl: ':memory:', storage })).rejects.toThrow(/SIGNET_SIGNING_P12: .*cannot be read/);
+    await expect(resolve({ env, databaseUrl: ':memory:', storage })).rejects.toThrow(
+      /SIGNET_SIGNING_P12: .*cannot be read/,
+    );
   });
 
   it('refuses a wrong password', async () => {
@@ -202,7 +204,9 @@ describe('resolveSigningKey, generated on the embedded store', () => {
   });
 });
 
-describe.each(engines.filter((engine) => engine.name === 'postgres'))('resolveSigningKey, generated on $name', (engine) => {
+const postgres = engines.filter((engine) => engine.name === 'postgres');
+
+describe.each(postgres)('resolveSigningKey, generated on $name', (engine) => {
   const databaseUrl = 'postgres://signet.invalid/only-the-engine-is-read-from-this';
 
   it('keeps the certificate in the database, encrypted, and reuses it', async () => {

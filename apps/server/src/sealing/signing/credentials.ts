@@ -34,7 +34,7 @@ export type SigningCredential = SigningKey & {
 export interface ResolveSigningKeyOptions {
   sealing: SealingConfig;
   databaseUrl: string | undefined;
-  /** `SIGNET_SECRET` (or the embedded store's generated one): the generated key's password and encryption come from it. */
+  /** `SIGNET_SECRET` (or the embedded store's generated one): the generated key's password and encryption key. */
   secret: string;
   storage: Storage;
   logger: Logger;
@@ -57,7 +57,8 @@ const CLOCK_SKEW_MS = 3_600_000;
  * on first start and kept — beside the embedded database (`signet-signing.p12`, mode 600), in the database on
  * PostgreSQL (AES-256-GCM under a key derived from `SIGNET_SECRET`), or nowhere for an in-memory database.
  * @example
- * const credential = await resolveSigningKey({ sealing: config.sealing, databaseUrl: config.databaseUrl, secret, storage, logger });
+ * const { sealing, databaseUrl } = config;
+ * const credential = await resolveSigningKey({ sealing, databaseUrl, secret, storage, logger });
  * await signPdf(pdf, { key: credential, signingTime, reason });
  */
 export async function resolveSigningKey(options: ResolveSigningKeyOptions): Promise<SigningCredential> {
@@ -90,7 +91,11 @@ async function readConfiguredP12(value: string): Promise<Uint8Array> {
 }
 
 /** Opens `key` as `signPdf` will and describes its certificate; a key that cannot sign now throws, naming `origin`. */
-async function describeKey(key: SigningKey, source: SigningCredential['source'], origin: string): Promise<SigningCredential> {
+async function describeKey(
+  key: SigningKey,
+  source: SigningCredential['source'],
+  origin: string,
+): Promise<SigningCredential> {
   let certificateDer: Uint8Array;
   try {
     certificateDer = (await openSigningKey(key, new Date())).certificate;
@@ -123,7 +128,9 @@ async function generatedKey(options: ResolveSigningKeyOptions): Promise<SigningC
     const p12 = decrypt(encryptionKey, stored);
     return describeKey({ p12, password }, 'generated', 'The generated signing certificate kept in the database');
   }
-  if (location.path === ':memory:') return describeKey({ p12: generateP12(password), password }, 'generated', 'The generated signing certificate');
+  if (location.path === ':memory:') {
+    return describeKey({ p12: generateP12(password), password }, 'generated', 'The generated signing certificate');
+  }
   const file = join(dirname(location.path), GENERATED_P12_FILE);
   await keepFirst(file, () => generateP12(password));
   return describeKey(

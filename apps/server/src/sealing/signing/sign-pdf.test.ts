@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,7 +111,7 @@ describe('signPdf, B-B', () => {
     ]);
   });
 
-  it('shows a flipped byte inside the signed range: pdfsig says Digest Mismatch, verifyPdfSignatures digestMatches false', async () => {
+  it('shows a flipped byte inside the signed range: pdfsig Digest Mismatch, verifyPdfSignatures too', async () => {
     const damaged = sealed.slice();
     damaged[Math.floor(original.byteLength / 2)]! ^= 0x01;
     expect(await pdfsig(damaged)).toContain('Signature Validation: Digest Mismatch.');
@@ -136,7 +138,8 @@ describe('signPdf, B-B', () => {
       const bytes = await signPdf(original, options({ key }));
       expect(await pdfsig(bytes)).toContain('Signature Validation: Signature is Valid.');
       const [check] = await verifyPdfSignatures(bytes);
-      expect(check).toMatchObject({ digestMatches: true, signatureValid: true, certificateSha256: key.certificateSha256 });
+      expect(check).toMatchObject({ digestMatches: true, signatureValid: true });
+      expect(check?.certificateSha256).toBe(key.certificateSha256);
     }
   });
 
@@ -189,19 +192,58 @@ describe('signPdf, B-T', () => {
   });
 
   it('fails retryably when the authority answers something that is not a timestamp token', async () => {
-    const tsa = await startTestTsa();
-    await tsa.close();
-    const { createServer } = await import('node:http');
-    const server = createServer((_request, response) => response.end(Buffer.from('not a timestamp reply')));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as import('node:net').AddressInfo;
+    const server = await serve(async () => Buffer.from('not a timestamp reply'));
     try {
-      await expectSealError(signPdf(original, options({ tsaUrl: `http://127.0.0.1:${port}/` })), true, /timestamp authority/);
+      await expectSealError(signPdf(original, options({ tsaUrl: server.url })), true, /timestamp authority/);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await server.close();
+    }
+  });
+
+  it('fails retryably when the authority grants a token that is not one', async () => {
+    // TimeStampResp { status { granted }, timeStampToken: INTEGER 5 }: libpdf takes whatever follows the status.
+    const granted = Buffer.from('300830030201000201' + '05', 'hex');
+    const server = await serve(async () => granted);
+    try {
+      await expectSealError(signPdf(original, options({ tsaUrl: server.url })), true, /token cannot be read/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('fails retryably when the authority stamps something other than the signature', async () => {
+    const tsa = await startTestTsa();
+    // A genuine token from the test authority, but over another digest than the one asked for.
+    const elsewhere = await serve(async () => {
+      const queryPath = join(work, `other-${Math.random()}.tsq`);
+      await run('openssl', ['ts', '-query', '-digest', 'ab'.repeat(32), '-sha256', '-cert', '-out', queryPath]);
+      const reply = await fetch(tsa.url, { method: 'POST', body: await readFile(queryPath) });
+      return Buffer.from(await reply.arrayBuffer());
+    });
+    try {
+      await expectSealError(signPdf(original, options({ tsaUrl: elsewhere.url })), true, /stamps something other/);
+      expect(tsa.requests).toHaveLength(1);
+    } finally {
+      await elsewhere.close();
+      await tsa.close();
     }
   });
 });
+
+/** A loopback HTTP server that answers every request with `answer()`. */
+async function serve(answer: () => Promise<Buffer>): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((request, response) => {
+    request.resume().on('end', () => {
+      answer().then((body) => response.end(body), (error: unknown) => response.writeHead(502).end(String(error)));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
 
 describe('signPdf refuses, not retryably', () => {
   it('a wrong P12 password', async () => {
@@ -232,6 +274,7 @@ describe('signPdf refuses, not retryably', () => {
   });
 
   it('bytes that are not a PDF', async () => {
-    await expectSealError(signPdf(new TextEncoder().encode('%PDF-1.7\ngarbage'), options()), false, /could not be signed/);
+    const garbage = new TextEncoder().encode('%PDF-1.7\ngarbage');
+    await expectSealError(signPdf(garbage, options()), false, /could not be signed/);
   });
 });

@@ -72,10 +72,12 @@ export async function openSigningKey(key: SigningKey, at: Date): Promise<P12Sign
   }
   const certificate = new X509Certificate(signer.certificate);
   if (at.getTime() < Date.parse(certificate.validFrom)) {
-    throw new SealError(`The signing certificate is not valid yet: valid from ${certificate.validFrom}`, { retryable: false });
+    const message = `The signing certificate is not valid yet: valid from ${certificate.validFrom}`;
+    throw new SealError(message, { retryable: false });
   }
   if (at.getTime() > Date.parse(certificate.validTo)) {
-    throw new SealError(`The signing certificate has expired: valid until ${certificate.validTo}`, { retryable: false });
+    const message = `The signing certificate has expired: valid until ${certificate.validTo}`;
+    throw new SealError(message, { retryable: false });
   }
   return signer;
 }
@@ -98,7 +100,9 @@ async function signOnce(
     digestAlgorithm: 'SHA-256',
     level: options.tsaUrl === undefined ? 'B-B' : 'B-T',
     timestampAuthority:
-      options.tsaUrl === undefined ? undefined : new HttpTimestampAuthority(options.tsaUrl, { timeout: TSA_TIMEOUT_MS }),
+      options.tsaUrl === undefined
+        ? undefined
+        : new HttpTimestampAuthority(options.tsaUrl, { timeout: TSA_TIMEOUT_MS }),
     signingTime: options.signingTime,
     reason: options.reason,
     location: options.location,
@@ -121,15 +125,21 @@ async function checkTimestampToken(signed: Uint8Array): Promise<void> {
   const signerInfo = parseSignedData(contents.der).signerInfos[0]!;
   const attribute = signerInfo.unsignedAttrs?.attributes.find((a) => a.type === OID_TIMESTAMP_TOKEN);
   if (attribute === undefined) throw badToken('no timestamp token was embedded');
-  const token = parseSignedData(new Uint8Array(attribute.values[0].toBER()));
-  const eContent = token.encapContentInfo;
-  if (eContent.eContentType !== OID_TST_INFO || eContent.eContent === undefined) {
-    throw badToken('the token does not hold a TSTInfo');
+  let token: pkijs.SignedData;
+  let tstInfoBytes: Uint8Array<ArrayBuffer>;
+  let imprint: pkijs.MessageImprint;
+  try {
+    token = parseSignedData(new Uint8Array(attribute.values[0].toBER()));
+    const eContent = token.encapContentInfo;
+    if (eContent.eContentType !== OID_TST_INFO) throw new Error(`it holds ${eContent.eContentType}, not a TSTInfo`);
+    tstInfoBytes = new Uint8Array((eContent.eContent as asn1js.OctetString).getValue());
+    imprint = pkijs.TSTInfo.fromBER(tstInfoBytes).messageImprint;
+  } catch (error) {
+    throw badToken(`the token cannot be read (${error instanceof Error ? error.message : String(error)})`);
   }
-  const tstInfoBytes = new Uint8Array((eContent.eContent as asn1js.OctetString).getValue());
-  const imprint = pkijs.TSTInfo.fromBER(tstInfoBytes).messageImprint;
   const expected = createHash('sha256').update(signerInfo.signature.valueBlock.valueHexView).digest();
-  if (nodeHashName(imprint.hashAlgorithm) !== 'sha256' || !expected.equals(imprint.hashedMessage.valueBlock.valueHexView)) {
+  const stamped = imprint.hashedMessage.valueBlock.valueHexView;
+  if (nodeHashName(imprint.hashAlgorithm) !== 'sha256' || !expected.equals(stamped)) {
     throw badToken('the token stamps something other than this signature');
   }
   const { digestMatches, signatureValid } = await checkSignerInfo(token, [tstInfoBytes]);

@@ -116,7 +116,8 @@ export async function startTestTsa(options: { fail?: boolean } = {}): Promise<Te
 async function reply(pki: TestPki, query: Buffer, base: string): Promise<Buffer> {
   await writeFile(`${base}.tsq`, query);
   try {
-    await openssl(pki.dir, ['ts', '-reply', '-config', pki.configPath, '-queryfile', `${base}.tsq`, '-out', `${base}.tsr`]);
+    const files = ['-queryfile', `${base}.tsq`, '-out', `${base}.tsr`];
+    await openssl(pki.dir, ['ts', '-reply', '-config', pki.configPath, ...files]);
     return await readFile(`${base}.tsr`);
   } finally {
     await rm(`${base}.tsq`, { force: true });
@@ -153,7 +154,8 @@ async function generateTestPki(): Promise<TestPki> {
 
   const pack = async (name: string, key: string, certificate: string, extra: string[] = []): Promise<TestKey> => {
     const path = join(dir, `${name}.p12`);
-    await sh('pkcs12', '-export', '-inkey', key, '-in', certificate, '-out', path, '-passout', `pass:${PASSWORD}`, ...extra);
+    await sh('pkcs12', '-export', '-inkey', key, '-in', certificate, '-out', path, '-passout', `pass:${PASSWORD}`,
+      ...extra);
     const certificatePath = join(dir, certificate);
     const der = new X509Certificate(await readFile(certificatePath)).raw;
     return {

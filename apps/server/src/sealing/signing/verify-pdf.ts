@@ -84,14 +84,20 @@ export function parseSignedData(der: Uint8Array): pkijs.SignedData {
  * The certificate a SignerInfo names (by issuer and serial number, or by subject key identifier).
  * @example const certificate = signerCertificate(signedData, signedData.signerInfos[0])
  */
-export function signerCertificate(signedData: pkijs.SignedData, signerInfo: pkijs.SignerInfo): pkijs.Certificate | null {
-  const certificates = (signedData.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate);
+export function signerCertificate(
+  signedData: pkijs.SignedData,
+  signerInfo: pkijs.SignerInfo,
+): pkijs.Certificate | null {
+  const certificates = (signedData.certificates ?? []).filter(
+    (c): c is pkijs.Certificate => c instanceof pkijs.Certificate,
+  );
   const sid = signerInfo.sid;
   if (sid instanceof pkijs.IssuerAndSerialNumber) {
     return certificates.find((c) => c.issuer.isEqual(sid.issuer) && c.serialNumber.isEqual(sid.serialNumber)) ?? null;
   }
-  // SubjectKeyIdentifier: [0] IMPLICIT OCTET STRING
-  const keyId = Buffer.from((sid as asn1js.Primitive).valueBlock.valueHexView).toString('hex');
+  // SubjectKeyIdentifier: [0] IMPLICIT OCTET STRING, which asn1js may read as constructed around the octets.
+  const keyIdBlock = (sid.idBlock.isConstructed ? sid.valueBlock.value[0] : sid) as asn1js.OctetString;
+  const keyId = Buffer.from(keyIdBlock.valueBlock.valueHexView).toString('hex');
   return (
     certificates.find((c) => {
       const extension = c.extensions?.find((e) => e.extnID === '2.5.29.14');
