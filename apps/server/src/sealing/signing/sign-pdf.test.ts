@@ -200,6 +200,19 @@ describe('signPdf, B-T', () => {
     }
   });
 
+  it('gives up on an authority that never answers, retryably', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const tsaUrl = `http://127.0.0.1:${port}/`;
+      await expectSealError(signPdf(original, options({ tsaUrl })), true, /timed out after 5000ms/);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
   it('fails retryably when the authority grants a token that is not one', async () => {
     // TimeStampResp { status { granted }, timeStampToken: INTEGER 5 }: libpdf takes whatever follows the status.
     const granted = Buffer.from('300830030201000201' + '05', 'hex');
