@@ -6,27 +6,9 @@ import { embedSealFonts } from './render/fonts.js';
 import { normalizePages } from './render/page-geometry.js';
 import { signPdf } from './signing/sign-pdf.js';
 import type { SealInput } from './types.js';
+import { sealReason } from './seal-reason.js';
 
-const REASON_PREFIX = 'Sealed by Signet: document ';
-const REASON = /^Sealed by Signet: document (\S+), submission (\S+)$/;
-
-/**
- * The signature's `/Reason` for a seal: how a verifier tells Signet's seals (and which submission) from other
- * signatures. `parseSealReason` reads it back.
- * @example sealReason('doc_1', 'sub_2') // 'Sealed by Signet: document doc_1, submission sub_2'
- */
-export function sealReason(documentId: string, submissionId: string): string {
-  return `${REASON_PREFIX}${documentId}, submission ${submissionId}`;
-}
-
-/**
- * The document and submission a seal's `/Reason` names, or `null` when the text is not a Signet seal's.
- * @example parseSealReason('Sealed by Signet: document doc_1, submission sub_2') // { documentId: 'doc_1', submissionId: 'sub_2' }
- */
-export function parseSealReason(text: string): { documentId: string; submissionId: string } | null {
-  const match = REASON.exec(text);
-  return match ? { documentId: match[1]!, submissionId: match[2]! } : null;
-}
+export { parseSealReason, sealReason } from './seal-reason.js';
 
 /**
  * Seals a completed submission: `renderSeal` (values drawn in, forms and annotations flattened, audit trail

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import type { VerifyResult } from '@signet/contract';
 import type { Storage } from '../storage/types.js';
-import { parseSealReason } from './seal-pdf.js';
+import { parseSealReason } from './seal-reason.js';
 
 /** What a PDF's signature dictionaries say of themselves: `/Reason` names the document and submission Signet sealed. */
 export interface FoundSignature {
