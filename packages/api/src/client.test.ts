@@ -212,6 +212,36 @@ describe('createDocument', () => {
   });
 });
 
+describe('the sealed document', () => {
+  it('getSignedDocument, getAuditTrail and verifyDocument once sealed; DOCUMENT_NOT_SEALED before', async () => {
+    const document = await server.createDocument({ pages: 1 });
+    const sk = client(await server.createKey({ kind: 'sk' }));
+    const signer = client(await server.createKey());
+    const early = await failure(sk.getSignedDocument(document.id));
+    expect(early).toMatchObject({ code: 'DOCUMENT_NOT_SEALED', status: 409, retryable: true, retryAfterMs: 5000 });
+
+    await signer.submitDocument(await payloadFor(await signer.getDocument(document.id)));
+    expect(await server.test.sealDue()).toBeGreaterThanOrEqual(1); // with the other tests' submissions
+    const pdf = await sk.getSignedDocument(document.id);
+    expect(new TextDecoder().decode(pdf.subarray(0, 5))).toBe('%PDF-');
+    const sealing = (await sk.getManagedDocument(document.id)).sealing;
+    const digest = Buffer.from(await crypto.subtle.digest('SHA-256', pdf as Uint8Array<ArrayBuffer>)).toString('hex');
+    expect(sealing).toMatchObject({ status: 'sealed', sha256: digest });
+    expect((await sk.getAuditTrail(document.id)).events.map((event) => event.type)).toEqual([
+      'document.created',
+      'document.submitted',
+      'document.sealed',
+    ]);
+    // A pk key may verify too (a host page checking a file its user holds).
+    expect(await signer.verifyDocument(new Blob([pdf as Uint8Array<ArrayBuffer>]))).toMatchObject({
+      sealed: true,
+      intact: true,
+      documentId: document.id,
+      sha256: digest,
+    });
+  });
+});
+
 describe('the endpoint table', () => {
   /** One call of each method of the client; a method added without one here does not compile. */
   const calls: Record<Exclude<keyof SigningClient, 'rateLimit'>, (client: SigningClient, documentId: string) => Promise<unknown>> = {
@@ -225,6 +255,9 @@ describe('the endpoint table', () => {
       c.createDocument({ file: new Blob([(await generateSamplePdf({ pages: 1 })) as Uint8Array<ArrayBuffer>]), fields: sampleFields(1) }),
     getManagedDocument: (c, id) => c.getManagedDocument(id),
     getSubmission: (c, id) => c.getSubmission(id),
+    getSignedDocument: (c, id) => c.getSignedDocument(id),
+    getAuditTrail: (c, id) => c.getAuditTrail(id),
+    verifyDocument: async (c) => c.verifyDocument(new Blob([(await generateSamplePdf({ pages: 1 })) as Uint8Array<ArrayBuffer>])),
   };
 
   it('the client calls every endpoint reached with a key, and nothing outside the table', async () => {

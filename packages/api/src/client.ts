@@ -2,6 +2,8 @@ import { z } from 'zod';
 import {
   endpointPath,
   endpoints,
+  type AuditTrail,
+  type VerifyResult,
   type DocumentMetadata,
   type Endpoint,
   type FieldDefinition,
@@ -74,6 +76,17 @@ export interface SigningClient {
   getManagedDocument(documentId: string, options?: { signal?: AbortSignal }): Promise<ManagedDocument>;
   /** `GET /documents/{documentId}/submission` (sk key): the stored submission of a completed document. */
   getSubmission(documentId: string, options?: { signal?: AbortSignal }): Promise<SubmissionRecord>;
+  /**
+   * `GET /documents/{documentId}/signed.pdf` (sk key): the sealed PDF's bytes. Before it is sealed the server answers
+   * 409 `DOCUMENT_NOT_SEALED` with `Retry-After`, which the client waits out like any retryable answer (with the
+   * default retries, about 15 s) before it rejects with that code; `getManagedDocument(id).sealing` tells without
+   * waiting.
+   */
+  getSignedDocument(documentId: string, options?: { signal?: AbortSignal }): Promise<Uint8Array>;
+  /** `GET /documents/{documentId}/audit` (sk key): created, opened, submitted, sealed, oldest first. */
+  getAuditTrail(documentId: string, options?: { signal?: AbortSignal }): Promise<AuditTrail>;
+  /** `POST /verify` (any key): whether `file` is a PDF this Signet sealed for the key's organization, unchanged. */
+  verifyDocument(file: Blob, options?: { signal?: AbortSignal }): Promise<VerifyResult>;
   /** The `X-RateLimit-*` headers of the last response that had them. */
   readonly rateLimit: RateLimitInfo | null;
 }
@@ -90,6 +103,7 @@ type Call<E extends Endpoint> = ([PathParams<E['path']>] extends [never] ? { par
   headers?: Record<string, string>;
   signal?: AbortSignal | undefined;
   replayable?: boolean;
+  binary?: boolean;
 };
 
 /** The schemas of an endpoint's answers: its 2xx bodies, and a body of its own on a refusal (validate-key's 401). */
@@ -166,6 +180,15 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
       (await call(endpoints.getManagedDocument, { params: { documentId }, signal })).data,
     getSubmission: async (documentId, { signal } = {}) =>
       (await call(endpoints.getSubmission, { params: { documentId }, signal })).data,
+    getSignedDocument: async (documentId, { signal } = {}) =>
+      (await call(endpoints.getSignedDocument, { params: { documentId }, signal, binary: true })) as unknown as Uint8Array,
+    getAuditTrail: async (documentId, { signal } = {}) =>
+      (await call(endpoints.getAuditTrail, { params: { documentId }, signal })).data,
+    verifyDocument: async (file, { signal } = {}) => {
+      const form = new FormData();
+      form.set('file', file, 'document.pdf');
+      return (await call(endpoints.verifyDocument, { body: form, signal })).data;
+    },
     get rateLimit() {
       return transport.rateLimit;
     },

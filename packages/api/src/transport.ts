@@ -37,6 +37,8 @@ export interface ApiRequest<T extends z.ZodType> {
   replayable?: boolean;
   /** A non-2xx answer that is an answer of the call after all (validate-key's `valid: false`), when it parses. */
   failureSchema?: T;
+  /** The success is a file (a PDF), returned as its bytes; `schema` is then not applied. */
+  binary?: boolean;
 }
 
 /**
@@ -78,7 +80,7 @@ export class Transport {
     signal?.addEventListener('abort', onAbort, { once: true });
 
     let response: Response;
-    let text: string;
+    let bytes: Uint8Array;
     try {
       response = await this.options.fetch(this.baseUrl + request.path, {
         method: request.method,
@@ -87,7 +89,7 @@ export class Transport {
         signal: controller.signal,
       });
       // The body is read under the same time-out: a server that stalls mid-answer is a time-out too.
-      text = await response.text();
+      bytes = new Uint8Array(await response.arrayBuffer());
     } catch (error) {
       if (signal?.aborted) throw new SigningAbortError({ cause: signal.reason });
       if (timedOut) throw new SigningTimeoutError(this.options.timeoutMs);
@@ -98,11 +100,13 @@ export class Transport {
     }
 
     this.rateLimit = readRateLimit(response.headers) ?? this.rateLimit;
-    return interpret(request, response, text);
+    if (request.binary && response.ok) return bytes as z.infer<T>;
+    return interpret(request, response, new TextDecoder().decode(bytes));
   }
 
   private headers(request: ApiRequest<z.ZodType>): Record<string, string> {
-    const headers: Record<string, string> = { Accept: 'application/json', 'X-API-Key': this.options.apiKey, ...request.headers };
+    const accept = request.binary ? 'application/pdf, application/json' : 'application/json';
+    const headers: Record<string, string> = { Accept: accept, 'X-API-Key': this.options.apiKey, ...request.headers };
     // A FormData body gets its multipart Content-Type (with the boundary) from fetch itself.
     if (request.body !== undefined && !(request.body instanceof FormData)) headers['Content-Type'] = 'application/json';
     return headers;
