@@ -112,8 +112,9 @@ export async function createFixtures(submitDocuments: number): Promise<BenchFixt
     await storage.close();
   }
 
-  const submitDocumentIds = await insertSubmitDocuments(databasePath, organizationId, submitDocuments);
-  await checkRoundTrip(databaseUrl, submitDocumentIds[0]!);
+  const spec = { pdf: await submitPdf(), pageCount: 1, fields: SUBMIT_FIELDS, filename: 'bench-agreement.pdf' };
+  const submitDocumentIds = await insertPendingDocuments(databasePath, organizationId, spec, submitDocuments);
+  await checkRoundTrip(databaseUrl, submitDocumentIds[0]!, SUBMIT_FIELDS);
   return {
     dir,
     databaseUrl,
@@ -126,16 +127,33 @@ export async function createFixtures(submitDocuments: number): Promise<BenchFixt
   };
 }
 
-async function insertSubmitDocuments(databasePath: string, organizationId: string, count: number): Promise<string[]> {
-  const pdf = await submitPdf();
+/** What {@link insertPendingDocuments} writes, as many times as asked. */
+export interface PendingDocumentSpec {
+  pdf: Uint8Array;
+  pageCount: number;
+  fields: FieldDefinition[];
+  filename: string;
+}
+
+/**
+ * Writes `count` pending documents of `spec` into the embedded database at `databasePath` in one transaction, with
+ * the storage's own column list and row mapping (`schema.ts`), and returns their ids.
+ */
+export async function insertPendingDocuments(
+  databasePath: string,
+  organizationId: string,
+  spec: PendingDocumentSpec,
+  count: number,
+): Promise<string[]> {
+  const { pdf } = spec;
   const base: Omit<NewDocument, 'id' | 'createdAt'> = {
     organizationId,
-    filename: 'bench-agreement.pdf',
+    filename: spec.filename,
     mimeType: 'application/pdf',
-    pageCount: 1,
+    pageCount: spec.pageCount,
     fileSize: pdf.byteLength,
     sha256: sha256(pdf),
-    fields: SUBMIT_FIELDS,
+    fields: spec.fields,
   };
   const db = new Database(databasePath);
   const ids: string[] = [];
@@ -162,11 +180,11 @@ async function insertSubmitDocuments(databasePath: string, organizationId: strin
 }
 
 /** The bulk-written rows must read back through the storage exactly as `createDocument` would have stored them. */
-async function checkRoundTrip(databaseUrl: string, id: string): Promise<void> {
+export async function checkRoundTrip(databaseUrl: string, id: string, fields: FieldDefinition[]): Promise<void> {
   const storage = await openStorage(databaseUrl);
   try {
     const document = await storage.getDocument(id);
-    if (!document || document.status !== 'pending' || JSON.stringify(document.fields) !== JSON.stringify(SUBMIT_FIELDS)) {
+    if (!document || document.status !== 'pending' || JSON.stringify(document.fields) !== JSON.stringify(fields)) {
       throw new Error(`bulk-created document ${id} does not read back through the storage as written`);
     }
     const head = await storage.readDocumentContent(id, 0, 4);

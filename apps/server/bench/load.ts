@@ -18,8 +18,13 @@ export interface PhaseResult {
   /** The first body of each non-2xx status (warm-up included), cut to 300 characters. */
   errorBodies: Map<number, string>;
   durationSeconds: number;
-  /** CPU of the load generator and the server under load, and of anything else, while measured (Linux only). */
-  cpu: { generator: number; server: number; other: number } | null;
+  /**
+   * CPU of the load generator, the server under load, the processes of `watchPids` together (`watched`), and of
+   * anything else, while measured (Linux only).
+   */
+  cpu: { generator: number; server: number; watched: number; other: number } | null;
+  /** When the measured window began and ended (epoch ms). */
+  window: { start: number; end: number };
 }
 
 export interface PhaseOptions {
@@ -27,6 +32,8 @@ export interface PhaseOptions {
   url: string;
   /** Process id of the server behind `url`, for the CPU accounting. */
   serverPid: number;
+  /** Other processes whose CPU is counted apart from "other" (a server's PDF workers). */
+  watchPids?: number[];
   method: 'GET' | 'POST';
   path: string;
   headers?: Record<string, string>;
@@ -115,9 +122,12 @@ export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
   const errorBodies = new Map<number, string>();
   if (options.warmup > 0) await fire(options, options.warmup, null, errorBodies);
   const samples = new Samples();
-  const window = measureCpu([process.pid, options.serverPid]);
+  const watched = options.watchPids ?? [];
+  const start = Date.now();
+  const cpuWindow = measureCpu([process.pid, options.serverPid, ...watched]);
   const result = await fire(options, options.duration, samples, errorBodies);
-  const cpu: CpuUse | null = window.stop();
+  const cpu: CpuUse | null = cpuWindow.stop();
+  const end = Date.now();
   const statusCounts: Record<string, number> = {};
   for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) statusCounts[status] = count ?? 0;
   return {
@@ -132,6 +142,12 @@ export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
     statusCounts,
     errorBodies,
     durationSeconds: result.duration,
-    cpu: cpu && { generator: cpu.cores[0]!, server: cpu.cores[1]!, other: cpu.otherCores },
+    cpu: cpu && {
+      generator: cpu.cores[0]!,
+      server: cpu.cores[1]!,
+      watched: cpu.cores.slice(2).reduce((total, cores) => total + cores, 0),
+      other: cpu.otherCores,
+    },
+    window: { start, end },
   };
 }

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { PhaseResult } from './load.js';
 import type { BenchOutcome } from './server.js';
+import { printSealing } from './seal-report.js';
 
 const TARGETS = { getRatio: 0.6, getP99Ms: 20, submissionsPerSecond: 1000, hostileGetRatio: 0.5, hostileP99Ms: 50, hostileMemoryMiB: 1024 } as const;
 
@@ -63,7 +64,19 @@ export function printReport(outcome: BenchOutcome, shape: { fields: number }): v
   const out = (line = '') => lines.push(line);
 
   const repository = fileURLToPath(new URL('../../..', import.meta.url)).replace(/\/$/, '');
-  const overrides = ['BENCH_DURATION', 'BENCH_WARMUP', 'BENCH_CONNECTIONS', 'BENCH_SUBMIT_POOL', 'BENCH_PHASES', 'BENCH_PROFILE']
+  const overrides = [
+    'BENCH_DURATION',
+    'BENCH_WARMUP',
+    'BENCH_CONNECTIONS',
+    'BENCH_SUBMIT_POOL',
+    'BENCH_PHASES',
+    'BENCH_SEAL_IDLE',
+    'BENCH_SEAL_BURST',
+    'BENCH_SEAL_LARGE',
+    'BENCH_SEAL_GET_BURST',
+    'BENCH_SEAL_POLL_MS',
+    'BENCH_PROFILE',
+  ]
     .filter((name) => process.env[name])
     .map((name) => `${name}=${process.env[name]} `)
     .join('');
@@ -82,7 +95,12 @@ export function printReport(outcome: BenchOutcome, shape: { fields: number }): v
     `payload:    ${integer(bodies.size)} bytes of JSON, ${shape.fields} fields (2 text, 1 signature: a ${integer(bodies.imageBytes)}-byte PNG), ` +
       'own checksum; each submission to its own never-submitted document',
   );
-  out(`server:     real server with its request log on (${integer(outcome.serverLogLines)} JSON lines written); exit code after SIGTERM: ${outcome.serverExitCode}`);
+  if (outcome.serverLogLines !== null) {
+    out(
+      `server:     real server with its request log on (${integer(outcome.serverLogLines)} JSON lines written), seal worker off ` +
+        `(SEAL_WORKER=false); exit code after SIGTERM: ${outcome.serverExitCode}`,
+    );
+  }
   out('latency:    per response, from autocannon\'s client-side timing, over every response of the measured window');
   out();
   out(row(COLUMNS.map(([name]) => name)));
@@ -93,14 +111,21 @@ export function printReport(outcome: BenchOutcome, shape: { fields: number }): v
   if (results['get-hostile']) out(phaseRow("b'. real GET while hostile PDFs upload", results['get-hostile']));
   out(phaseRow('c. ceiling POST (bare Hono, reads the JSON)', results['ceiling-submit']));
   out(phaseRow('d. real POST    /sdk/documents/submit', results.submit));
-  const disturbed = Object.values(results).filter((result) => result.cpu && result.cpu.other > DISTURBED_CORES);
+  const sealGets = outcome.sealing?.results ?? {};
+  if (outcome.settings.phases.has('get-sealing')) {
+    out(phaseRow('e. real GET, sealing server, queue idle', sealGets.getIdle));
+    out(phaseRow('f. real GET during a seal burst (same server)', sealGets.getDuringSeals));
+  }
+  const measured = [...Object.values(results), ...Object.values(sealGets)];
+  const disturbed = measured.filter((result) => result.cpu && result.cpu.other > DISTURBED_CORES);
   for (const result of disturbed) {
     out(`WARNING: other processes used ${result.cpu!.other.toFixed(2)} cores during "${result.name}": its numbers are disturbed`);
   }
-  for (const result of Object.values(results).filter((result) => result.cpu && result.cpu.generator > SATURATED_GENERATOR)) {
+  for (const result of measured.filter((result) => result.cpu && result.cpu.generator > SATURATED_GENERATOR)) {
     out(`note: autocannon used ${result.cpu!.generator.toFixed(2)} cores during "${result.name}": the load generator may be its limit (a lower bound)`);
   }
   out('CPU: average cores used while measured by the server under load, by autocannon (this process), by anything else');
+  if (sealGets.getDuringSeals) out("     (in e and f, the sealing server's PDF workers are counted apart from anything else: see \"GET burst\" below)");
   out();
 
   const ceilingGet = results['ceiling-get'];
@@ -141,6 +166,7 @@ export function printReport(outcome: BenchOutcome, shape: { fields: number }): v
   if (ceilingPost && realPost) {
     target('real POST / ceiling POST', (realPost.requestsPerSecond / ceilingPost.requestsPerSecond).toFixed(2), '', null);
   }
+  if (outcome.sealing) printSealing(outcome.sealing, out, target);
   out();
   out(`status codes, real GET:   ${statuses(realGet)}`);
   out(`status codes, real POST:  ${statuses(realPost)}`);

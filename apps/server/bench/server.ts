@@ -9,21 +9,31 @@ import { underHostileUploads, type HostileLoad } from './hostile.js';
 import { createFixtures, submitBodies, SUBMIT_FIELDS, type BenchFixtures, type SubmitBodies } from './fixtures.js';
 import { runPhase, type PhaseResult } from './load.js';
 import { printReport } from './report.js';
+import { measureSealing, type SealOutcome } from './seal.js';
 import { verifyDurability, type DurabilityReport, type SubmitLedger } from './verify.js';
 
 /*
  * `pnpm bench:server`: the real server (embedded store, request logging on) against a bare Hono app serving the
  * same JSON from memory (the ceiling), each in its own process, loaded in turn by autocannon over loopback.
  * Environment: BENCH_DURATION (s, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (50), BENCH_SUBMIT_POOL (fresh
- * documents for the submit phase), BENCH_PHASES (subset of ceiling-get,get,get-hostile,ceiling-submit,submit; with
- * both ceiling-get and get, the ceiling is measured again right after the real GET and the ratio uses their mean;
- * get-hostile is the real GET again while two clients upload the hostile-input suite's PDFs in a loop),
- * BENCH_PROFILE=<dir> (--cpu-prof the server into dir), BENCH_KEEP=1 (keep the temporary directory).
+ * documents for the submit phase), BENCH_PHASES (subset of ceiling-get,get,get-hostile,ceiling-submit,submit,seal,
+ * get-sealing; with both ceiling-get and get, the ceiling is measured again right after the real GET and the ratio
+ * uses their mean; get-hostile is the real GET again while two clients upload the hostile-input suite's PDFs in a
+ * loop; seal and get-sealing run last, on a server of their own: see seal.ts), BENCH_SEAL_IDLE (3-page seals waited
+ * for one at a time, 15), BENCH_SEAL_BURST (3-page submissions sent at once, 20), BENCH_SEAL_LARGE (300-page seals,
+ * 2), BENCH_SEAL_GET_BURST (3-page submissions sent before the GET load of get-sealing, 150), BENCH_SEAL_POLL_MS
+ * (how often a waiting client asks whether a document is sealed, 20), BENCH_PROFILE=<dir> (--cpu-prof the server
+ * into dir), BENCH_KEEP=1 (keep the temporary directory).
+ * The server of the other phases runs with SEAL_WORKER=false: the submit phase's tens of thousands of submissions
+ * would otherwise be sealed behind it, during the phases after it.
  */
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
-const PHASES = ['ceiling-get', 'get', 'get-hostile', 'ceiling-submit', 'submit'] as const;
+const LOAD_PHASES = ['ceiling-get', 'get', 'get-hostile', 'ceiling-submit', 'submit'] as const;
+const SEAL_PHASES = ['seal', 'get-sealing'] as const;
+const PHASES = [...LOAD_PHASES, ...SEAL_PHASES] as const;
 type PhaseName = (typeof PHASES)[number];
+type LoadPhaseName = (typeof LOAD_PHASES)[number];
 
 function envNumber(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -39,13 +49,22 @@ function readSettings() {
   const phases = (process.env.BENCH_PHASES ?? PHASES.join(',')).split(',').map((name) => name.trim());
   const unknown = phases.filter((name) => !PHASES.includes(name as PhaseName));
   if (unknown.length > 0) throw new Error(`BENCH_PHASES: unknown phase ${unknown.join(', ')} (use ${PHASES.join(', ')})`);
+  const selected = new Set(phases as PhaseName[]);
   return {
     duration,
     warmup,
     connections: envNumber('BENCH_CONNECTIONS', 50),
     // Room for 5,000 submissions a second through warm-up and measurement, plus the sanity check.
-    submitPool: Math.ceil(envNumber('BENCH_SUBMIT_POOL', (duration + warmup) * 5000 + 1000)),
-    phases: new Set(phases as PhaseName[]),
+    submitPool: Math.ceil(envNumber('BENCH_SUBMIT_POOL', selected.has('submit') ? (duration + warmup) * 5000 + 1000 : 2)),
+    phases: selected,
+    seal: {
+      idle: Math.max(1, Math.round(envNumber('BENCH_SEAL_IDLE', 15))),
+      burst: Math.max(1, Math.round(envNumber('BENCH_SEAL_BURST', 20))),
+      large: Math.max(1, Math.round(envNumber('BENCH_SEAL_LARGE', 2))),
+      largePages: 300,
+      getBurst: Math.max(1, Math.round(envNumber('BENCH_SEAL_GET_BURST', 150))),
+      pollMs: envNumber('BENCH_SEAL_POLL_MS', 20),
+    },
     profileDir: process.env.BENCH_PROFILE,
     keep: process.env.BENCH_KEEP === '1',
   };
@@ -94,16 +113,46 @@ export interface BenchOutcome {
   fixtures: BenchFixtures;
   bodies: SubmitBodies;
   /** `ceiling-get-after`: the ceiling again right after the real GET, so drift during the run cancels out. */
-  results: Partial<Record<PhaseName | 'ceiling-get-after', PhaseResult>>;
+  results: Partial<Record<LoadPhaseName | 'ceiling-get-after', PhaseResult>>;
+  /** The seal and get-sealing phases, on their own server; null when neither ran. */
+  sealing: SealOutcome | null;
   durability: DurabilityReport | null;
   /** What the hostile uploads of the get-hostile phase did, and the server's peak memory meanwhile. */
   hostile: HostileLoad | null;
   poolExhausted: boolean;
-  serverLogLines: number;
+  /** Lines of the real server's request log, and its exit code; null when no phase used it. */
+  serverLogLines: number | null;
   serverExitCode: number | null;
 }
 
 async function measure(settings: BenchSettings, fixtures: BenchFixtures): Promise<BenchOutcome> {
+  const usesLoadServer = LOAD_PHASES.some((name) => settings.phases.has(name));
+  const load = usesLoadServer ? await measureLoad(settings, fixtures) : null;
+  const sealing = SEAL_PHASES.some((name) => settings.phases.has(name))
+    ? await measureSealing({
+        dir: fixtures.dir,
+        phases: { seal: settings.phases.has('seal'), getSealing: settings.phases.has('get-sealing') },
+        load: { connections: settings.connections, duration: settings.duration, warmup: settings.warmup },
+        seal: settings.seal,
+        appDir: APP_DIR,
+      })
+    : null;
+  return {
+    settings,
+    fixtures,
+    bodies: load?.bodies ?? (await submitBodies()),
+    results: load?.results ?? {},
+    sealing,
+    durability: load?.durability ?? null,
+    hostile: load?.hostile ?? null,
+    poolExhausted: load?.poolExhausted ?? false,
+    serverLogLines: load?.serverLogLines ?? null,
+    serverExitCode: load?.serverExitCode ?? null,
+  };
+}
+
+/** The phases on the real server with its seal worker off (and the ceiling): every phase but the sealing ones. */
+async function measureLoad(settings: BenchSettings, fixtures: BenchFixtures) {
   const bodies = await submitBodies();
   const ledger: SubmitLedger = { sent: new Map(), accepted: new Set(), answered: new Set() };
   const source = submitSource(fixtures, bodies, ledger);
@@ -118,7 +167,7 @@ async function measure(settings: BenchSettings, fixtures: BenchFixtures): Promis
     const real = await startChild({
       script: 'bench/serve.ts',
       cwd: APP_DIR,
-      env: { ...process.env, DATABASE_URL: fixtures.databaseUrl, BENCH_SERVER_LOG: serverLog },
+      env: { ...process.env, DATABASE_URL: fixtures.databaseUrl, BENCH_SERVER_LOG: serverLog, SEAL_WORKER: 'false' },
       nodeArgs: settings.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.profileDir}`] : [],
     });
     children.push(real);
@@ -148,7 +197,7 @@ async function measure(settings: BenchSettings, fixtures: BenchFixtures): Promis
 
     const load = { connections: settings.connections, duration: settings.duration, warmup: settings.warmup };
     const post = { method: 'POST' as const, path: '/sdk/documents/submit', headers: { ...keyHeaders, 'Content-Type': 'application/json' } };
-    const plan: Array<[PhaseName, () => Promise<PhaseResult>]> = [
+    const plan: Array<[LoadPhaseName, () => Promise<PhaseResult>]> = [
       ['ceiling-get', () => runPhase({ name: 'ceiling GET', url: ceiling.url, serverPid: ceiling.pid, method: 'GET', path: getPath, headers: keyHeaders, ...load })],
       ['get', () => runPhase({ name: 'real GET', url: real.url, serverPid: real.pid, method: 'GET', path: getPath, headers: keyHeaders, ...load })],
       [
@@ -206,17 +255,8 @@ async function measure(settings: BenchSettings, fixtures: BenchFixtures): Promis
 
   const durability = settings.phases.has('submit') ? verifyDurability(fixtures.databasePath, ledger) : null;
   const serverLogLines = readFileSync(serverLog, 'utf8').split('\n').filter(Boolean).length;
-  return {
-    settings,
-    fixtures,
-    bodies,
-    results,
-    durability,
-    hostile,
-    poolExhausted: source.exhausted,
-    serverLogLines,
-    serverExitCode,
-  };
+  // `hostile` is assigned inside a phase's closure, which TypeScript's narrowing of the `let` does not see.
+  return { bodies, results, durability, hostile: hostile as HostileLoad | null, poolExhausted: source.exhausted, serverLogLines, serverExitCode };
 }
 
 const startedAt = performance.now();

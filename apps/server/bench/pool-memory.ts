@@ -1,0 +1,56 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { residentBytes } from '../src/process-memory.js';
+
+/** The ids of a process's children (Linux `/proc`, every thread's list). */
+function childPids(pid: number): number[] {
+  let threads: string[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  return threads.flatMap((thread) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${thread}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  });
+}
+
+/**
+ * The server's PDF pool workers: its children running the pool's `child.ts` (under tsx, the server has another
+ * child, esbuild's service, which is not counted).
+ */
+export function poolWorkerPids(serverPid: number): number[] {
+  return childPids(serverPid).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('/pdf/pool/child.');
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The largest resident memory of any one PDF worker of the server `serverPid` right now (bytes; 0 off Linux). */
+export function workerResidentBytes(serverPid: number): number {
+  return poolWorkerPids(serverPid).reduce((largest, pid) => Math.max(largest, residentBytes(pid) ?? 0), 0);
+}
+
+/**
+ * Samples the server's PDF workers every `intervalMs` while `work` runs and returns the largest resident memory one
+ * of them reached (a seal runs in one worker, so one worker's peak is what a seal costs).
+ * @example const { result, peakBytes } = await withWorkerPeak(server.pid, () => sealOne())
+ */
+export async function withWorkerPeak<T>(serverPid: number, work: () => Promise<T>, intervalMs = 20): Promise<{ result: T; peakBytes: number }> {
+  let peakBytes = workerResidentBytes(serverPid);
+  const timer = setInterval(() => {
+    peakBytes = Math.max(peakBytes, workerResidentBytes(serverPid));
+  }, intervalMs);
+  try {
+    const result = await work();
+    return { result, peakBytes: Math.max(peakBytes, workerResidentBytes(serverPid)) };
+  } finally {
+    clearInterval(timer);
+  }
+}
