@@ -24,6 +24,9 @@ test('no serious or critical accessibility violations: viewer, signature dialog,
   await page.getByRole('button', { name: 'Finish and submit' }).click();
   await expect(page.getByText('Document signed')).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
+  // And once the signed copy is offered.
+  await expect(page.getByRole('link', { name: 'Download signed PDF' })).toBeVisible({ timeout: 30_000 });
+  expect(await seriousViolations(page)).toEqual([]);
 });
 
 test('a completed document reopened is read-only', async ({ page }) => {
@@ -39,4 +42,8 @@ test('a completed document reopened is read-only', async ({ page }) => {
   await expect(page.getByRole('checkbox', { name: /agree to the terms/ })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Signature', exact: true })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Finish and submit' })).toHaveCount(0);
+  // Its signed copy is offered here too (at once when sealed already, else once the seal lands).
+  await expect(page.getByRole('link', { name: 'Download signed PDF' })).toHaveAttribute('href', new RegExp(`/sdk/documents/${documentId}/signed\\.pdf\\?token=`), {
+    timeout: 30_000,
+  });
 });

@@ -1,6 +1,6 @@
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import type { SubmissionRecord } from '@signet/contract';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,6 +66,16 @@ export async function fillRequired(page: Page, name: string, date: string): Prom
   await page.getByRole('checkbox', { name: /agree to the terms/ }).check();
   await signByTyping(page, 'Signature', name);
   await page.getByLabel('Date', { exact: true }).fill(date);
+}
+
+/**
+ * What poppler's `pdfsig` says about the signatures of the PDF at `path`. It exits 0 even when a digest does not
+ * match, so callers judge its words, not its status.
+ */
+export function pdfsig(path: string): string {
+  const run = spawnSync('pdfsig', [path], { encoding: 'utf8' });
+  if (run.error) throw run.error;
+  return `${run.stdout}${run.stderr}`;
 }
 
 export const test = base;

@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
-import { createDocument, expect, openDocument, signByTyping, storedSubmission, test } from './fixtures.js';
+import { readFileSync } from 'node:fs';
+import { createDocument, expect, openDocument, pdfsig, signByTyping, storedSubmission, test } from './fixtures.js';
 
 /** Draws a signature on the dialog's pad with real mouse strokes. */
 async function drawWithMouse(page: Page, pad: Locator) {
@@ -17,7 +18,7 @@ async function drawWithMouse(page: Page, pad: Locator) {
   }
 }
 
-test('the full signing flow: one submission holding what the page showed', async ({ page }) => {
+test('the full signing flow: one submission holding what the page showed, then the signed PDF', async ({ page }) => {
   const documentId = await createDocument(page);
   await openDocument(page, documentId);
 
@@ -59,4 +60,16 @@ test('the full signing flow: one submission holding what the page showed', async
   expect(stored.pages).toEqual([1, 2, 3].map((pageNumber) => ({ pageNumber, width: 612, height: 792, rotation: 0 })));
   // The link to the stored submission works.
   await expect(result.getByRole('link', { name: 'View the stored submission' })).toHaveAttribute('href', `/demo-api/documents/${documentId}/submission`);
+
+  // The server seals the submission in the background; the completed state offers the signed PDF once it is ready.
+  const signedCopy = page.getByRole('link', { name: 'Download signed PDF' });
+  await expect(signedCopy).toBeVisible({ timeout: 30_000 });
+  const [download] = await Promise.all([page.waitForEvent('download'), signedCopy.click()]);
+  expect(download.suggestedFilename()).toMatch(/\.pdf$/);
+  const path = test.info().outputPath('signed.pdf');
+  await download.saveAs(path);
+  expect(readFileSync(path).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  const report = pdfsig(path);
+  expect(report).toContain('Signature is Valid.');
+  expect(report).toContain('Total document signed');
 });

@@ -1,5 +1,6 @@
 import { missingRequiredFields, type SigningClient } from '@signet/api';
 import { documentPreviewUrl, type FieldDefinition, type FieldValue, type SdkDocument, type SubmissionResult, type TextStyle } from '@signet/contract';
+import type { QueryKey } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { fieldsNamedBy } from './error-message.js';
 import { pageInfo, readingOrder, textStyle } from './fields/field-geometry.js';
@@ -14,6 +15,8 @@ import { ZoomControls } from './Page/ZoomControls.js';
 import type { PageGeometry } from './pdf/page-geometry.js';
 import { usePdfDocument } from './pdf/usePdfDocument.js';
 import { SignatureDialog } from './signature/SignatureDialog.js';
+import type { SignedCopyPolling } from './signed-copy/poll-schedule.js';
+import { SignedCopy } from './signed-copy/SignedCopy.js';
 import { StatusPanel } from './StatusPanel.js';
 import { useLatest } from './useLatest.js';
 import { useSubmit } from './useSubmit.js';
@@ -22,16 +25,20 @@ export interface DocumentViewProps {
   client: SigningClient;
   document: SdkDocument;
   messages: ViewerMessages;
+  /** The document's key among the host's queries (its signed copy's query is under it). */
+  queryKey: QueryKey;
+  signedCopyPolling?: SignedCopyPolling;
   onReady?(document: SdkDocument): void;
   onFieldChange?(fieldId: string, value: FieldValue): void;
   onComplete?(result: SubmissionResult): void;
+  onSealed?(signedDocumentUrl: string): void;
   onError?(error: Error): void;
 }
 
 type Values = Readonly<Record<string, FieldValue | undefined>>;
 
 /** The signing surface of a loaded document: pages, fields, guidance, the signature dialog and the submission. */
-export function DocumentView({ client, document, messages, ...callbacks }: DocumentViewProps) {
+export function DocumentView({ client, document, messages, queryKey, signedCopyPolling, ...callbacks }: DocumentViewProps) {
   const events = useLatest(callbacks);
   const { pdf, pages, pagesMeasured, progress, error: pdfError } = usePdfDocument(document.documentUrl);
   // Page 1 as the server rendered it, on screen while pdf.js boots and opens the file, then under page 1's canvas.
@@ -185,6 +192,16 @@ export function DocumentView({ client, document, messages, ...callbacks }: Docum
         <StatusPanel
           tone="success"
           title={result ? messages.completedTitle : messages.alreadyCompletedTitle}
+          action={
+            <SignedCopy
+              client={client}
+              document={document}
+              queryKey={[...queryKey, 'signed-copy']}
+              polling={signedCopyPolling}
+              messages={messages}
+              onSealed={(url) => events.current.onSealed?.(url)}
+            />
+          }
         >
           {result ? (
             <>

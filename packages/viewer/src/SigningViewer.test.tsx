@@ -1,34 +1,13 @@
-import { buildSubmission, createSigningClient } from '@signet/api';
 import { submissionChecksum } from '@signet/contract';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commands, userEvent } from 'vitest/browser';
-import { inkPng, renderViewer, untilReady } from './test-support/render-viewer.js';
+import { completeThroughApi, fillAll } from './test-support/fill-fields.js';
+import { renderViewer, untilReady } from './test-support/render-viewer.js';
 
 afterEach(() => cleanup());
 
 const submitButton = () => screen.getByRole('button', { name: /finish and submit|submitting/i });
-
-/** Signs through the dialog's Type tab: click the field, type, apply. */
-async function typeSignature(fieldName: string, text: string) {
-  await userEvent.click(screen.getByRole('button', { name: fieldName }));
-  const dialog = await screen.findByRole('dialog');
-  await userEvent.click(within(dialog).getByRole('tab', { name: 'Type' }));
-  const input = within(dialog).getByRole('textbox', { name: 'Your name' });
-  await userEvent.clear(input);
-  await userEvent.type(input, text);
-  await userEvent.click(within(dialog).getByRole('button', { name: 'Apply' }));
-  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-}
-
-/** Fills every required field of the sample agreement with the mouse and keyboard. */
-async function fillAll() {
-  await userEvent.fill(screen.getByRole('textbox', { name: 'Full legal name' }), 'Ada Lovelace');
-  await typeSignature('Initials', 'AL');
-  await userEvent.click(screen.getByRole('checkbox', { name: /agree to the terms/ }));
-  await typeSignature('Signature', 'Ada Lovelace');
-  await userEvent.fill(screen.getByLabelText('Date'), '2026-11-22');
-}
 
 describe('<SigningViewer>', () => {
   it('guides through the required fields; Submit only when complete', async () => {
@@ -149,23 +128,7 @@ describe('<SigningViewer>', () => {
 
   it('a completed document opens read-only', async () => {
     const doc = await commands.createDocument({ pages: 2 });
-    const client = createSigningClient({ apiKey: doc.apiKey, baseUrl: doc.baseUrl });
-    const sdk = await client.getDocument(doc.documentId);
-    const image = inkPng();
-    await client.submitDocument(
-      await buildSubmission({
-        document: sdk,
-        values: {
-          signer_name: { type: 'text', content: 'Grace Hopper' },
-          signer_initials: { type: 'initials', imageData: image },
-          accept_terms: { type: 'checkbox', checked: true },
-          signature: { type: 'signature', imageData: image },
-          signed_date: { type: 'date', content: '2026-11-20' },
-        },
-        renderContext: { scale: 1, viewportWidth: 800, viewportHeight: 600, devicePixelRatio: 1 },
-        pages: [1, 2].map((pageNumber) => ({ pageNumber, width: 612, height: 792, rotation: 0 })),
-      }),
-    );
+    await completeThroughApi(doc);
     await renderViewer({ document: doc });
     await untilReady();
     expect(screen.getByText('Already signed')).toBeTruthy();

@@ -7,6 +7,7 @@ import { loadErrorMessage } from './error-message.js';
 import { resolveMessages, type ViewerMessages } from './i18n/messages.js';
 import { loadPagePreview } from './Page/page-preview.js';
 import { prefetchPdf, preloadPdfWorker } from './pdf/load-pdf.js';
+import type { SignedCopyPolling } from './signed-copy/poll-schedule.js';
 import { StatusPanel } from './StatusPanel.js';
 import { useLatest } from './useLatest.js';
 import { viewerCss } from './styles.js';
@@ -27,11 +28,22 @@ export interface SigningViewerProps {
   queryClient?: QueryClient;
   /** Retries of the client (default: 3 with backoff). */
   retry?: RetryOptions;
+  /**
+   * How long the completed state waits for the signed PDF, asking again with backoff (default: 1 s doubling to
+   * 30 s, for ten minutes; not while the page is hidden).
+   */
+  signedCopyPolling?: SignedCopyPolling;
   /** The document and its PDF are loaded and the fields can be filled in. */
   onReady?(document: SdkDocument): void;
   onFieldChange?(fieldId: string, value: FieldValue): void;
   /** The submission was accepted. */
   onComplete?(result: SubmissionResult): void;
+  /**
+   * The signed PDF is ready (after a submission, or on opening a sealed document): its download URL, which the
+   * completed state also offers as a link. Once per viewer.
+   * @example <SigningViewer … onSealed={(url) => setReceipt(url)} />
+   */
+  onSealed?(signedDocumentUrl: string): void;
   /** Loading or submitting failed (after the client's retries). */
   onError?(error: Error): void;
 }
@@ -52,7 +64,17 @@ export function SigningViewer({ queryClient, ...props }: SigningViewerProps) {
   );
 }
 
-function ViewerRoot({ documentId, apiKey, baseUrl, locale, messages: overrides, className, retry, ...events }: Omit<SigningViewerProps, 'queryClient'>) {
+function ViewerRoot({
+  documentId,
+  apiKey,
+  baseUrl,
+  locale,
+  messages: overrides,
+  className,
+  retry,
+  signedCopyPolling,
+  ...events
+}: Omit<SigningViewerProps, 'queryClient'>) {
   const messages = useMemo(() => resolveMessages(locale, overrides), [locale, overrides]);
   const apiBase = baseUrl ?? globalThis.location?.origin ?? '';
   const client = useMemo(() => createSigningClient({ apiKey, baseUrl: apiBase, retry }), [apiKey, apiBase, retry]);
@@ -89,7 +111,15 @@ function ViewerRoot({ documentId, apiKey, baseUrl, locale, messages: overrides, 
     <div className={['signet-viewer', className].filter(Boolean).join(' ')} lang={locale}>
       <style>{viewerCss}</style>
       {document.data ? (
-        <DocumentView key={document.data.metadata.id} client={client} document={document.data} messages={messages} {...events} />
+        <DocumentView
+          key={document.data.metadata.id}
+          client={client}
+          document={document.data}
+          messages={messages}
+          queryKey={documentQuery.queryKey}
+          signedCopyPolling={signedCopyPolling}
+          {...events}
+        />
       ) : document.error ? (
         <div className="signet-centered">
           <StatusPanel

@@ -106,6 +106,12 @@ const shellCss = /* css */ `
 .signet-viewer .signet-status-text { margin: 2px 0 0; color: var(--_muted); }
 .signet-viewer .signet-status .signet-button { margin-top: 10px; }
 .signet-viewer .signet-reference code { font-size: 0.9em; background: #f1f3f5; padding: 1px 4px; border-radius: 4px; }
+/* The signed copy under the completed state: a line that waits calmly, then a link that looks like a button. The line
+   is as tall as the link that replaces it, so the pages below do not move when it arrives. */
+.signet-viewer .signet-signed-copy { display: flex; align-items: center; gap: 8px; min-height: 40px; margin: 10px 0 0; color: var(--_muted); font-size: 14px; }
+.signet-viewer .signet-spinner--inline { width: 16px; height: 16px; border-width: 2px; flex: none; }
+.signet-viewer a.signet-button { text-decoration: none; }
+.signet-viewer .signet-download-icon { flex: none; }
 
 .signet-viewer .signet-field-layer { position: absolute; inset: 0; pointer-events: none; }
 .signet-viewer .signet-field { position: absolute; pointer-events: auto; container-type: size; }

@@ -19,6 +19,12 @@ export interface ViewerMessages {
   alreadyCompletedTitle: string;
   alreadyCompletedBody: string;
   submissionReference: string;
+  /** Under the completed state while the server seals the document. */
+  signedCopyPreparing: string;
+  /** The link to the signed PDF. */
+  signedCopyDownload: string;
+  /** When the signed PDF has not come within the viewer's wait (ten minutes by default). */
+  signedCopyUnavailable: string;
   fixFields: string;
   submitFailed: string;
   retry: string;
@@ -73,6 +79,9 @@ const en: ViewerMessages = {
   alreadyCompletedTitle: 'Already signed',
   alreadyCompletedBody: 'This document has been completed and can no longer be changed.',
   submissionReference: 'Reference',
+  signedCopyPreparing: 'Preparing your signed copy…',
+  signedCopyDownload: 'Download signed PDF',
+  signedCopyUnavailable: 'Your signed copy is taking longer than usual. It will be available from the sender.',
   fixFields: 'Please check the highlighted fields.',
   submitFailed: 'The document could not be submitted. Please try again.',
   retry: 'Try again',
@@ -125,6 +134,9 @@ const de: ViewerMessages = {
   alreadyCompletedTitle: 'Bereits unterschrieben',
   alreadyCompletedBody: 'Dieses Dokument ist abgeschlossen und kann nicht mehr geändert werden.',
   submissionReference: 'Referenz',
+  signedCopyPreparing: 'Ihre unterschriebene Kopie wird vorbereitet…',
+  signedCopyDownload: 'Unterschriebenes PDF herunterladen',
+  signedCopyUnavailable: 'Ihre unterschriebene Kopie braucht länger als üblich. Sie erhalten sie vom Absender.',
   fixFields: 'Bitte prüfen Sie die markierten Felder.',
   submitFailed: 'Das Dokument konnte nicht gesendet werden. Bitte versuchen Sie es erneut.',
   retry: 'Erneut versuchen',

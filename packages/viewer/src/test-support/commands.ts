@@ -19,12 +19,15 @@ interface Shared {
   held: Map<string, { promise: Promise<void>; release: () => void }>;
   /** Documents whose preview the server answers with 404 (as a server without previews would). */
   withoutPreview: Set<string>;
+  /** Documents whose seal the server does not tell the viewer about until `seal` (see `holdSeal`). */
+  sealHeld: Set<string>;
 }
 const shared: Shared = ((globalThis as { [SHARED]?: Shared })[SHARED] ??= {
   requests: [],
   failing: new Map(),
   held: new Map(),
   withoutPreview: new Set(),
+  sealHeld: new Set(),
 });
 const { requests } = shared;
 
@@ -43,6 +46,8 @@ export interface RecordedRequest {
   documentId: string | null;
   range: string | null;
   idempotencyKey: string | null;
+  /** When the server received it (`Date.now()` of the server's process). */
+  at: number;
 }
 
 // Vitest loads its config (and so these commands) with Node's own loader, which cannot read the server's
@@ -56,6 +61,7 @@ const server = () =>
       const path = new URL(request.url).pathname;
       const documentId = await documentOf(request, path);
       requests.push({
+        at: Date.now(),
         method: request.method,
         path,
         documentId,
@@ -75,7 +81,11 @@ const server = () =>
         const body = { success: false, error, meta: { requestId: 'req_injected', timestamp: new Date().toISOString() } };
         return Response.json(body, { status: 404, headers: { 'access-control-allow-origin': '*' } });
       }
-      return next(request);
+      const response = await next(request);
+      if (documentId && shared.sealHeld.has(documentId) && request.method === 'GET' && path === `/sdk/documents/${documentId}`) {
+        return withoutSignedCopy(response);
+      }
+      return response;
     });
     return live;
   }));
@@ -151,6 +161,47 @@ const withoutPreview: BrowserCommand<[documentId: string]> = async (_context, do
   shared.withoutPreview.add(documentId);
 };
 
+/**
+ * Keeps a document's seal from the viewer until `seal`: its `GET /sdk/documents/{id}` answers leave out
+ * `signedDocumentUrl`. Other test files seal every due job of the shared server at any time (`seal`), so a test
+ * that watches the viewer wait holds its document's seal first.
+ */
+const holdSeal: BrowserCommand<[documentId: string]> = async (_context, documentId) => {
+  await server();
+  shared.sealHeld.add(documentId);
+};
+
+/**
+ * Seals `documentId` (its submission must be stored) with the real seal worker, and lets the viewer see it: the
+ * server's due seal jobs run until this document's is done. Resolves with its sealed file's SHA-256.
+ */
+const seal: BrowserCommand<[documentId: string]> = async (_context, documentId) => {
+  const { test } = await server();
+  // A job put off after a failure would never come due within a test: say so rather than spin.
+  const deadline = Date.now() + 45_000;
+  while (Date.now() < deadline) {
+    const state = await test.storage.getSealState(documentId);
+    if (state.sealed) {
+      shared.sealHeld.delete(documentId);
+      return state.sealed.sha256;
+    }
+    if (!state.job) throw new Error(`${documentId} has no seal job: was it submitted?`);
+    if (state.job.status === 'failed') throw new Error(`Sealing ${documentId} failed: ${state.job.lastError ?? 'no reason'}`);
+    // Another test file's seal may hold this job's lease: run what is due, then look again.
+    if ((await test.sealDue()) === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${documentId} was not sealed: ${JSON.stringify((await test.storage.getSealState(documentId)).job)}`);
+};
+
+/** `response` (a JSON `SdkDocument`) without its `signedDocumentUrl`. */
+async function withoutSignedCopy(response: Response): Promise<Response> {
+  if (!response.ok) return response;
+  const { signedDocumentUrl: _hidden, ...document } = (await response.json()) as Record<string, unknown>;
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(JSON.stringify(document), { status: response.status, headers });
+}
+
 async function documentOf(request: Request, path: string): Promise<string | null> {
   const inPath = /\/documents\/(doc_[A-Za-z0-9]+)/.exec(path);
   if (inPath) return inPath[1]!;
@@ -159,7 +210,17 @@ async function documentOf(request: Request, path: string): Promise<string | null
   return typeof body?.documentId === 'string' ? body.documentId : null;
 }
 
-export const signetCommands = { createDocument, storedSubmission, failSubmits, takeRequests, holdFile, releaseFile, withoutPreview };
+export const signetCommands = {
+  createDocument,
+  storedSubmission,
+  failSubmits,
+  takeRequests,
+  holdFile,
+  releaseFile,
+  withoutPreview,
+  holdSeal,
+  seal,
+};
 
 declare module 'vitest/browser' {
   interface BrowserCommands {
@@ -170,5 +231,7 @@ declare module 'vitest/browser' {
     holdFile(documentId: string): Promise<void>;
     releaseFile(documentId: string): Promise<void>;
     withoutPreview(documentId: string): Promise<void>;
+    holdSeal(documentId: string): Promise<void>;
+    seal(documentId: string): Promise<string>;
   }
 }

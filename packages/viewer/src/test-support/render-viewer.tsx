@@ -10,7 +10,7 @@ export async function renderViewer(
   options: { pages?: number; props?: Partial<SigningViewerProps>; height?: number; document?: CreatedDocument } = {},
 ) {
   const doc = options.document ?? (await commands.createDocument({ pages: options.pages ?? 2 }));
-  const events = { ready: 0, completed: [] as SubmissionResult[], errors: [] as Error[], changes: [] as string[] };
+  const events = { ready: 0, completed: [] as SubmissionResult[], errors: [] as Error[], changes: [] as string[], sealed: [] as string[] };
   const view = render(
     <div style={{ height: `${options.height ?? 700}px`, width: '900px' }}>
       <SigningViewer
@@ -22,6 +22,7 @@ export async function renderViewer(
         onComplete={(result) => events.completed.push(result)}
         onError={(error) => events.errors.push(error)}
         onFieldChange={(id) => events.changes.push(id)}
+        onSealed={(url) => events.sealed.push(url)}
         {...options.props}
       />
     </div>,
