@@ -181,6 +181,8 @@ describe("the signer's copy", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('Cache-Control')).toBe('private, max-age=300');
     expect(res.headers.get('Access-Control-Allow-Origin')).toBe('https://host.example');
+    // A host page that fetches the file may read its name.
+    expect(res.headers.get('Access-Control-Expose-Headers')).toContain('Content-Disposition');
     expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(signed.pdf))).toBe(true);
   });
 

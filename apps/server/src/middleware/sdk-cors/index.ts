@@ -14,6 +14,7 @@ export const EXPOSED_HEADERS = [
   'Content-Length',
   'ETag',
   'Retry-After',
+  'Content-Disposition',
 ].join(', ');
 
 const ALLOWED_HEADERS = 'X-API-Key, Content-Type, Idempotency-Key, Range, If-None-Match, If-Range';
