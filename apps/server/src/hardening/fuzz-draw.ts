@@ -57,3 +57,13 @@ export function randomBytes(g: Draw, length: number): Uint8Array {
   }
   return bytes;
 }
+
+/** `length` letters and digits, as ids and key secrets are made of. */
+export function alphanumeric(g: Draw, length: number): string {
+  return g(fc.string, { unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'), minLength: length, maxLength: length });
+}
+
+/** What a header may carry in a Web `Headers` (a byte string without NUL, CR or LF). */
+export function headerSafe(value: string): string {
+  return value.replace(/[^\t\x20-\x7e\x80-\xff]/g, '?');
+}

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { chance, pick, randomBytes, uniform, weighted, type Draw } from './fuzz-draw.js';
 import { hostileString, hostileValue, label, mutateText, mutateTree, nested, serialize, NESTING_DEPTHS, type JsonTree } from './fuzz-json.js';
 import type { FuzzTargets } from './fuzz-requests.js';
@@ -146,4 +147,56 @@ export function multipartBody(g: Draw, targets: FuzzTargets, recipe: string[]): 
     body = body.slice(0, at);
   }
   return { contentType: how.contentType(how.announced), body };
+}
+
+/** A sealed PDF with one byte changed where it counts (inside the signed ranges), or appended to. */
+function alteredSeal(g: Draw, sealed: Uint8Array, recipe: string[]): Uint8Array {
+  return weighted<Uint8Array>(g, [
+    [3, () => {
+      const copy = sealed.slice();
+      const at = uniform(g, copy.length - 1);
+      copy[at] = copy[at]! ^ (1 + uniform(g, 254));
+      recipe.push(`sealed PDF with byte ${at} flipped`);
+      return copy;
+    }],
+    [1, () => { recipe.push('sealed PDF with a revision appended'); return concat([sealed, utf8('\n1 0 obj\n<< >>\nendobj\n%%EOF\n')]); }],
+    [1, () => { recipe.push('sealed PDF twice'); return concat([sealed, sealed]); }],
+  ]);
+}
+
+/**
+ * A `POST /verify` body drawn from `g`: a real sealed PDF, one altered, an unsealed one, or garbage and truncated
+ * files, then the parts and the encoding mutated as for uploads. `files` are the SHA-256 of every `file` part sent
+ * with a file name (or of its base64 decoding, when it says so): the verdict's `sha256` must be one of them.
+ * @example const { contentType, body, files } = verifyBody(g, targets, recipe)
+ */
+export function verifyBody(g: Draw, targets: FuzzTargets, recipe: string[]): { contentType: string | undefined; body: Uint8Array; files: string[] } {
+  const sealed = pick(g, targets.documents.sealed).pdf;
+  const data = weighted<Uint8Array>(g, [
+    [40, () => { recipe.push('the sealed PDF'); return sealed; }],
+    [20, () => alteredSeal(g, sealed, recipe)],
+    [10, () => { recipe.push('an unsealed PDF'); return pick(g, targets.pdfs).bytes; }],
+    [30, () => mutatePdf(g, chance(g, 0.7) ? sealed : pick(g, targets.pdfs).bytes, targets, recipe)],
+  ]);
+  const file: Part = { name: 'file', filename: chance(g, 0.9) ? 'check.pdf' : pick(g, FILENAMES), contentType: 'application/pdf', data };
+  const parts = [file];
+  if (chance(g, 0.1)) parts.push({ name: 'fields', data: utf8('[]') });
+  if (chance(g, 0.3)) mutateParts(g, parts, recipe);
+  const how = encoding(g, recipe);
+  let body = encode(parts, how);
+  if (chance(g, 0.05)) {
+    const at = uniform(g, body.length);
+    recipe.push(`body cut at byte ${at} of ${body.length}`);
+    body = body.slice(0, at);
+  }
+  const files = parts.filter((part) => part.name === 'file' && part.filename !== undefined).flatMap(readings).map(sha256);
+  return { contentType: how.contentType(how.announced), body, files };
+}
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** What a part's file may be as the server reads it: its bytes, or their decoding if it says it is base64 (undici). */
+function readings(part: Part): Uint8Array[] {
+  const base64 = part.headerLines?.some((line) => /^content-transfer-encoding:\s*base64/i.test(line));
+  return base64 ? [part.data, Buffer.from(Buffer.from(part.data).toString(), 'base64')] : [part.data];
 }

@@ -4,10 +4,13 @@ import { canonicalPayload } from '@signet/contract';
 import { answerProblem, type Answer } from './fuzz-oracle.js';
 import { ENDPOINT_PATHS, type Endpoint, type FuzzRequest } from './fuzz-requests.js';
 
+const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
+
 // The fuzz passes only if its judge can fail: each way an answer can break the contract is caught.
 
 const requestTo = (endpoint: Endpoint, body?: unknown): FuzzRequest => ({
   endpoint,
+  method: 'POST',
   path: ENDPOINT_PATHS[endpoint],
   headers: [],
   body: body === undefined ? undefined : new TextEncoder().encode(JSON.stringify(body)),
@@ -64,5 +67,115 @@ describe('answerProblem', () => {
 
   it('flags a created document off its schema', () => {
     expect(answerProblem(requestTo('create-document'), answer(201, { success: true, data: {}, meta: { requestId: 'req_1', timestamp: 't' } }))).toMatch(/schema/);
+  });
+});
+
+const DOCUMENT = 'doc_AAAAAAAAAAAAAAAAAAAAAAAA';
+const PDF = new TextEncoder().encode('%PDF-1.7\n% a sealed file\n%%EOF\n');
+const ETAG = `"${sha256(PDF)}"`;
+
+const readOf = (endpoint: 'signed-document' | 'signed-copy', options: { method?: 'GET' | 'HEAD'; tail?: string; headers?: Record<string, string> } = {}): FuzzRequest => ({
+  endpoint,
+  method: options.method ?? 'GET',
+  path: `${endpoint === 'signed-copy' ? '/sdk' : ''}/documents/${DOCUMENT}/${options.tail ?? 'signed.pdf'}${endpoint === 'signed-copy' ? '?token=t' : ''}`,
+  headers: Object.entries(options.headers ?? {}),
+  body: undefined,
+  chunked: false,
+  recipe: [],
+});
+
+/** A sealed PDF's answer that keeps every rule, to break one at a time. */
+function pdfAnswer(status: number, body: Uint8Array, headers: Record<string, string | undefined> = {}): Answer {
+  const all: Record<string, string | undefined> = {
+    'Content-Type': 'application/pdf',
+    'X-Request-Id': 'req_1',
+    ETag: ETAG,
+    'Accept-Ranges': 'bytes',
+    'Cache-Control': 'private, no-cache',
+    'Content-Disposition': 'attachment; filename="a-signed.pdf"',
+    'Content-Length': String(body.length),
+    ...headers,
+  };
+  const defined = Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  return { status, headers: new Headers(defined), text: new TextDecoder().decode(body), bytes: body };
+}
+
+describe('answerProblem on the sealed PDF (not JSON)', () => {
+  const range = { Range: 'bytes=5-9' };
+  const part = (headers: Record<string, string | undefined> = {}) =>
+    pdfAnswer(206, PDF.subarray(5, 10), { 'Content-Range': `bytes 5-9/${PDF.length}`, ...headers });
+
+  it('accepts the whole file, a range, a 304, a HEAD, and the signer’s copy with its own caching', () => {
+    expect(answerProblem(readOf('signed-document'), pdfAnswer(200, PDF))).toBeUndefined();
+    expect(answerProblem(readOf('signed-document', { headers: range }), part())).toBeUndefined();
+    const notModified = pdfAnswer(304, new Uint8Array(), { 'Content-Length': undefined, 'Content-Type': undefined });
+    expect(answerProblem(readOf('signed-document', { headers: { 'If-None-Match': `"x", ${ETAG}` } }), notModified)).toBeUndefined();
+    const head = { ...pdfAnswer(200, PDF), text: '', bytes: new Uint8Array() };
+    expect(answerProblem(readOf('signed-document', { method: 'HEAD' }), head)).toBeUndefined();
+    const copy = pdfAnswer(200, PDF, { 'Cache-Control': 'private, max-age=300', Vary: 'Origin' });
+    expect(answerProblem(readOf('signed-copy'), copy)).toBeUndefined();
+  });
+
+  it.each([
+    ['JSON for the PDF', readOf('signed-document'), pdfAnswer(200, PDF, { 'Content-Type': 'application/json' }), /200 not application\/pdf/],
+    ['a Content-Length that is not the body’s', readOf('signed-document'), pdfAnswer(200, PDF, { 'Content-Length': String(PDF.length + 1) }), /Content-Length \d+ and a body of/],
+    ['an ETag that is not the body’s SHA-256', readOf('signed-document'), pdfAnswer(200, PDF, { ETag: `"${'0'.repeat(64)}"` }), /ETag is not the SHA-256/],
+    ['no ETag', readOf('signed-document'), pdfAnswer(200, PDF, { ETag: undefined }), /headers off the contract \(ETag/],
+    ['a download shown inline', readOf('signed-document'), pdfAnswer(200, PDF, { 'Content-Disposition': 'inline; filename="a.pdf"' }), /Content-Disposition/],
+    ['the signer’s copy without Vary: Origin', readOf('signed-copy'), pdfAnswer(200, PDF, { 'Cache-Control': 'private, max-age=300' }), /headers off the contract \(Vary/],
+    ['a body that is not a PDF', readOf('signed-document'), pdfAnswer(200, new TextEncoder().encode('{}'), { ETag: `"${sha256('{}')}"` }), /not a PDF/],
+    ['a 206 of more bytes than its Content-Range', readOf('signed-document', { headers: range }), { ...part({ 'Content-Length': '6' }), bytes: PDF.subarray(5, 11) }, /206 of 5 bytes by its Content-Range, 6/],
+    ['a 206 past the end of the file', readOf('signed-document', { headers: range }), part({ 'Content-Range': `bytes 5-9/9` }), /206 with Content-Range/],
+    ['a 206 without Content-Range', readOf('signed-document', { headers: range }), part({ 'Content-Range': undefined }), /Content-Range/],
+    ['a 206 nobody asked for', readOf('signed-document'), part(), /without Range/],
+    ['a 304 with a body', readOf('signed-document', { headers: { 'If-None-Match': ETAG } }), pdfAnswer(304, PDF), /304 with a body/],
+    ['a 304 to an If-None-Match of another version', readOf('signed-document', { headers: { 'If-None-Match': '"x"' } }), pdfAnswer(304, new Uint8Array()), /If-None-Match naming its ETag/],
+    ['a HEAD with a body', readOf('signed-document', { method: 'HEAD' }), pdfAnswer(200, PDF), /HEAD answered with a body/],
+  ])('flags %s', (_case, request, given, problem) => {
+    expect(answerProblem(request, given)).toMatch(problem);
+  });
+
+  it('flags a 409 DOCUMENT_NOT_SEALED without Retry-After and a 416 without Content-Range', () => {
+    expect(answerProblem(readOf('signed-copy'), answer(409, envelope('DOCUMENT_NOT_SEALED'), { 'Retry-After': '5' }))).toBeUndefined();
+    expect(answerProblem(readOf('signed-document'), answer(409, envelope('DOCUMENT_NOT_SEALED')))).toMatch(/409 headers off the contract \(Retry-After/);
+    expect(answerProblem(readOf('signed-document'), answer(416, envelope('VALIDATION_ERROR'), { 'Content-Range': `bytes */${PDF.length}` }))).toBeUndefined();
+    expect(answerProblem(readOf('signed-copy'), answer(416, envelope('VALIDATION_ERROR')))).toMatch(/416 headers off the contract \(Content-Range/);
+  });
+});
+
+describe('answerProblem on the audit trail and /verify', () => {
+  const meta = { requestId: 'req_1', timestamp: '2026-11-23T10:00:00.000Z' };
+  const trail = (documentId: string) => ({ success: true, data: { documentId, events: [{ type: 'document.created', occurredAt: meta.timestamp, ip: null, userAgent: null }] }, meta });
+
+  it('accepts the trail of the document the path names, and flags another’s or one off its schema', () => {
+    const request = readOf('signed-document', { tail: 'audit' });
+    expect(answerProblem(request, answer(200, trail(DOCUMENT)))).toBeUndefined();
+    expect(answerProblem(request, answer(200, trail('doc_BBBBBBBBBBBBBBBBBBBBBBBB')))).toMatch(/another document/);
+    expect(answerProblem(request, answer(200, { ...trail(DOCUMENT), data: { documentId: DOCUMENT } }))).toMatch(/audit envelope off its schema/);
+  });
+
+  const SEALED = sha256('sealed');
+  const OTHER = sha256('other');
+  const verifyOf = (files: string[]): FuzzRequest => ({ ...requestTo('verify'), files, sealedFiles: { [SEALED]: DOCUMENT } });
+  const verdict = (data: Record<string, unknown>) => ({ success: true, data, meta });
+  const sealedVerdict = { sealed: true, intact: true, documentId: DOCUMENT, submissionId: 'sub_AAAAAAAAAAAAAAAAAAAAAAAA', sealedAt: meta.timestamp, sha256: SEALED };
+
+  it('accepts a verdict on the file sent: the sealed one intact, another one not sealed or altered', () => {
+    expect(answerProblem(verifyOf([SEALED]), answer(200, verdict(sealedVerdict)))).toBeUndefined();
+    expect(answerProblem(verifyOf([OTHER]), answer(200, verdict({ sealed: false, intact: false, sha256: OTHER })))).toBeUndefined();
+    expect(answerProblem(verifyOf([OTHER]), answer(200, verdict({ ...sealedVerdict, intact: false, sha256: OTHER })))).toBeUndefined();
+  });
+
+  it.each([
+    ['a sha256 of another file', verifyOf([OTHER]), { sealed: false, intact: false, sha256: SEALED }, /not the SHA-256 of the file sent/],
+    ['a verdict without a file sent', verifyOf([]), { sealed: false, intact: false, sha256: OTHER }, /without a file part/],
+    ['intact but not sealed', verifyOf([OTHER]), { sealed: false, intact: true, sha256: OTHER }, /intact but not sealed/],
+    ['sealed without its ids', verifyOf([OTHER]), { sealed: true, intact: false, sha256: OTHER }, /sealed without its document/],
+    ['ids of a file not sealed', verifyOf([OTHER]), { sealed: false, intact: false, documentId: DOCUMENT, sha256: OTHER }, /not sealed, yet naming/],
+    ['the sealed file not intact', verifyOf([SEALED]), { ...sealedVerdict, intact: false }, /not called sealed and intact/],
+    ['another file intact', verifyOf([OTHER]), { ...sealedVerdict, sha256: OTHER }, /intact, for a file that is no sealed file/],
+    ['a sha256 that is not hex', verifyOf(['x']), { sealed: false, intact: false, sha256: 'x' }, /verdict envelope off its schema/],
+  ])('flags %s', (_case, request, data, problem) => {
+    expect(answerProblem(request, answer(200, verdict(data)))).toMatch(problem);
   });
 });

@@ -1,18 +1,26 @@
 import { createHash } from 'node:crypto';
-import fc from 'fast-check';
-import { canonicalPayload, type FieldDefinition } from '@signet/contract';
-import { chance, pick, randomBytes, uniform, weighted, type Draw } from './fuzz-draw.js';
+import { canonicalPayload, endpoints, type FieldDefinition } from '@signet/contract';
+import { alphanumeric, chance, headerSafe, pick, randomBytes, uniform, weighted, type Draw } from './fuzz-draw.js';
 import { RawJson, cloneTree, hostileString, hostileValue, label, mutateText, mutateTree, nested, serialize, NESTING_DEPTHS, type JsonTree } from './fuzz-json.js';
-import { multipartBody } from './fuzz-multipart.js';
+import { multipartBody, verifyBody } from './fuzz-multipart.js';
+import { signedCopyRequest, signedDocumentRequest } from './fuzz-reads.js';
 
-/** The write endpoints under test. */
-export const ENDPOINTS = ['submit', 'validate-key', 'create-document'] as const;
+/**
+ * The endpoints under test: the writes, `/verify`, and the sealed document's reads (`signed-document`: the key
+ * holder's `signed.pdf` and `audit`; `signed-copy`: the token holder's `signed.pdf`). New ones go last, so that a
+ * seed draws the same cases of the others.
+ */
+export const ENDPOINTS = ['submit', 'validate-key', 'create-document', 'verify', 'signed-document', 'signed-copy'] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
 
+/** Each endpoint's path; the reads' `{documentId}` is filled per request. */
 export const ENDPOINT_PATHS: Record<Endpoint, string> = {
   submit: '/sdk/documents/submit',
   'validate-key': '/sdk/validate-key',
   'create-document': '/documents',
+  verify: endpoints.verifyDocument.path,
+  'signed-document': endpoints.getSignedDocument.path,
+  'signed-copy': endpoints.getSignedDocumentFile.path,
 };
 
 /** The secrets of the keys a fuzz run uses, one per situation the API tells apart. */
@@ -31,6 +39,26 @@ export interface FuzzKeys {
   limited: string;
 }
 
+/** A document of the read endpoints, with the document token of its `documentUrl` once read (`readTokens`). */
+export interface DocumentTarget {
+  id: string;
+  token?: string;
+  /** Its token with an expiry in the past, when the test knows the server's secret. */
+  expiredToken?: string;
+}
+
+/** The documents the reads and `/verify` are asked about, by the state of their seal. */
+export interface FuzzDocuments {
+  /** Sealed, with the sealed file. */
+  sealed: ReadonlyArray<DocumentTarget & { pdf: Uint8Array }>;
+  /** Submitted, their seal failed or queued: 409 `DOCUMENT_NOT_SEALED`. */
+  unsealed: readonly DocumentTarget[];
+  /** Never submitted. */
+  pending: readonly DocumentTarget[];
+  /** Another organization's. */
+  foreign: DocumentTarget;
+}
+
 /** What the generators build requests from: real keys, real documents and their valid payloads. */
 export interface FuzzTargets {
   keys: FuzzKeys;
@@ -41,28 +69,26 @@ export interface FuzzTargets {
   /** PDFs with field definitions that fit them. */
   pdfs: ReadonlyArray<{ bytes: Uint8Array; fields: FieldDefinition[] }>;
   maxPdfBytes: number;
+  documents: FuzzDocuments;
 }
 
 /** One generated request, and how it was made (for the failure report). */
 export interface FuzzRequest {
   endpoint: Endpoint;
+  method: 'GET' | 'HEAD' | 'POST';
   path: string;
   headers: Array<[string, string]>;
   body: Uint8Array | undefined;
   /** Over HTTP, send the body in chunks (Transfer-Encoding: chunked) rather than with a Content-Length. */
   chunked: boolean;
   recipe: string[];
+  /** For `/verify`: the SHA-256 of each `file` part sent, one of which the verdict must name. */
+  files?: string[];
+  /** For `/verify`: the organization's sealed files, SHA-256 to document id, the only ones it may call intact. */
+  sealedFiles?: Record<string, string>;
 }
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
-
-/** What a header may carry in a Web `Headers` (a byte string without NUL, CR or LF). */
-export function headerSafe(value: string): string {
-  return value.replace(/[^\t\x20-\x7e\x80-\xff]/g, '?');
-}
-
-const alphanumeric = (g: Draw, length: number) =>
-  g(fc.string, { unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'), minLength: length, maxLength: length });
 
 function apiKeyHeader(g: Draw, keys: FuzzKeys, preferred: 'pk' | 'sk', recipe: string[]): Array<[string, string]> {
   const main = keys[preferred];
@@ -239,6 +265,9 @@ function validateKeyBody(g: Draw, recipe: string[]): BodyAndHeaders {
   ]);
 }
 
+const sealedFiles = (targets: FuzzTargets) =>
+  Object.fromEntries(targets.documents.sealed.map(({ id, pdf }) => [createHash('sha256').update(pdf).digest('hex'), id]));
+
 /**
  * One request to `endpoint`, drawn from `g`: hostile and mutated bodies, content types and headers around
  * mostly-valid keys, so that the checks past authentication are reached too.
@@ -248,6 +277,9 @@ export function fuzzRequest(g: Draw, endpoint: Endpoint, targets: FuzzTargets): 
   const recipe: string[] = [];
   const headers: Array<[string, string]> = [];
   let body: Uint8Array | undefined;
+  let method: FuzzRequest['method'] = 'POST';
+  let path = ENDPOINT_PATHS[endpoint];
+  let extra: Pick<FuzzRequest, 'files' | 'sealedFiles'> = {};
   switch (endpoint) {
     case 'submit':
       headers.push(...apiKeyHeader(g, targets.keys, chance(g, 0.85) ? 'pk' : 'sk', recipe), ...jsonContentType(g, recipe), ...idempotencyKey(g, recipe));
@@ -267,7 +299,29 @@ export function fuzzRequest(g: Draw, endpoint: Endpoint, targets: FuzzTargets): 
       body = made.body;
       break;
     }
+    case 'verify': {
+      headers.push(...apiKeyHeader(g, targets.keys, chance(g, 0.5) ? 'pk' : 'sk', recipe));
+      const made = verifyBody(g, targets, recipe);
+      if (made.contentType !== undefined) headers.push(['Content-Type', made.contentType]);
+      if (chance(g, 0.03)) {
+        const declared = pick(g, [targets.maxPdfBytes + 1024 * 1024 + 1, 2 ** 31, 2 ** 53, 1e21]);
+        headers.push(['Content-Length', String(declared)]);
+        recipe.push(`Content-Length: ${declared} declared`);
+      }
+      body = made.body;
+      extra = { files: made.files, sealedFiles: sealedFiles(targets) };
+      break;
+    }
+    case 'signed-document':
+    case 'signed-copy': {
+      if (endpoint === 'signed-document') headers.push(...apiKeyHeader(g, targets.keys, 'sk', recipe));
+      else if (chance(g, 0.1)) headers.push(...apiKeyHeader(g, targets.keys, chance(g, 0.5) ? 'pk' : 'sk', recipe));
+      const made = endpoint === 'signed-document' ? signedDocumentRequest(g, targets, recipe) : signedCopyRequest(g, targets, recipe);
+      ({ method, path } = made);
+      headers.push(...made.headers);
+      break;
+    }
   }
   headers.push(...forwardedFor(g, recipe), ...extraHeaders(g, recipe));
-  return { endpoint, path: ENDPOINT_PATHS[endpoint], headers, body, chunked: chance(g, 0.3), recipe };
+  return { endpoint, method, path, headers, body, chunked: chance(g, 0.3), recipe, ...extra };
 }

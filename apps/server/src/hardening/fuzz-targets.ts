@@ -1,12 +1,18 @@
 import { createHash } from 'node:crypto';
-import type { FieldDefinition } from '@signet/contract';
+import { SdkDocumentSchema, type FieldDefinition } from '@signet/contract';
+import type { SealingConfig } from '../config.js';
 import { createApiKeyRecord, type NewApiKeyOptions } from '../documents/seed.js';
+import { signDocumentToken } from '../documents/token.js';
 import { newId } from '../ids.js';
+import { createLogger } from '../logger.js';
+import { sharedPdfPool } from '../pdf/pool/index.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
-import type { Storage } from '../storage/types.js';
+import { SealWorker } from '../sealing/seal-worker.js';
+import { createTestPki } from '../sealing/signing/test-pki.js';
+import type { DocumentRecord, Storage } from '../storage/types.js';
 import { buildPayload } from '../test-support/harness.js';
 import type { Answer } from './fuzz-oracle.js';
-import type { FuzzKeys, FuzzRequest, FuzzTargets } from './fuzz-requests.js';
+import type { DocumentTarget, FuzzDocuments, FuzzKeys, FuzzRequest, FuzzTargets } from './fuzz-requests.js';
 
 /** Documents kept pending at once; a completed one is replaced, so the checks before acceptance stay reachable. */
 const PENDING_DOCUMENTS = 6;
@@ -20,15 +26,27 @@ export interface FuzzStore {
   storage: Storage;
   organizationId: string;
   maxPdfBytes: number;
+  /** How the real seal worker seals the targets' sealed document. */
+  sealing: SealingConfig;
+  /**
+   * The server's `SIGNET_SECRET` when the test knows it: then expired tokens, which only the secret can sign, are
+   * drawn too.
+   */
+  secret?: string;
 }
 
 /** A fuzz run's targets on a store, and what keeps them usable as the run completes documents. */
 export interface FuzzSetup {
   targets: FuzzTargets;
-  /** Every key secret, none of which may appear in a log line. */
+  /** Every key secret (and the server's secret, when known), none of which may appear in a log line. */
   secrets: string[];
   /** After an accepted submission, a new pending document takes the completed one's place. */
   replaceCompleted(request: FuzzRequest, answer: Answer): Promise<void>;
+  /**
+   * Reads the document token of each read target from `GET /sdk/documents/{id}` (the server signs it with a secret
+   * the test may not know), through `get`, which answers a path asked with a key with the response's body.
+   */
+  readTokens(get: (path: string, key: string) => Promise<string>): Promise<void>;
 }
 
 /**
@@ -52,13 +70,15 @@ export async function pendingDocument(storage: Storage, pdf: SamplePdf, organiza
   );
 }
 
-async function keys({ storage, organizationId }: FuzzStore): Promise<FuzzKeys> {
+async function keys({ storage, organizationId }: FuzzStore): Promise<FuzzKeys & { pkId: string }> {
   const key = async (options: Omit<NewApiKeyOptions, 'organizationId'>) =>
     (await createApiKeyRecord(storage, { organizationId, rateLimit: UNLIMITED, ...options })).key;
   const revoked = await createApiKeyRecord(storage, { organizationId, kind: 'pk' });
   await storage.revokeApiKey(revoked.id, new Date().toISOString());
+  const pk = await createApiKeyRecord(storage, { organizationId, rateLimit: UNLIMITED, kind: 'pk' });
   return {
-    pk: await key({ kind: 'pk' }),
+    pkId: pk.id,
+    pk: pk.key,
     sk: await key({ kind: 'sk' }),
     pkReadOnly: await key({ kind: 'pk', scopes: ['documents:read'] }),
     skReadOnly: await key({ kind: 'sk', scopes: ['documents:read'] }),
@@ -69,10 +89,78 @@ async function keys({ storage, organizationId }: FuzzStore): Promise<FuzzKeys> {
   };
 }
 
+/** Records a complete submission of `document` as the submit route does, which enqueues its seal job. */
+async function submitted(storage: Storage, document: DocumentRecord, keyId: string): Promise<void> {
+  const payload = await buildPayload(document);
+  const id = newId('sub');
+  const receivedAt = new Date().toISOString();
+  await storage.recordSubmission({
+    id,
+    documentId: document.id,
+    organizationId: document.organizationId,
+    keyId,
+    checksum: payload['checksum'] as string,
+    payload: JSON.stringify(payload),
+    result: { success: true, submissionId: id, documentId: document.id, timestamp: receivedAt, message: 'Document submitted successfully' },
+    clientIp: '203.0.113.9',
+    userAgent: 'signet-fuzz',
+    receivedAt,
+  });
+}
+
 /**
- * Keys of every kind, pending documents with valid payloads, a document of another organization and sample PDFs
- * with fields, in real storage.
- * @example const { targets, replaceCompleted } = await fuzzTargets({ storage, organizationId, maxPdfBytes })
+ * The read endpoints' documents: one sealed by the real seal worker (the sample PDF in the PDF pool, signed with the
+ * test PKI's self-signed key), one whose seal failed, one whose seal is queued, one nobody submitted.
+ */
+async function readTargets(store: FuzzStore, pdf: SamplePdf, keyId: string, foreignId: string): Promise<FuzzDocuments> {
+  const { storage, organizationId } = store;
+  const signing = (await createTestPki()).selfSigned;
+  const worker = new SealWorker({
+    storage,
+    pdfPool: sharedPdfPool(),
+    logger: createLogger('warn'),
+    config: store.sealing,
+    signingKey: async () => signing,
+  });
+  const document = await pendingDocument(storage, pdf, organizationId);
+  await submitted(storage, document, keyId);
+  while (await worker.runOnce());
+  const { sealed } = await storage.getSealState(document.id);
+  if (!sealed) throw new Error(`the fuzz's sealed document was not sealed: ${JSON.stringify(await storage.getSealState(document.id))}`);
+  // A plain copy: storage may answer with a Buffer, whose `slice` is a view that a mutation would write through.
+  const sealedPdf = new Uint8Array(await storage.readSealedContent(document.id, 0, sealed.fileSize - 1));
+
+  const failed = await pendingDocument(storage, pdf, organizationId);
+  await submitted(storage, failed, keyId);
+  const job = await storage.claimSealJob(worker.owner, { now: new Date(), leaseMs: 60_000 });
+  await storage.failSealJob(worker.owner, job!.documentId, { error: 'fuzz: failed on purpose', retryAt: null, now: new Date() });
+  // Queued last, so that the claim above took the failed one's job; a server's own worker may seal it later.
+  const queued = await pendingDocument(storage, pdf, organizationId);
+  await submitted(storage, queued, keyId);
+  const pending = await pendingDocument(storage, pdf, organizationId);
+
+  return {
+    sealed: [{ id: document.id, pdf: sealedPdf }],
+    unsealed: [{ id: failed.id }, { id: queued.id }],
+    pending: [{ id: pending.id }],
+    foreign: { id: foreignId },
+  };
+}
+
+/** Sets `target.token` from its `documentUrl`, and `target.expiredToken` when the secret is known. */
+async function readToken(store: FuzzStore, target: DocumentTarget, get: (path: string, key: string) => Promise<string>, pk: string) {
+  const text = await get(`/sdk/documents/${target.id}`, pk);
+  const { documentUrl } = SdkDocumentSchema.parse(JSON.parse(text));
+  target.token = new URL(documentUrl).searchParams.get('token') ?? undefined;
+  if (!store.secret) return;
+  const { version } = (await store.storage.getDocument(target.id))!;
+  target.expiredToken = signDocumentToken(store.secret, { documentId: target.id, version, expires: Math.floor(Date.now() / 1000) - 60 });
+}
+
+/**
+ * Keys of every kind, pending documents with valid payloads, a document of another organization, sample PDFs with
+ * fields, and documents in every state of their seal (one sealed by the real worker), in real storage.
+ * @example const { targets, replaceCompleted } = await fuzzTargets({ storage, organizationId, maxPdfBytes, sealing })
  */
 export async function fuzzTargets(store: FuzzStore): Promise<FuzzSetup> {
   const { storage } = store;
@@ -84,17 +172,24 @@ export async function fuzzTargets(store: FuzzStore): Promise<FuzzSetup> {
   const payloads: Array<Record<string, unknown>> = [];
   for (let i = 0; i < PENDING_DOCUMENTS; i++) payloads.push(await payloadOf(pdfs[i % pdfs.length]!));
   const other = await storage.ensureOrganization(`other-${store.organizationId.toLowerCase()}`, 'Other Org');
+  const { pkId, ...fuzzKeys } = await keys(store);
+  const foreignPayload = await payloadOf(pdfs[0]!, other.id);
   const targets: FuzzTargets = {
-    keys: await keys(store),
+    keys: fuzzKeys,
     payloads,
-    foreignPayload: await payloadOf(pdfs[0]!, other.id),
+    foreignPayload,
     pdfs,
     maxPdfBytes: store.maxPdfBytes,
+    documents: await readTargets(store, pdfs[0]!, pkId, foreignPayload['documentId'] as string),
   };
 
   return {
     targets,
-    secrets: Object.values(targets.keys),
+    secrets: [...Object.values(targets.keys), ...(store.secret ? [store.secret] : [])],
+    async readTokens(get) {
+      const { sealed, unsealed, pending } = targets.documents;
+      for (const target of [...sealed, ...unsealed, ...pending]) await readToken(store, target, get, fuzzKeys.pk);
+    },
     async replaceCompleted(request, answer) {
       if (request.endpoint !== 'submit' || answer.status !== 201) return;
       const { documentId } = JSON.parse(answer.text) as { documentId: string };

@@ -7,25 +7,37 @@ import { startServer, type RunningServer } from '../server.js';
 import { openStorage } from '../storage/index.js';
 import type { Storage } from '../storage/types.js';
 import { capturingLogger, createTestApp, engines, type TestApp } from '../test-support/harness.js';
-import { answerProblem } from './fuzz-oracle.js';
+import { answerProblem, type Answer } from './fuzz-oracle.js';
 import { ENDPOINTS, ENDPOINT_PATHS, type Endpoint } from './fuzz-requests.js';
 import { describeFailures, fuzzEndpoint, onlyCase, type FuzzReport, type FuzzRunOptions, type Send } from './fuzz-run.js';
 import { fuzzTargets, type FuzzSetup } from './fuzz-targets.js';
 import { rawCases, rawExchange } from './raw-http.js';
 
 /*
- * Every write endpoint, fed generated hostile and mutated requests through the real app on real storage: no answer
- * may be a 5xx, every refusal carries the contract's envelope, every success its schema. Seeded: a failure names
- * its seed and case, and `SIGNET_FUZZ_SEED=… SIGNET_FUZZ_CASE=endpoint#index` draws that one request again.
+ * Every write endpoint, `/verify` and the sealed document's reads, fed generated hostile and mutated requests through
+ * the real app on real storage: no answer may be a 5xx, every refusal carries the contract's envelope, every success
+ * its schema (a sealed PDF: its headers, length and range). Seeded: a failure names its seed and case, and
+ * `SIGNET_FUZZ_SEED=… SIGNET_FUZZ_CASE=endpoint#index` draws that one request again.
  * `pnpm fuzz` sets SIGNET_FUZZ_RUNS=10000 (requests per endpoint in process on SQLite); PostgreSQL gets a quarter
  * of that and the real server over HTTP a tenth, each drawn from cases of their own.
  */
 const SEED = Number(process.env.SIGNET_FUZZ_SEED ?? 20_261_122);
-/** Requests per endpoint on SQLite in CI: uploads cost the most, so fewer of them. */
-const CI_RUNS: Record<Endpoint, number> = { submit: 1000, 'validate-key': 600, 'create-document': 400 };
+/**
+ * Requests per endpoint on SQLite in CI: uploads cost the most, so fewer of them. `/verify` reads signatures in the
+ * PDF pool (but answers a stored seal's exact bytes from storage); the sealed document's reads are cheap.
+ */
+const CI_RUNS: Record<Endpoint, number> = {
+  submit: 1000,
+  'validate-key': 600,
+  'create-document': 400,
+  verify: 600,
+  'signed-document': 1200,
+  'signed-copy': 1000,
+};
 const runsOf = (endpoint: Endpoint) => Number(process.env.SIGNET_FUZZ_RUNS ?? CI_RUNS[endpoint]);
 const ONLY = process.env.SIGNET_FUZZ_CASE;
 const PDF_LIMIT = String(256 * 1024);
+const SECRET = 'fuzz-secret-of-the-server-over-http-0123456789';
 
 /** The error the app logged for a request (its 500s are logged with their cause), first lines of the stack. */
 function loggedError(logs: Array<Record<string, unknown>>, requestId: string): string | undefined {
@@ -51,6 +63,12 @@ async function fuzzAndCheck(where: string, filter: string, options: Omit<FuzzRun
   expect(report.failures.length, describeFailures(report, where, again)).toBe(0);
 }
 
+/** A response read whole: its bytes (a PDF) and their text. */
+async function read(response: Response): Promise<Answer> {
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  return { status: response.status, headers: response.headers, text: new TextDecoder().decode(bytes), bytes };
+}
+
 const secretsIn = (logs: Array<Record<string, unknown>>, secrets: string[]) =>
   logs.filter((line) => secrets.some((secret) => JSON.stringify(line).includes(secret)));
 
@@ -60,15 +78,15 @@ describe.each(engines)('fuzz in process on $name', (engine) => {
   beforeAll(async () => {
     // A small PDF limit makes the 413 cheap to reach.
     t = await createTestApp(engine, { MAX_PDF_BYTES: PDF_LIMIT });
-    setup = await fuzzTargets({ storage: t.storage, organizationId: t.org.id, maxPdfBytes: t.config.maxPdfBytes });
-  });
+    setup = await fuzzTargets({ storage: t.storage, organizationId: t.org.id, maxPdfBytes: t.config.maxPdfBytes, sealing: t.config.sealing });
+    await setup.readTokens(async (path, key) => (await t.app.request(path, { headers: { 'X-API-Key': key } })).text());
+  }, 60_000);
   afterAll(() => t?.close());
 
   const share = engine.name === 'sqlite' ? 1 : 4;
   const send: Send = async (request) => {
-    const init = { method: 'POST', headers: request.headers, body: request.body as Uint8Array<ArrayBuffer> | undefined };
-    const response = await t.app.request(request.path, init);
-    return { status: response.status, headers: response.headers, text: await response.text() };
+    const init = { method: request.method, headers: request.headers, body: request.body as Uint8Array<ArrayBuffer> | undefined };
+    return read(await t.app.request(request.path, init));
   };
 
   it.each(ENDPOINTS)('%s: no 5xx, the envelope on every refusal, the schema on every success', async (endpoint) => {
@@ -101,19 +119,33 @@ describe('fuzz over HTTP', () => {
     storage = await openStorage(databaseUrl);
     const org = await storage.ensureOrganization('fuzz-http', 'Fuzz over HTTP');
     // Every request comes from 127.0.0.1: the failed-authentication limit would soon answer all of them.
-    const config = loadConfig({ DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', MAX_PDF_BYTES: PDF_LIMIT, AUTH_FAILURES_PER_MINUTE: '1000000' });
-    setup = await fuzzTargets({ storage, organizationId: org.id, maxPdfBytes: config.maxPdfBytes });
+    const config = loadConfig({
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      MAX_PDF_BYTES: PDF_LIMIT,
+      AUTH_FAILURES_PER_MINUTE: '1000000',
+      // Known, so that the targets can sign expired document tokens.
+      SIGNET_SECRET: SECRET,
+    });
+    setup = await fuzzTargets({ storage, organizationId: org.id, maxPdfBytes: config.maxPdfBytes, sealing: config.sealing, secret: SECRET });
     server = await startServer({ config, logger });
-  });
+    await setup.readTokens(async (path, key) => (await fetch(server.url + path, { headers: { 'X-API-Key': key } })).text());
+  }, 60_000);
   afterAll(async () => {
     await server?.close();
     await storage?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Through Node's HTTP client: a Content-Length body, or a chunked one in two pieces. */
+  /**
+   * Through Node's HTTP client: a Content-Length body, or a chunked one in two pieces. A declared Content-Length is
+   * dropped: fetch sends none that differs from the body (raw-http.ts sends those).
+   */
   const send: Send = async (request) => {
     const bytes = request.body;
+    const headers = request.headers.filter(([name]) => name.toLowerCase() !== 'content-length');
+    if (headers.length < request.headers.length) request.recipe.push('declared Content-Length dropped');
     if (bytes && request.chunked) request.recipe.push('sent chunked');
     const body = bytes && request.chunked
       ? new ReadableStream({
@@ -125,8 +157,7 @@ describe('fuzz over HTTP', () => {
           },
         })
       : (bytes as Uint8Array<ArrayBuffer> | undefined);
-    const response = await fetch(server.url + request.path, { method: 'POST', headers: request.headers, body, duplex: 'half' } as RequestInit);
-    return { status: response.status, headers: response.headers, text: await response.text() };
+    return read(await fetch(server.url + request.path, { method: request.method, headers, body, duplex: 'half' } as RequestInit));
   };
 
   it.each(ENDPOINTS)('%s: no 5xx, the envelope on every refusal, the schema on every success', async (endpoint) => {
@@ -146,7 +177,7 @@ describe('fuzz over HTTP', () => {
       const answer = await rawExchange(server.url, raw.request, { then: raw.then });
       if (raw.then === 'destroy') continue;
       expect(answer.status, `${raw.name}: no answer`).toBeGreaterThanOrEqual(100);
-      const request = { endpoint: raw.endpoint, path: ENDPOINT_PATHS[raw.endpoint], headers: [], body: undefined, chunked: false, recipe: [raw.name] };
+      const request = { endpoint: raw.endpoint, method: 'POST' as const, path: ENDPOINT_PATHS[raw.endpoint], headers: [], body: undefined, chunked: false, recipe: [raw.name] };
       expect(answerProblem(request, { ...answer, status: answer.status! }), `${raw.name}: ${answer.text.slice(0, 200)}`).toBeUndefined();
     }
     const after = await fetch(`${server.url}/sdk/validate-key`, { method: 'POST', headers: { 'X-API-Key': setup.targets.keys.pk } });
