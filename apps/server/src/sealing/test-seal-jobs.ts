@@ -1,0 +1,311 @@
+/**
+ * Test support for the seal job tests: `signet serve` and `signet worker` as child processes whose log lines are
+ * kept, a timestamp authority that holds requests at a gate (a seal in flight for as long as a test wants), seeded
+ * submissions, and what the store and `pdfsig` say of each document's seal.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { hash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { createApiKeyRecord } from '../documents/seed.js';
+import { pendingDocument, type SamplePdf } from '../hardening/fuzz-targets.js';
+import { submitOnce, type ClientSubmission } from '../hardening/submission-client.js';
+import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
+import { openStorage } from '../storage/index.js';
+import type { SealJob, SealedDocument, Storage } from '../storage/types.js';
+import { buildPayload } from '../test-support/harness.js';
+import { withPdfFile } from './render/test-poppler.js';
+
+const run = promisify(execFile);
+const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
+
+/** One parsed line of a process's JSON log. */
+export type LogLine = Record<string, unknown> & { msg?: string };
+
+/** `signet serve` or `signet worker` in a child process, with its log. */
+export interface SignetProcess {
+  pid: number;
+  /** Where `signet serve` listens; the worker's lease owner for `signet worker`. */
+  address: string;
+  /** SIGKILL, as a crash would end it; resolves once it has exited. */
+  kill9(): Promise<void>;
+  /** SIGTERM (it finishes its seal and flushes its log); resolves with the exit code. */
+  stop(): Promise<number | null>;
+  stderr(): string;
+  /** Its log lines so far: the log is written in batches, so all of them only once it has stopped. */
+  logs(): LogLine[];
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+const READY = {
+  serve: /listening on (http:\/\/\S+)/,
+  worker: /seal worker (\S+) running/,
+};
+
+/**
+ * Starts `signet serve --port 0` or `signet worker` with `env` over this process's environment (log level info),
+ * and resolves once it says it is ready. Rejects with its stderr when it exits first or stays silent `timeoutMs`.
+ * @example const worker = await startSignet('worker', { DATABASE_URL }); … await worker.stop();
+ */
+export function startSignet(
+  command: 'serve' | 'worker',
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<SignetProcess> {
+  const args = command === 'serve' ? ['serve', '--port', '0'] : ['worker'];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    cwd: SERVER_DIR,
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  let stdout = '';
+  child.stdout!.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+  child.stderr!.setEncoding('utf8');
+  const logs = () =>
+    stdout
+      .split('\n')
+      .slice(0, -1)
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as LogLine);
+
+  return new Promise((resolve, reject) => {
+    const fail = (reason: string) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`signet ${command} ${reason}${stderr ? `:\n${stderr.trim()}` : ''}`));
+    };
+    const timer = setTimeout(() => fail(`was not ready within ${timeoutMs} ms`), timeoutMs);
+    const onExit = (code: number | null, signal: string | null) => fail(`exited (${signal ?? code}) before it was ready`);
+    child.once('exit', onExit);
+    let started = false;
+    child.stderr!.on('data', (text: string) => {
+      if (stderr.length < 50_000) stderr += text;
+      const ready = READY[command].exec(stderr);
+      if (!ready || started) return;
+      started = true;
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      resolve({
+        pid: child.pid!,
+        address: ready[1]!,
+        async kill9() {
+          child.kill('SIGKILL');
+          await exited(child);
+        },
+        async stop() {
+          child.kill('SIGTERM');
+          await exited(child);
+          return child.exitCode;
+        },
+        stderr: () => stderr,
+        logs,
+      });
+    });
+  });
+}
+
+/** What a `signet` command printed, and its exit code. */
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the real `signet` command line to its end with `env` over this process's environment.
+ * @example const { code, stdout } = await signet({ DATABASE_URL }, 'jobs', 'list', '--json');
+ */
+export function signet(env: Record<string, string>, ...args: string[]): Promise<CommandResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', ...args],
+      { cwd: SERVER_DIR, env: { ...process.env, ...env } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** The documents a process's log says it sealed, in order. */
+export const sealedIn = (logs: LogLine[]): string[] =>
+  logs.filter((line) => line.msg === 'document sealed').map((line) => String(line.documentId));
+
+/** A timestamp authority in front of another that answers the first `pass` requests and holds the rest. */
+export interface GatedTsa {
+  url: string;
+  /** Requests received so far. */
+  received(): number;
+  /** Resolves once a request is being held. */
+  holding(): Promise<void>;
+  /** Lets every held and later request through. */
+  open(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A loopback proxy to the timestamp authority at `upstream` (e.g. `startTestTsa().url`) that forwards the first
+ * `pass` requests and holds each later one until `open()`: a seal waits at its timestamp, in flight, as long as a
+ * test needs it to.
+ * @example const gate = await startGatedTsa(tsa.url, 2); await gate.holding(); await server.kill9(); gate.open();
+ */
+export async function startGatedTsa(upstream: string, pass: number): Promise<GatedTsa> {
+  let count = 0;
+  let release!: () => void;
+  const opened = new Promise<void>((resolve) => (release = resolve));
+  let held!: () => void;
+  const holding = new Promise<void>((resolve) => (held = resolve));
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      void (async () => {
+        if (++count > pass) {
+          held();
+          await opened;
+        }
+        const answer = await fetch(upstream, {
+          method: 'POST',
+          headers: { 'content-type': 'application/timestamp-query' },
+          body: Buffer.concat(chunks),
+        });
+        const body = Buffer.from(await answer.arrayBuffer());
+        const type = answer.headers.get('content-type') ?? 'application/octet-stream';
+        response.writeHead(answer.status, { 'content-type': type }).end(body);
+      })().catch(() => response.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/tsa`,
+    received: () => count,
+    holding: () => holding,
+    open: () => release(),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        release();
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+/** A pk key, and `count` pending documents with their payloads, not yet sent. */
+export interface SeededSubmissions {
+  pk: string;
+  submissions: ClientSubmission[];
+}
+
+/**
+ * Seeds `databaseUrl` (documents stored directly, as the durability tests do: no preview is drawn) with `count`
+ * pending documents of one to three pages, and a valid submission payload for each.
+ * @example const { pk, submissions } = await seedSubmissions(store.databaseUrl, 8);
+ */
+export async function seedSubmissions(databaseUrl: string, count: number): Promise<SeededSubmissions> {
+  const storage = await openStorage(databaseUrl);
+  try {
+    const org = await storage.ensureOrganization('sealing', 'Sealing');
+    const pk = await createApiKeyRecord(storage, { organizationId: org.id, kind: 'pk', rateLimit: 1_000_000_000 });
+    const pdfs: SamplePdf[] = [];
+    for (const pages of [1, 2, 3]) {
+      pdfs.push({ bytes: await generateSamplePdf({ pages }), fields: sampleFields(pages), pages });
+    }
+    const submissions: ClientSubmission[] = [];
+    for (let i = 0; i < count; i++) {
+      const document = await pendingDocument(storage, pdfs[i % pdfs.length]!, org.id);
+      const payload = (await buildPayload(document)) as ClientSubmission['payload'];
+      submissions.push({ documentId: document.id, payload, idempotencyKey: undefined, contradicted: [], unanswered: 0 });
+    }
+    return { pk: pk.key, submissions };
+  } finally {
+    await storage.close();
+  }
+}
+
+/** Submits every one of `submissions` to `url`, `concurrency` at a time; resolves with how many were acknowledged. */
+export async function submitAll(url: string, pk: string, submissions: ClientSubmission[], concurrency = 8) {
+  const queue = [...submissions];
+  let acknowledged = 0;
+  const client = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      if ((await submitOnce(url, pk, next)) === 'acknowledged') acknowledged++;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, client));
+  return acknowledged;
+}
+
+/**
+ * Polls `check` every 100 ms until it returns a value other than `undefined`; after `timeoutMs` rejects, saying what
+ * `seen` saw last. A bound on a wait for a state, not a timed assertion.
+ * @example const { sealed } = await until(() => storage.getSealState(id).then((s) => s.sealed ? s : undefined), 'sealed');
+ */
+export async function until<T>(
+  check: () => Promise<T | undefined>,
+  what: string,
+  options: { timeoutMs?: number; seen?: () => Promise<unknown> } = {},
+): Promise<T> {
+  const { timeoutMs = 60_000, seen } = options;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) {
+      const last = seen ? `; last seen: ${JSON.stringify(await seen())}` : '';
+      throw new Error(`not ${what} within ${timeoutMs} ms${last}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Resolves once `count` jobs are sealed; after `timeoutMs` rejects with how many jobs are in each state. */
+export function untilSealed(storage: Storage, count: number, timeoutMs: number): Promise<true> {
+  return until(async () => ((await jobsByStatus(storage)).sealed?.length === count ? true : undefined), `${count} sealed`, {
+    timeoutMs,
+    seen: async () => Object.entries(await jobsByStatus(storage)).map(([status, jobs]) => `${status}: ${jobs.length}`),
+  });
+}
+
+/** Jobs by status, of every job in the store. */
+export async function jobsByStatus(storage: Storage): Promise<Record<string, SealJob[]>> {
+  const byStatus: Record<string, SealJob[]> = {};
+  for (const job of await storage.listSealJobs({ limit: 10_000 })) (byStatus[job.status] ??= []).push(job);
+  return byStatus;
+}
+
+/** What the store holds of one document's seal, read back as a verifier would. */
+export interface SealRecord {
+  job: SealJob | null;
+  sealed: SealedDocument | null;
+  /** How many `document.sealed` events its audit trail has. */
+  sealedEvents: number;
+  /** The stored file, when sealed. */
+  content: Uint8Array | null;
+  /** Whether the stored file's SHA-256 is the one recorded. */
+  sha256Matches: boolean;
+}
+
+export async function sealRecord(storage: Storage, documentId: string): Promise<SealRecord> {
+  const { job, sealed } = await storage.getSealState(documentId);
+  const events = await storage.listAuditEvents(documentId);
+  const content = sealed ? await storage.readSealedContent(documentId, 0, sealed.fileSize - 1) : null;
+  return {
+    job,
+    sealed,
+    sealedEvents: events.filter((event) => event.type === 'document.sealed').length,
+    content,
+    sha256Matches: content !== null && sealed !== null && hash('sha256', content, 'hex') === sealed.sha256,
+  };
+}
+
+/** `pdfsig`'s report on `pdf`. It exits 0 even on a digest mismatch: judge by its output. */
+export async function pdfsig(pdf: Uint8Array): Promise<string> {
+  return withPdfFile(pdf, async (path) => (await run('pdfsig', [path])).stdout);
+}
