@@ -25,11 +25,13 @@ export function contentDisposition(kind: 'inline' | 'attachment', filename: stri
 }
 
 /**
- * Whether the request's `If-None-Match` names `etag` (then a 304 answers it).
+ * Whether the request's `If-None-Match` names `etag` (then a 304 answers it): by weak comparison, as RFC 9110
+ * §13.1.2 says (`W/"x"` matches `"x"`), and `*` matches, the file being there.
  * @example if (etagMatches(c, etag)) return c.body(null, 304);
  */
 export function etagMatches(c: Context<AppEnv>, etag: string): boolean {
-  return c.req.header('If-None-Match')?.split(',').some((tag) => tag.trim() === etag) ?? false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return c.req.header('If-None-Match')?.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag)) ?? false;
 }
 
 /**

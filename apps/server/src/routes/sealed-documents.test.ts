@@ -113,6 +113,12 @@ describe('GET /documents/{id}/signed.pdf', () => {
     expect(Buffer.from(await part.arrayBuffer()).equals(Buffer.from(signed.pdf.subarray(10, 100)))).toBe(true);
     const same = await call(t, 'GET', path(signed.document), { key: sk, headers: { 'If-None-Match': etag } });
     expect(same.status).toBe(304);
+    for (const condition of [`W/${etag}`, `"other", ${etag}`, '*']) {
+      const weak = await call(t, 'GET', path(signed.document), { key: sk, headers: { 'If-None-Match': condition } });
+      expect(weak.status, condition).toBe(304);
+    }
+    const other = await call(t, 'GET', path(signed.document), { key: sk, headers: { 'If-None-Match': '"other"' } });
+    expect(other.status).toBe(200);
     const beyond = await call(t, 'GET', path(signed.document), { key: sk, headers: { Range: `bytes=${signed.pdf.length}-` } });
     expect(beyond.status).toBe(416);
     expect(beyond.headers.get('Content-Range')).toBe(`bytes */${signed.pdf.length}`);
