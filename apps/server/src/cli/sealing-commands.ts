@@ -5,10 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
-import { PdfPool, sharedPdfPool } from '../pdf/pool/index.js';
 import { resolveSecret } from '../secret.js';
-import { startSealWorker } from '../sealing/start.js';
-import { verifySeal } from '../sealing/verify-seal.js';
 import { openStorage } from '../storage/index.js';
 import type { SealJob, SealJobStatus } from '../storage/types.js';
 import { CliError, print, readInput, withStorage } from './common.js';
@@ -28,6 +25,8 @@ export function registerSealingCommands(program: Command, documents: Command): v
     .command('worker')
     .description('seal completed submissions, apart from the API server (run `signet serve` with SEAL_WORKER=false)')
     .action(async () => {
+      // Loaded by the commands that use them, so that the others start fast (as `serve` loads the server).
+      const [{ PdfPool }, { startSealWorker }] = await Promise.all([import('../pdf/pool/index.js'), import('../sealing/start.js')]);
       const config = loadConfig();
       const logger = createLogger(config.logLevel);
       const storage = await openStorage(config.databaseUrl);
@@ -106,6 +105,7 @@ export function registerSealingCommands(program: Command, documents: Command): v
           if (!organization) throw new CliError(`no organization ${options.org}`);
           organizationId = organization.id;
         }
+        const [{ sharedPdfPool }, { verifySeal }] = await Promise.all([import('../pdf/pool/index.js'), import('../sealing/verify-seal.js')]);
         const pool = sharedPdfPool();
         const verdict = await verifySeal(storage, organizationId, pdf, (bytes) => pool.run('verify', bytes));
         await pool.close();

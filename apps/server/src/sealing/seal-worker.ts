@@ -73,6 +73,12 @@ export class SealWorker {
     const { storage, config } = this.#options;
     const job = await storage.claimSealJob(this.owner, { now: this.#now(), leaseMs: config.leaseMs });
     if (!job) return false;
+    if (job.attempts > config.maxAttempts) {
+      // Taken over after its lease ran out each time: whatever it does stops the worker (killed, out of memory).
+      const reason = `gave up after ${job.attempts - 1} attempts, each ended by its worker stopping`;
+      await this.#fail(job, new SealError(reason, { retryable: false }), this.#options.logger.child({ documentId: job.documentId }));
+      return true;
+    }
     await this.#run(job);
     return true;
   }

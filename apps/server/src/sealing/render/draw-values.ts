@@ -27,6 +27,9 @@ export async function drawValues(pdf: PDF, fields: readonly FieldDefinition[], v
       throw new SealError(`field "${value.id}" is on page ${pageNumber}, but the PDF has ${pageCount} pages`, { retryable: false });
     }
     const displayed = displayedPage(pdf, page);
+    if (!(displayed.width > 0 && displayed.height > 0)) {
+      throw new SealError(`page ${pageNumber} has no area (its crop box is empty): nothing can be drawn on it`, { retryable: false });
+    }
     const rect = fieldRect(displayed, definition ?? value.position);
     page.drawOperators([
       ops.pushGraphicsState(),
