@@ -7,7 +7,7 @@ import { createDocument } from '../documents/create-document.js';
 import { createApiKeyRecord } from '../documents/seed.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
 import { createTestPki, type TestPki } from '../sealing/signing/test-pki.js';
-import { sealedIn, signet, startSignet, until } from '../sealing/test-seal-jobs.js';
+import { sealedIn, signet, startSealing, until } from '../sealing/test-seal-jobs.js';
 import { openStorage } from '../storage/index.js';
 import type { DocumentRecord, SealJob } from '../storage/types.js';
 import { buildPayload, call, createTestApp, type TestApp } from '../test-support/harness.js';
@@ -167,7 +167,7 @@ describe('signet jobs retry, then signet worker', { timeout: COMMAND_TIMEOUT_MS 
     expect((await t.storage.getSealState(failed.id)).job).toMatchObject({ status: 'pending', attempts: 0 });
     expect((await t.storage.getSealState(unsubmitted.id)).job).toBeNull();
 
-    const worker = await startSignet('worker', {
+    const worker = await startSealing('worker', {
       ...env,
       SIGNET_SIGNING_P12: pki.signer.path,
       SIGNET_SIGNING_P12_PASSWORD: pki.signer.password,

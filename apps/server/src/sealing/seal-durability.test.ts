@@ -10,7 +10,7 @@ import {
   sealedIn,
   seedSubmissions,
   startGatedTsa,
-  startSignet,
+  startSealing,
   submitAll,
   untilSealed,
   type SignetProcess,
@@ -53,7 +53,7 @@ describe.concurrent('seal jobs across kill -9', () => {
         SEAL_POLL_MS: '100',
       };
 
-      const first = await startSignet('serve', env);
+      const first = await startSealing('serve', env);
       servers.push(first);
       expect(await submitAll(first.address, pk, submissions)).toBe(DOCUMENTS);
       await gate.holding();
@@ -67,7 +67,7 @@ describe.concurrent('seal jobs across kill -9', () => {
       await first.kill9();
       gate.open();
 
-      const second = await startSignet('serve', env);
+      const second = await startSealing('serve', env);
       servers.push(second);
       await untilSealed(storage, DOCUMENTS, 60_000);
       expect(await second.stop()).toBe(0);

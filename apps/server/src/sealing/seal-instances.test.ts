@@ -7,7 +7,7 @@ import {
   sealRecord,
   sealedIn,
   seedSubmissions,
-  startSignet,
+  startSealing,
   submitAll,
   untilSealed,
   type SignetProcess,
@@ -38,7 +38,7 @@ describe('seal jobs shared by two instances on PostgreSQL', () => {
         PDF_TASK_TIMEOUT_MS: '30000',
         SEAL_POLL_MS: '50',
       };
-      const [server, worker] = await Promise.all([startSignet('serve', env), startSignet('worker', env)]);
+      const [server, worker] = await Promise.all([startSealing('serve', env), startSealing('worker', env)]);
       instances.push(server, worker);
 
       expect(await submitAll(server.address, pk, submissions, 16)).toBe(DOCUMENTS);

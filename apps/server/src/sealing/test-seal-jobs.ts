@@ -3,7 +3,7 @@
  * kept, a timestamp authority that holds requests at a gate (a seal in flight for as long as a test wants), seeded
  * submissions, and what the store and `pdfsig` say of each document's seal.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { hash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +12,10 @@ import { promisify } from 'node:util';
 import { createApiKeyRecord } from '../documents/seed.js';
 import { pendingDocument, type SamplePdf } from '../hardening/fuzz-targets.js';
 import { submitOnce, type ClientSubmission } from '../hardening/submission-client.js';
+import { startSignet, type LogLine, type SignetProcess } from '../hardening/server-process.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
+
+export type { LogLine, SignetProcess };
 import { openStorage } from '../storage/index.js';
 import type { SealJob, SealedDocument, Storage } from '../storage/types.js';
 import { buildPayload } from '../test-support/harness.js';
@@ -21,94 +24,12 @@ import { withPdfFile } from './render/test-poppler.js';
 const run = promisify(execFile);
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
-/** One parsed line of a process's JSON log. */
-export type LogLine = Record<string, unknown> & { msg?: string };
-
-/** `signet serve` or `signet worker` in a child process, with its log. */
-export interface SignetProcess {
-  pid: number;
-  /** Where `signet serve` listens; the worker's lease owner for `signet worker`. */
-  address: string;
-  /** SIGKILL, as a crash would end it; resolves once it has exited. */
-  kill9(): Promise<void>;
-  /** SIGTERM (it finishes its seal and flushes its log); resolves with the exit code. */
-  stop(): Promise<number | null>;
-  stderr(): string;
-  /** Its log lines so far: the log is written in batches, so all of them only once it has stopped. */
-  logs(): LogLine[];
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
-const READY = {
-  serve: /listening on (http:\/\/\S+)/,
-  worker: /seal worker (\S+) running/,
-};
-
 /**
- * Starts `signet serve --port 0` or `signet worker` with `env` over this process's environment (log level info),
- * and resolves once it says it is ready. Rejects with its stderr when it exits first or stays silent `timeoutMs`.
- * @example const worker = await startSignet('worker', { DATABASE_URL }); … await worker.stop();
+ * `signet serve` or `signet worker` with its log kept (level info): `startSignet` of `hardening/server-process.ts`.
+ * @example const worker = await startSealing('worker', { DATABASE_URL }); … await worker.stop();
  */
-export function startSignet(
-  command: 'serve' | 'worker',
-  env: Record<string, string>,
-  timeoutMs = 30_000,
-): Promise<SignetProcess> {
-  const args = command === 'serve' ? ['serve', '--port', '0'] : ['worker'];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-    cwd: SERVER_DIR,
-    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  let stdout = '';
-  child.stdout!.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-  child.stderr!.setEncoding('utf8');
-  const logs = () =>
-    stdout
-      .split('\n')
-      .slice(0, -1)
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as LogLine);
-
-  return new Promise((resolve, reject) => {
-    const fail = (reason: string) => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(new Error(`signet ${command} ${reason}${stderr ? `:\n${stderr.trim()}` : ''}`));
-    };
-    const timer = setTimeout(() => fail(`was not ready within ${timeoutMs} ms`), timeoutMs);
-    const onExit = (code: number | null, signal: string | null) => fail(`exited (${signal ?? code}) before it was ready`);
-    child.once('exit', onExit);
-    let started = false;
-    child.stderr!.on('data', (text: string) => {
-      if (stderr.length < 50_000) stderr += text;
-      const ready = READY[command].exec(stderr);
-      if (!ready || started) return;
-      started = true;
-      clearTimeout(timer);
-      child.off('exit', onExit);
-      resolve({
-        pid: child.pid!,
-        address: ready[1]!,
-        async kill9() {
-          child.kill('SIGKILL');
-          await exited(child);
-        },
-        async stop() {
-          child.kill('SIGTERM');
-          await exited(child);
-          return child.exitCode;
-        },
-        stderr: () => stderr,
-        logs,
-      });
-    });
-  });
+export function startSealing(command: 'serve' | 'worker', env: Record<string, string>): Promise<SignetProcess> {
+  return startSignet(command, { LOG_LEVEL: 'info', ...env }, { keepLogs: true });
 }
 
 /** What a `signet` command printed, and its exit code. */
