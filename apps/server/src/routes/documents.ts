@@ -1,12 +1,11 @@
-import { bodyLimit } from 'hono/body-limit';
 import { PAGE_LIMIT, endpoints } from '@signet/contract';
-import { ApiError, tooLarge, validationError } from '../errors.js';
+import { ApiError, validationError } from '../errors.js';
 import { sendEnvelope, responseMeta } from '../http/envelope.js';
 import { createDocument } from '../documents/create-document.js';
 import { documentMetadata, managedDocument, sealingOf, submissionRecord } from '../documents/present.js';
 import { decodeCursor, encodeCursor } from '../documents/cursor.js';
 import type { AppContext } from '../http/env.js';
-import { readMultipartForm } from '../http/multipart.js';
+import { pdfUploadLimit, readMultipartForm } from '../http/multipart.js';
 import { handler, type EndpointHandlers } from './serve.js';
 import { findOwnDocument } from './sdk-documents.js';
 
@@ -14,18 +13,10 @@ import { findOwnDocument } from './sdk-documents.js';
 export function documentHandlers(
   deps: AppContext,
 ): Pick<EndpointHandlers, 'createDocument' | 'listDocuments' | 'getManagedDocument' | 'getSubmission'> {
-  // The form (with its multipart overhead) may exceed the PDF limit by a little; the PDF itself is checked exactly.
-  const uploadLimit = bodyLimit({
-    maxSize: deps.config.maxPdfBytes + 1024 * 1024,
-    onError: () => {
-      throw tooLarge('file', deps.config.maxPdfBytes);
-    },
-  });
-
   return {
     // Reads its multipart body itself, so that each missing or malformed part is named.
     createDocument: handler(endpoints.createDocument, {
-      after: [uploadLimit],
+      after: [pdfUploadLimit(deps.config.maxPdfBytes)],
       readsItself: ['body'],
       async handle(c) {
         const form = await readMultipartForm(c, '"file" and "fields"');

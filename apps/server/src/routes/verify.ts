@@ -1,23 +1,16 @@
-import { bodyLimit } from 'hono/body-limit';
 import { endpoints } from '@signet/contract';
 import { tooLarge, validationError } from '../errors.js';
 import type { AppContext } from '../http/env.js';
 import { sendEnvelope } from '../http/envelope.js';
-import { readMultipartForm } from '../http/multipart.js';
+import { pdfUploadLimit, readMultipartForm } from '../http/multipart.js';
 import { verifySeal } from '../sealing/verify-seal.js';
 import { handler, type EndpointHandlers } from './serve.js';
 
 /** `POST /verify`: is this PDF one of the organization's sealed documents, unchanged? */
 export function verifyHandler(deps: AppContext): Pick<EndpointHandlers, 'verifyDocument'> {
-  const uploadLimit = bodyLimit({
-    maxSize: deps.config.maxPdfBytes + 1024 * 1024,
-    onError: () => {
-      throw tooLarge('file', deps.config.maxPdfBytes);
-    },
-  });
   return {
     verifyDocument: handler(endpoints.verifyDocument, {
-      after: [uploadLimit],
+      after: [pdfUploadLimit(deps.config.maxPdfBytes)],
       readsItself: ['body'],
       async handle(c) {
         const form = await readMultipartForm(c, '"file"');

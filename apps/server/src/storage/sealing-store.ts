@@ -1,5 +1,6 @@
 import type { AuditEvent, AuditEventType } from '@signet/contract';
-import { CHUNK_SIZE, chunkSpan, sliceChunks, toMillis } from './schema.js';
+import { writeChunks } from './chunks.js';
+import { toMillis } from './schema.js';
 import {
   AUDIT_EVENT_COLUMNS,
   SEALED_DOCUMENT_COLUMNS,
@@ -104,10 +105,7 @@ export async function completeSealJob(
       sealed.fileSize,
       at,
     ]);
-    for (let idx = 0; idx * CHUNK_SIZE < content.length; idx++) {
-      const chunk = content.subarray(idx * CHUNK_SIZE, (idx + 1) * CHUNK_SIZE);
-      await tx.run('INSERT INTO sealed_chunks (document_id, idx, data) VALUES (?, ?, ?)', [sealed.documentId, idx, chunk]);
-    }
+    await writeChunks(tx, 'sealed_chunks', sealed.documentId, content);
     await recordAuditEvent(tx, sealed.documentId, { type: 'document.sealed', occurredAt: sealed.sealedAt });
     return true;
   });
@@ -171,19 +169,6 @@ export async function findSealedBySha256(db: SqlDatabase, sha256: string): Promi
     [sha256],
   );
   return rows.map(toSealedDocument);
-}
-
-export async function readSealedContent(db: SqlDatabase, documentId: string, start: number, end: number): Promise<Uint8Array> {
-  const { first, last, offset } = chunkSpan(start, end);
-  const rows = await db.all<{ data: Uint8Array }>(
-    'SELECT data FROM sealed_chunks WHERE document_id = ? AND idx BETWEEN ? AND ? ORDER BY idx',
-    [documentId, first, last],
-  );
-  return sliceChunks(
-    rows.map((row) => row.data),
-    offset,
-    end - start + 1,
-  );
 }
 
 export async function getStoredSecret(db: SqlDatabase, name: string): Promise<Uint8Array | null> {

@@ -3,18 +3,15 @@ import { migrate } from './migrations.js';
 import {
   API_KEY_INSERT_COLUMNS,
   AUTHENTICATED_KEY_SELECT,
-  CHUNK_SIZE,
   DOCUMENT_COLUMNS,
   ORGANIZATION_COLUMNS,
   PREVIEW_COLUMNS,
   SUBMISSION_COLUMNS,
   apiKeyValues,
   assertFileSize,
-  chunkSpan,
   decideIdempotencyClaim,
   documentValues,
   previewValues,
-  sliceChunks,
   submissionValues,
   toAuthenticatedKey,
   toDocument,
@@ -31,6 +28,7 @@ import {
 } from './schema.js';
 import type { SqlDatabase } from './sql-database.js';
 import * as sealing from './sealing-store.js';
+import { readChunks, writeChunks } from './chunks.js';
 import type {
   ApiKeyRecord,
   AuditEvent,
@@ -133,10 +131,7 @@ export class SqlStorage implements Storage {
     const record: DocumentRecord = { ...document, updatedAt: document.createdAt, version: 1, status: 'pending' };
     await this.#db.transaction(async (tx) => {
       await tx.run(INSERT_DOCUMENT, documentValues(record));
-      for (let idx = 0; idx * CHUNK_SIZE < content.length; idx++) {
-        const chunk = content.subarray(idx * CHUNK_SIZE, (idx + 1) * CHUNK_SIZE);
-        await tx.run('INSERT INTO document_chunks (document_id, idx, data) VALUES (?, ?, ?)', [record.id, idx, chunk]);
-      }
+      await writeChunks(tx, 'document_chunks', record.id, content);
       await sealing.recordAuditEvent(tx, record.id, { type: 'document.created', occurredAt: record.createdAt });
     });
     return record;
@@ -158,17 +153,8 @@ export class SqlStorage implements Storage {
     return rows.map(toDocument);
   }
 
-  async readDocumentContent(id: string, start: number, end: number): Promise<Uint8Array> {
-    const { first, last, offset } = chunkSpan(start, end);
-    const rows = await this.#db.all<{ data: Uint8Array }>(
-      'SELECT data FROM document_chunks WHERE document_id = ? AND idx BETWEEN ? AND ? ORDER BY idx',
-      [id, first, last],
-    );
-    return sliceChunks(
-      rows.map((row) => row.data),
-      offset,
-      end - start + 1,
-    );
+  readDocumentContent(id: string, start: number, end: number): Promise<Uint8Array> {
+    return readChunks(this.#db, 'document_chunks', id, start, end);
   }
 
   async putDocumentPreview(documentId: string, preview: DocumentPreview): Promise<void> {
@@ -314,7 +300,7 @@ export class SqlStorage implements Storage {
   }
 
   readSealedContent(documentId: string, start: number, end: number): Promise<Uint8Array> {
-    return sealing.readSealedContent(this.#db, documentId, start, end);
+    return readChunks(this.#db, 'sealed_chunks', documentId, start, end);
   }
 
   getStoredSecret(name: string): Promise<Uint8Array | null> {
