@@ -44,6 +44,7 @@ const EnvSchema = z.object({
   SIGNET_SIGNING_P12: z.string().optional(),
   SIGNET_SIGNING_P12_PASSWORD: z.string().optional(),
   SIGNET_TSA_URL: z.url().optional(),
+  SIGNET_TSA_TIMEOUT_MS: milliseconds(5000),
   SEAL_WORKER: z.enum(['true', 'false']).default('true'),
   SEAL_POLL_MS: milliseconds(1000),
   SEAL_LEASE_MS: milliseconds(60_000),
@@ -84,6 +85,8 @@ export interface SealingConfig {
   p12Password: string | undefined;
   /** RFC 3161 timestamp authority: set, signatures are PAdES B-T; unset, B-B. */
   tsaUrl: string | undefined;
+  /** How long the timestamp authority may take to answer; keep it below `PDF_TASK_TIMEOUT_MS` (ms). */
+  tsaTimeoutMs: number;
   /** Whether `signet serve` runs the sealing worker itself (`SEAL_WORKER=false`: only `signet worker` does). */
   worker: boolean;
   /** How often a worker looks for due jobs when nothing woke it (ms). */
@@ -142,6 +145,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       p12: e.SIGNET_SIGNING_P12,
       p12Password: e.SIGNET_SIGNING_P12_PASSWORD,
       tsaUrl: e.SIGNET_TSA_URL,
+      tsaTimeoutMs: e.SIGNET_TSA_TIMEOUT_MS,
       worker: e.SEAL_WORKER === 'true',
       pollMs: e.SEAL_POLL_MS,
       leaseMs: e.SEAL_LEASE_MS,

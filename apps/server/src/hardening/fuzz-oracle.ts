@@ -117,7 +117,9 @@ function fileProblem(request: FuzzRequest, answer: Answer, route: ContractEndpoi
   const etag = answer.headers.get('ETag');
   if (status === 304) {
     if (body.length > 0) return '304 with a body';
-    const named = headerOf(request, 'If-None-Match')?.split(',').some((tag) => tag.trim() === etag);
+    // Weak comparison, and `*` for any current file (RFC 9110 §13.1.2).
+    const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+    const named = headerOf(request, 'If-None-Match')?.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag ?? ''));
     return named ? undefined : '304 without an If-None-Match naming its ETag';
   }
   if (!answer.headers.get('Content-Type')?.startsWith('application/pdf')) return `${status} not application/pdf`;

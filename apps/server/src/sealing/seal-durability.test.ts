@@ -47,6 +47,8 @@ describe.concurrent('seal jobs across kill -9', () => {
         SIGNET_SIGNING_P12: pki.signer.path,
         SIGNET_SIGNING_P12_PASSWORD: pki.signer.password,
         SIGNET_TSA_URL: gate.url,
+        // Nor the timestamp authority's: `openssl ts -reply` on a loaded machine may take longer than the default.
+        SIGNET_TSA_TIMEOUT_MS: '20000',
         // Short, so that the restarted server takes the killed one's job over soon; one seal loop per process, so
         // no seal of its own outlives its lease while another loop waits.
         SEAL_LEASE_MS: '1500',

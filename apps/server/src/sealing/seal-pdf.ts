@@ -22,6 +22,7 @@ export async function sealPdf(original: Uint8Array, input: SealInput): Promise<U
   return signPdf(rendered, {
     key: input.signing,
     tsaUrl: input.signing.tsaUrl,
+    tsaTimeoutMs: input.signing.tsaTimeoutMs,
     signingTime: new Date(input.sealedAt),
     reason: sealReason(input.document.id, input.submission.id),
   });

@@ -169,7 +169,7 @@ export class SealWorker {
         },
         events,
         sealedAt: this.#now().toISOString(),
-        signing: { ...key, ...(config.tsaUrl ? { tsaUrl: config.tsaUrl } : {}) },
+        signing: { ...key, ...(config.tsaUrl ? { tsaUrl: config.tsaUrl, tsaTimeoutMs: config.tsaTimeoutMs } : {}) },
       },
     };
   }

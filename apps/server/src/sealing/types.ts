@@ -28,5 +28,5 @@ export interface SealInput {
   events: AuditTrailEvent[];
   /** The seal's time: the audit page's "sealed" entry and the signature's `/M`. */
   sealedAt: IsoTime;
-  signing: SigningKey & { tsaUrl?: string };
+  signing: SigningKey & { tsaUrl?: string; tsaTimeoutMs?: number };
 }

@@ -10,6 +10,8 @@ export interface SignPdfOptions {
   key: SigningKey;
   /** RFC 3161 timestamp authority: set, the signature is PAdES B-T; unset, B-B. */
   tsaUrl?: string;
+  /** How long the timestamp authority may take to answer (default 5 s); past it the seal is retried later. */
+  tsaTimeoutMs?: number;
   /** The claimed signing time: the signature dictionary's `/M`. */
   signingTime: Date;
   /** `/Reason`: how the job layer recognises its own seals. Avoid `\`, `(`, `)`: libpdf 0.4.2 escapes them twice. */
@@ -19,8 +21,8 @@ export interface SignPdfOptions {
   name?: string;
 }
 
-/** Past this the timestamp authority counts as unreachable and the job is retried later. */
-const TSA_TIMEOUT_MS = 5_000;
+/** Past this the timestamp authority counts as unreachable and the job is retried later (`SIGNET_TSA_TIMEOUT_MS`). */
+export const DEFAULT_TSA_TIMEOUT_MS = 5_000;
 const OID_TIMESTAMP_TOKEN = '1.2.840.113549.1.9.16.2.14';
 const OID_TST_INFO = '1.2.840.113549.1.9.16.1.4';
 
@@ -102,7 +104,7 @@ async function signOnce(
     timestampAuthority:
       options.tsaUrl === undefined
         ? undefined
-        : new HttpTimestampAuthority(options.tsaUrl, { timeout: TSA_TIMEOUT_MS }),
+        : new HttpTimestampAuthority(options.tsaUrl, { timeout: options.tsaTimeoutMs ?? DEFAULT_TSA_TIMEOUT_MS }),
     signingTime: options.signingTime,
     reason: options.reason,
     location: options.location,
