@@ -19,6 +19,7 @@ import { sealedDocumentHandlers } from './routes/sealed-documents.js';
 import { verifyHandler } from './routes/verify.js';
 import { registerReferenceRoutes } from './routes/reference.js';
 import { registerHealthRoute } from './routes/health.js';
+import { registerEmbedRoutes } from './routes/embed-script.js';
 
 export type { AppDependencies } from './http/env.js';
 
@@ -67,6 +68,7 @@ export function createApp(dependencies: AppDependencies, options: { isShuttingDo
   });
   registerReferenceRoutes(app);
   registerHealthRoute(app, deps, options.isShuttingDown ?? (() => false));
+  registerEmbedRoutes(app);
 
   let allowedMethods: ((path: string) => string[]) | undefined;
   app.notFound((c) => {

@@ -1,7 +1,8 @@
 import { createSigningClient, type RetryOptions } from '@signet/api';
 import { documentPreviewUrl, type FieldValue, type SdkDocument, type SubmissionResult } from '@signet/contract';
 import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useViewerStyles } from './adopt-styles.js';
 import { DocumentView } from './DocumentView.js';
 import { loadErrorMessage } from './error-message.js';
 import { resolveMessages, type ViewerMessages } from './i18n/messages.js';
@@ -10,7 +11,6 @@ import { prefetchPdf, preloadPdfWorker } from './pdf/load-pdf.js';
 import type { SignedCopyPolling } from './signed-copy/poll-schedule.js';
 import { StatusPanel } from './StatusPanel.js';
 import { useLatest } from './useLatest.js';
-import { viewerCss } from './styles.js';
 
 export interface SigningViewerProps {
   /** The document to sign, `doc_…`. */
@@ -103,13 +103,14 @@ function ViewerRoot({
   const document = useQuery(documentQuery);
 
   const latest = useLatest(events);
+  const rootRef = useRef<HTMLDivElement>(null);
+  useViewerStyles(rootRef);
   useEffect(() => {
     if (document.error) latest.current.onError?.(document.error);
   }, [document.error, latest]);
 
   return (
-    <div className={['signet-viewer', className].filter(Boolean).join(' ')} lang={locale}>
-      <style>{viewerCss}</style>
+    <div ref={rootRef} className={['signet-viewer', className].filter(Boolean).join(' ')} lang={locale}>
       {document.data ? (
         <DocumentView
           key={document.data.metadata.id}

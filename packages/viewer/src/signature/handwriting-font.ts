@@ -8,28 +8,43 @@ export const HANDWRITING_FONT_STACK = `"${HANDWRITING_FONT_FAMILY}", cursive`;
 // subsets a name needs. Each URL is a literal for bundlers to find and copy the file.
 const SUBSETS = [
   {
+    file: 'caveat-latin-400-normal.woff2',
     url: new URL('@fontsource/caveat/files/caveat-latin-400-normal.woff2', import.meta.url),
     unicodeRange:
       'U+0000-00FF,U+0131,U+0152-0153,U+02BB-02BC,U+02C6,U+02DA,U+02DC,U+0304,U+0308,U+0329,U+2000-206F,U+20AC,' +
       'U+2122,U+2191,U+2193,U+2212,U+2215,U+FEFF,U+FFFD',
   },
   {
+    file: 'caveat-latin-ext-400-normal.woff2',
     url: new URL('@fontsource/caveat/files/caveat-latin-ext-400-normal.woff2', import.meta.url),
     unicodeRange:
       'U+0100-02BA,U+02BD-02C5,U+02C7-02CC,U+02CE-02D7,U+02DD-02FF,U+0304,U+0308,U+0329,U+1D00-1DBF,U+1E00-1E9F,' +
       'U+1EF2-1EFF,U+2020,U+20A0-20AB,U+20AD-20C0,U+2113,U+2C60-2C7F,U+A720-A7FF',
   },
   {
+    file: 'caveat-cyrillic-400-normal.woff2',
     url: new URL('@fontsource/caveat/files/caveat-cyrillic-400-normal.woff2', import.meta.url),
     unicodeRange: 'U+0301,U+0400-045F,U+0490-0491,U+04B0-04B1,U+2116',
   },
   {
+    file: 'caveat-cyrillic-ext-400-normal.woff2',
     url: new URL('@fontsource/caveat/files/caveat-cyrillic-ext-400-normal.woff2', import.meta.url),
     unicodeRange: 'U+0460-052F,U+1C80-1C8A,U+20B4,U+2DE0-2DFF,U+A640-A69F,U+FE2E-FE2F',
   },
 ];
 
 const installed = new WeakSet<FontFaceSet>();
+let fontBase: URL | undefined;
+
+/**
+ * Makes the typed signature load Caveat's files from `baseUrl` (a folder holding `@fontsource/caveat/files`'
+ * `caveat-*-400-normal.woff2`) instead of the copies Signet's bundler emits. For hosts whose bundler does not copy
+ * `new URL(…, import.meta.url)` assets, and for the script-tag build. Call it before the first signature dialog opens.
+ * @example configureHandwritingFont('https://cdn.example.com/signet/fonts/')
+ */
+export function configureHandwritingFont(baseUrl: string | URL): void {
+  fontBase = new URL(baseUrl, globalThis.location?.href);
+}
 
 /**
  * Registers Caveat with a document's fonts (once per document), so that CSS using {@link HANDWRITING_FONT_STACK}
@@ -41,7 +56,8 @@ export function installHandwritingFont(fonts: FontFaceSet = document.fonts): voi
   if (installed.has(fonts)) return;
   installed.add(fonts);
   for (const subset of SUBSETS) {
-    const face = new FontFace(HANDWRITING_FONT_FAMILY, `url(${JSON.stringify(subset.url.href)}) format("woff2")`, {
+    const url = fontBase ? new URL(subset.file, fontBase) : subset.url;
+    const face = new FontFace(HANDWRITING_FONT_FAMILY, `url(${JSON.stringify(url.href)}) format("woff2")`, {
       unicodeRange: subset.unicodeRange,
       display: 'swap',
     });

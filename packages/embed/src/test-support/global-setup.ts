@@ -1,0 +1,6 @@
+import { closeLiveServer } from './commands.js';
+
+/** Closes the real server the browser-test commands started (so Vitest's process can exit). */
+export default function setup() {
+  return closeLiveServer;
+}

@@ -1,0 +1,26 @@
+import react from '@vitejs/plugin-react';
+import { playwright } from '@vitest/browser-playwright';
+import { defineConfig } from 'vitest/config';
+import { embedCommands } from './src/test-support/commands.js';
+
+/** Debian's Chromium (Playwright cannot download its own here), with the flags this machine's closed network needs. */
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+export default defineConfig({
+  plugins: [react()],
+  optimizeDeps: { include: ['react', 'react-dom', 'react-dom/client', '@tanstack/react-query', 'pdfjs-dist'] },
+  test: {
+    include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+    globalSetup: ['./src/test-support/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    browser: {
+      enabled: true,
+      headless: true,
+      provider: playwright({ launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } }),
+      instances: [{ browser: 'chromium', viewport: { width: 1024, height: 800 } }],
+      commands: embedCommands,
+    },
+  },
+});
