@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import {
+  endpointChecks,
   endpointPath,
-  endpoints,
+  type AnswerCheck,
   type AuditTrail,
   type VerifyResult,
   type DocumentMetadata,
   type Endpoint,
+  type EndpointName,
+  type Endpoints,
   type FieldDefinition,
   type KeyValidationResult,
   type ManagedDocument,
@@ -106,15 +109,6 @@ type Call<E extends Endpoint> = ([PathParams<E['path']>] extends [never] ? { par
   binary?: boolean;
 };
 
-/** The schemas of an endpoint's answers: its 2xx bodies, and a body of its own on a refusal (validate-key's 401). */
-function answersOf(endpoint: Endpoint): { schema: z.ZodType; failureSchema?: z.ZodType } {
-  const bodies = (refusal: boolean) => [
-    ...new Set(Object.entries(endpoint.responses).flatMap(([status, { content }]) => (content && Number(status) >= 300 === refusal ? [content.schema] : []))),
-  ];
-  const [success, refusal] = [bodies(false), bodies(true)];
-  return { schema: success.length === 1 ? success[0]! : z.union(success), ...(refusal[0] ? { failureSchema: refusal[0] } : {}) };
-}
-
 /**
  * A client of the Signet API for browsers and Node 20+.
  * @example
@@ -131,22 +125,27 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
   });
 
-  /** Calls `endpoint`: its method, its path with `params` filled in, its answer parsed with its schemas. */
-  const call = <E extends Endpoint>(endpoint: E, { params, query, ...request }: Call<E>): Promise<Answer<E>> => {
+  /**
+   * Calls the endpoint `name`: its method, its path with `params` filled in, its answer checked against the contract
+   * (`endpointChecks`, made from the contract's schemas without bundling zod).
+   */
+  const call = <N extends EndpointName>(name: N, { params, query, ...request }: Call<Endpoints[N]>): Promise<Answer<Endpoints[N]>> => {
+    const endpoint = endpointChecks[name];
     const search = new URLSearchParams();
-    for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) search.set(name, value as string);
-    const path = endpointPath(endpoint, (params ?? {}) as Record<PathParams<E['path']>, string>);
+    for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) search.set(key, value as string);
+    const path = endpointPath<{ path: string }>(endpoint, (params ?? {}) as Record<string, string>);
+    const answers = { check: endpoint.answer, ...(endpoint.refusal ? { failureCheck: endpoint.refusal } : {}) };
     return transport.send({
       method: endpoint.method === 'get' ? 'GET' : 'POST',
       path: search.size > 0 ? `${path}?${search}` : path,
       ...request,
-      ...(answersOf(endpoint) as { schema: z.ZodType<Answer<E>>; failureSchema?: z.ZodType<Answer<E>> }),
+      ...(answers as { check: AnswerCheck<Answer<Endpoints[N]>>; failureCheck?: AnswerCheck<Answer<Endpoints[N]>> }),
     });
   };
 
   const listDocuments = async ({ limit, cursor, signal }: ListOptions = {}): Promise<DocumentPage> => {
     const query = { limit: limit === undefined ? undefined : String(limit), cursor: cursor || undefined };
-    const { data, pagination } = await call(endpoints.listDocuments, { query, signal });
+    const { data, pagination } = await call('listDocuments', { query, signal });
     return { data, pagination };
   };
 
@@ -160,10 +159,10 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
   }
 
   return {
-    validateKey: ({ signal } = {}) => call(endpoints.validateKey, { signal }),
-    getDocument: (documentId, { signal } = {}) => call(endpoints.getDocument, { params: { documentId }, signal }),
+    validateKey: ({ signal } = {}) => call('validateKey', { signal }),
+    getDocument: (documentId, { signal } = {}) => call('getDocument', { params: { documentId }, signal }),
     submitDocument: (payload, { idempotencyKey = newIdempotencyKey(), signal } = {}) =>
-      call(endpoints.submitDocument, { body: payload, headers: { 'Idempotency-Key': idempotencyKey }, signal }),
+      call('submitDocument', { body: payload, headers: { 'Idempotency-Key': idempotencyKey }, signal }),
     listDocuments,
     documentPages,
     async *allDocuments(list = {}) {
@@ -174,20 +173,20 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
       form.set('file', file, filename ?? 'document.pdf');
       form.set('fields', JSON.stringify(fields));
       if (filename) form.set('filename', filename);
-      return (await call(endpoints.createDocument, { body: form, signal, replayable: false })).data;
+      return (await call('createDocument', { body: form, signal, replayable: false })).data;
     },
     getManagedDocument: async (documentId, { signal } = {}) =>
-      (await call(endpoints.getManagedDocument, { params: { documentId }, signal })).data,
+      (await call('getManagedDocument', { params: { documentId }, signal })).data,
     getSubmission: async (documentId, { signal } = {}) =>
-      (await call(endpoints.getSubmission, { params: { documentId }, signal })).data,
+      (await call('getSubmission', { params: { documentId }, signal })).data,
     getSignedDocument: async (documentId, { signal } = {}) =>
-      (await call(endpoints.getSignedDocument, { params: { documentId }, signal, binary: true })) as unknown as Uint8Array,
+      (await call('getSignedDocument', { params: { documentId }, signal, binary: true })) as unknown as Uint8Array,
     getAuditTrail: async (documentId, { signal } = {}) =>
-      (await call(endpoints.getAuditTrail, { params: { documentId }, signal })).data,
+      (await call('getAuditTrail', { params: { documentId }, signal })).data,
     verifyDocument: async (file, { signal } = {}) => {
       const form = new FormData();
       form.set('file', file, 'document.pdf');
-      return (await call(endpoints.verifyDocument, { body: form, signal })).data;
+      return (await call('verifyDocument', { body: form, signal })).data;
     },
     get rateLimit() {
       return transport.rateLimit;

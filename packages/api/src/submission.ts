@@ -1,7 +1,7 @@
 import {
-  FieldValueSchema,
-  PageInfoSchema,
-  RenderContextSchema,
+  checkFieldValue,
+  checkPageInfo,
+  checkRenderContext,
   submissionChecksum,
   submissionIssues,
   submittedFields,
@@ -11,8 +11,8 @@ import {
   type SdkDocument,
   type SubmissionPayload,
   type TextStyle,
+  type AnswerCheck,
 } from '@signet/contract';
-import type { z } from 'zod';
 import { SubmissionBuildError } from './errors.js';
 
 /** The style a text field is reported with when the caller gives none. */
@@ -52,14 +52,14 @@ export async function buildSubmission(input: BuildSubmissionInput): Promise<Subm
   const ids = new Set(document.fields.map((field) => field.id));
   for (const [id, value] of Object.entries(values)) {
     if (!ids.has(id)) throw new SubmissionBuildError(id, `no field "${id}" in document ${document.metadata.id}`);
-    if (value !== undefined) parsed(FieldValueSchema, value, id);
+    if (value !== undefined) checked(checkFieldValue, value, id);
   }
 
   const unsigned = {
     documentId: document.metadata.id,
     submittedAt: timestamp(input.submittedAt),
-    renderContext: parsed(RenderContextSchema, input.renderContext, 'renderContext'),
-    pages: input.pages.map((page, index) => parsed(PageInfoSchema, page, `pages[${index}]`)),
+    renderContext: checked(checkRenderContext as AnswerCheck<RenderContext>, input.renderContext, 'renderContext'),
+    pages: input.pages.map((page, index) => checked(checkPageInfo as AnswerCheck<PageInfo>, page, `pages[${index}]`)),
     fields: submittedFields(document.fields, values, (field) => input.textStyles?.[field.id] ?? DEFAULT_TEXT_STYLE),
   };
   const rules = { pageCount: document.metadata.pageCount, fields: document.fields };
@@ -82,9 +82,10 @@ export function missingRequiredFields(document: Pick<SdkDocument, 'fields'>, val
   );
 }
 
-function parsed<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new SubmissionBuildError(field, result.error.issues[0]?.message ?? 'invalid');
+/** `value`, when it passes the contract's check (made from its zod schema, without zod: this runs in browsers). */
+function checked<T>(check: AnswerCheck<T>, value: unknown, field: string): T {
+  const result = check(value);
+  if (!result.success) throw new SubmissionBuildError(field, result.issues[0]?.message ?? 'invalid');
   return result.data;
 }
 

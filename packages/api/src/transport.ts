@@ -1,5 +1,4 @@
-import { ERROR_STATUS, ErrorEnvelopeSchema, type ErrorCode } from '@signet/contract';
-import type { z } from 'zod';
+import { ERROR_STATUS, checkErrorEnvelope, type AnswerCheck, type ErrorCode } from '@signet/contract';
 import {
   ContractViolationError,
   RETRYABLE_STATUSES,
@@ -20,15 +19,16 @@ export interface TransportOptions {
   random?: () => number;
 }
 
-/** One API call: what to send, and the schema its successful answer must match. */
-export interface ApiRequest<T extends z.ZodType> {
+/** One API call: what to send, and the check of the contract its successful answer must pass. */
+export interface ApiRequest<T> {
   method: 'GET' | 'POST';
   path: string;
   /** Sent as JSON, or as multipart/form-data when it is a `FormData`. */
   body?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal | undefined;
-  schema: T;
+  /** Absent only for a `binary` call. */
+  check?: AnswerCheck<T> | undefined;
   /**
    * False for a call that is neither safe nor idempotent (creating a document): a time-out or a lost answer may
    * mean it was done, so only a refusal before it was handled (429, or the server's own 503 `SERVICE_UNAVAILABLE`)
@@ -36,8 +36,8 @@ export interface ApiRequest<T extends z.ZodType> {
    */
   replayable?: boolean;
   /** A non-2xx answer that is an answer of the call after all (validate-key's `valid: false`), when it parses. */
-  failureSchema?: T;
-  /** The success is a file (a PDF), returned as its bytes; `schema` is then not applied. */
+  failureCheck?: AnswerCheck<T>;
+  /** The success is a file (a PDF), returned as its bytes; `check` is then not applied. */
   binary?: boolean;
 }
 
@@ -53,7 +53,7 @@ export class Transport {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
   }
 
-  async send<T extends z.ZodType>(request: ApiRequest<T>): Promise<z.infer<T>> {
+  async send<T>(request: ApiRequest<T>): Promise<T> {
     const { retry } = this.options;
     for (let attempt = 0; ; attempt++) {
       try {
@@ -67,7 +67,7 @@ export class Transport {
     }
   }
 
-  private async attempt<T extends z.ZodType>(request: ApiRequest<T>): Promise<z.infer<T>> {
+  private async attempt<T>(request: ApiRequest<T>): Promise<T> {
     const { signal } = request;
     if (signal?.aborted) throw new SigningAbortError({ cause: signal.reason });
     const controller = new AbortController();
@@ -100,11 +100,11 @@ export class Transport {
     }
 
     this.rateLimit = readRateLimit(response.headers) ?? this.rateLimit;
-    if (request.binary && response.ok) return bytes as z.infer<T>;
+    if (request.binary && response.ok) return bytes as T;
     return interpret(request, response, new TextDecoder().decode(bytes));
   }
 
-  private headers(request: ApiRequest<z.ZodType>): Record<string, string> {
+  private headers(request: ApiRequest<unknown>): Record<string, string> {
     const accept = request.binary ? 'application/pdf, application/json' : 'application/json';
     const headers: Record<string, string> = { Accept: accept, 'X-API-Key': this.options.apiKey, ...request.headers };
     // A FormData body gets its multipart Content-Type (with the boundary) from fetch itself.
@@ -133,23 +133,23 @@ function retryDelay(error: unknown, attempt: number, policy: RetryPolicy, random
   return asked > MAX_RETRY_AFTER_MS ? null : Math.max(backoff, asked);
 }
 
-function interpret<T extends z.ZodType>(request: ApiRequest<T>, response: Response, text: string): z.infer<T> {
+function interpret<T>(request: ApiRequest<T>, response: Response, text: string): T {
   const requestId = response.headers.get('X-Request-Id') ?? undefined;
   const json = parseJson(text);
-  if (response.ok) return conform(request.schema, json, response.status, requestId);
+  if (response.ok) return conform(request.check, json, response.status, requestId);
 
-  if (request.failureSchema) {
-    const answer = request.failureSchema.safeParse(json);
+  if (request.failureCheck) {
+    const answer = request.failureCheck(json);
     if (answer.success) return answer.data;
   }
   throw apiError(response, json, requestId);
 }
 
-function conform<T extends z.ZodType>(schema: T, json: unknown, status: number, requestId: string | undefined): z.infer<T> {
-  const result = schema.safeParse(json);
+function conform<T>(check: AnswerCheck<T> | undefined, json: unknown, status: number, requestId: string | undefined): T {
+  if (!check) throw new ContractViolationError(status, [{ path: '', message: 'the endpoint answers with a file, not JSON' }], requestId);
+  const result = check(json);
   if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
-  throw new ContractViolationError(status, issues, requestId);
+  throw new ContractViolationError(status, result.issues, requestId);
 }
 
 /** The error of a non-2xx answer: from its envelope, or (a proxy's page, an empty body) from its status alone. */
@@ -157,7 +157,7 @@ function apiError(response: Response, json: unknown, requestId: string | undefin
   const wait = retryAfterMs(response);
   // A 409 that says when to come back (an Idempotency-Key still in flight) is settled by retrying.
   const retryable = RETRYABLE_STATUSES.has(response.status) || (response.status === 409 && wait !== undefined);
-  const envelope = ErrorEnvelopeSchema.safeParse(json);
+  const envelope = checkErrorEnvelope(json);
   if (envelope.success) {
     const { code, message, details } = envelope.data.error;
     return new SigningApiError({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { endpointPath, endpoints, errorEnvelope } from './endpoints.js';
+import { endpointPath } from './endpoint-path.js';
+import { endpoints, errorEnvelope } from './endpoints.js';
 
 describe('endpointPath', () => {
   it('fills each parameter, URL-encoded, and leaves a path without parameters as it is', () => {

@@ -1,5 +1,3 @@
-import { z } from './zod.js';
-
 /**
  * Error codes of the contract (section 7) plus `NOT_FOUND`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE` and `DOCUMENT_NOT_SEALED` (SPEC §7).
  * Each maps to the HTTP status it is usually sent with; `VALIDATION_ERROR` also travels with 408, 413, 415, 416,
@@ -21,16 +19,3 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
-export const ErrorCodeSchema = z.enum(ERROR_CODES);
-
-/** `error.details` of the shapes the contract and SPEC name; other members may appear. */
-export const ErrorDetailsSchema = z
-  .object({
-    field: z.string().optional(),
-    reason: z.string().optional(),
-    missingFields: z.array(z.string()).optional(),
-    required: z.array(z.string()).optional(),
-  })
-  .catchall(z.unknown())
-  .meta({ id: 'ErrorDetails' });
-export type ErrorDetails = z.infer<typeof ErrorDetailsSchema>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codePointCount, dataUrlByteLength, sameFieldValue, textValueIssue } from './field-values.js';
-import { SUBMISSION_LIMITS } from './schemas/submission.js';
+import { SUBMISSION_LIMITS } from './submission-limits.js';
 
 describe('textValueIssue', () => {
   it('counts characters, not UTF-16 units', () => {

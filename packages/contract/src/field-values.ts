@@ -1,5 +1,6 @@
-import { isIsoDate, type FieldValue } from './schemas/field.js';
-import { SUBMISSION_LIMITS } from './schemas/submission.js';
+import { isIsoDate } from './field-rules.js';
+import type { FieldValue } from './schemas/field.js';
+import { SUBMISSION_LIMITS } from './submission-limits.js';
 
 /**
  * What a text or date value breaks of the rules every entered value keeps (SPEC §6): more characters than

@@ -1,7 +1,9 @@
 import { dataUrlByteLength, sameFieldValue, textValueIssue } from './field-values.js';
-import { hasValue, type FieldDefinition, type FieldValue, type TextStyle } from './schemas/field.js';
-import { SUBMISSION_LIMITS, type PageInfo, type SubmittedField } from './schemas/submission.js';
-import { timestampMillis, TIMESTAMP_REASON } from './schemas/timestamp.js';
+import { hasValue } from './field-rules.js';
+import type { FieldDefinition, FieldValue, TextStyle } from './schemas/field.js';
+import type { PageInfo, SubmittedField } from './schemas/submission.js';
+import { SUBMISSION_LIMITS } from './submission-limits.js';
+import { timestampMillis, TIMESTAMP_REASON } from './timestamp-text.js';
 
 /**
  * One document rule (SPEC §6) a submission breaks. `field` is a path into the payload (`submittedAt`,

@@ -21,6 +21,9 @@
  *   grows as V8 optimizes the drawing code that a long scroll runs hot) and everything else. Canvases: the most
  *   `<canvas>` elements in the document at any moment.
  *
+ * - bundle sizes: the gzipped JavaScript of the viewer for a host page, with their budgets, as `pnpm size` measures
+ *   them (`.size-limit.js` at the root of the repository: esbuild, minified, gzip -9).
+ *
  * Environment: BENCH_REPS (default 5), BENCH_HEAP=0 to skip the heap and scroll part, BENCH_HEAP_DETAIL=1 to list
  * what grew most between the two heap snapshots (by node type and constructor), BENCH_TRACE=<directory> to write a
  * Chromium trace of one more load per viewer and file there (open it in Perfetto or chrome://tracing; the
@@ -28,13 +31,14 @@
  */
 import { startLiveServer, type LiveServer } from '@signet/server/testing';
 import react from '@vitejs/plugin-react';
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright';
 import { median } from 'simple-statistics';
@@ -390,6 +394,22 @@ function printRatios(files: BenchFile[], samples: Map<string, Sample[]>, firstPa
   }
 }
 
+/** The bundle sizes and budgets of `.size-limit.js` (`pnpm size`), printed beside the timings. */
+async function printBundleSizes(): Promise<void> {
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const run = await promisify(execFile)(join(root, 'node_modules/.bin/size-limit'), ['--json'], { cwd: root }).catch(
+    (error: { stdout?: string }) => ({ stdout: error.stdout ?? '[]' }), // over a budget, it exits 1 and still reports
+  );
+  const checks = JSON.parse(run.stdout) as Array<{ name: string; size: number; sizeLimit?: number; passed?: boolean }>;
+  const kb = (bytes: number) => `${(bytes / 1000).toFixed(2)} kB`;
+  const widths = [86, 12, 12];
+  console.log('\n' + row(['bundle (gzip -9)', 'size', 'budget'], widths));
+  for (const check of checks) {
+    const budget = check.sizeLimit === undefined ? '' : `${kb(check.sizeLimit)}${check.passed === false ? ' OVER' : ''}`;
+    console.log(row([check.name, kb(check.size), budget], widths));
+  }
+}
+
 /** Writes `name.gz` beside every compressible file under `directory`, as a deployment pipeline does for a CDN. */
 async function precompress(directory: string): Promise<void> {
   const files = (await readdir(directory, { recursive: true })).filter((name) => /\.(m?js|css|html|json|svg|map)$/.test(name));
@@ -451,6 +471,7 @@ async function main(): Promise<void> {
     const firstPaint = printLoads(files, samples);
     if (heaps) printHeaps(heaps);
     printRatios(files, samples, firstPaint, heaps);
+    await printBundleSizes();
     if (TRACE_DIR) console.log(`\nTraces: ${(await traceLoads(bench, TRACE_DIR)).join(', ')}`);
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => console.error('cleanup failed:', error));

@@ -1,5 +1,19 @@
 import { z } from '../zod.js';
-import { ErrorCodeSchema, ErrorDetailsSchema } from '../errors.js';
+import { ERROR_CODES } from '../errors.js';
+
+export const ErrorCodeSchema = z.enum(ERROR_CODES);
+
+/** `error.details` of the shapes the contract and SPEC name; other members may appear. */
+export const ErrorDetailsSchema = z
+  .object({
+    field: z.string().optional(),
+    reason: z.string().optional(),
+    missingFields: z.array(z.string()).optional(),
+    required: z.array(z.string()).optional(),
+  })
+  .catchall(z.unknown())
+  .meta({ id: 'ErrorDetails' });
+export type ErrorDetails = z.infer<typeof ErrorDetailsSchema>;
 
 export const MetaSchema = z
   .object({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FieldDefinitionSchema, FieldValueSchema, fieldDefinitionIssues, hasValue, isIsoDate, type FieldDefinition } from './field.js';
+import { fieldDefinitionIssues, hasValue, isIsoDate } from '../field-rules.js';
+import { FieldDefinitionSchema, FieldValueSchema, type FieldDefinition } from './field.js';
 
 const base: FieldDefinition = { id: 'name', type: 'text', page: 1, x: 0.1, y: 0.1, width: 0.3, height: 0.05, required: true, editable: true, label: 'Name' };
 

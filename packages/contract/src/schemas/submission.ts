@@ -18,7 +18,7 @@ export const PageInfoSchema = z
     pageNumber: z.number().int().min(1),
     width: z.number().positive(),
     height: z.number().positive(),
-    rotation: z.number().refine((degrees) => degrees % 90 === 0, 'must be a multiple of 90'),
+    rotation: z.number().multipleOf(90, 'must be a multiple of 90'),
   })
   .meta({ id: 'PageInfo' });
 export type PageInfo = z.infer<typeof PageInfoSchema>;
@@ -88,12 +88,3 @@ export const SubmissionRecordSchema = z
   })
   .meta({ id: 'SubmissionRecord' });
 export type SubmissionRecord = z.infer<typeof SubmissionRecordSchema>;
-
-/** Limits of a submission's contents (SPEC §6). */
-export const SUBMISSION_LIMITS = {
-  maxTextLength: 10_000,
-  maxImageBytes: 1024 * 1024,
-  maxImageSide: 4096,
-  positionTolerance: 0.001,
-  maxFutureSkewMs: 5 * 60 * 1000,
-} as const;

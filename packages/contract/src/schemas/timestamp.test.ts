@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from '../zod.js';
 import { SubmissionPayloadSchema } from './submission.js';
-import { TimestampSchema, timestampMillis } from './timestamp.js';
+import { timestampMillis } from '../timestamp-text.js';
+import { TimestampSchema } from './timestamp.js';
 
 describe('TimestampSchema', () => {
   // Every form the submit route took before the schema did is in the server's validate.test.ts; these are the edges.

@@ -1,0 +1,66 @@
+// `pnpm size`: the gzipped JavaScript a host page downloads for Signet's viewer (issue 16, part 5), bundled by esbuild
+// (minified, ESM, production React paths) and compressed with gzip -9. Fails when a budget is exceeded.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const fromViewer = createRequire(new URL('./packages/viewer/package.json', import.meta.url));
+/** pdf.js's own main module as its authors ship it (its worker is a file of its own, fetched apart). */
+const pdfjsMain = fromViewer.resolve('pdfjs-dist/build/pdf.min.mjs');
+
+/** What a browser build sees: ESM, production React, the worker and font left as URLs (`new URL(…, import.meta.url)`). */
+const browser = (config) => ({
+  ...config,
+  format: 'esm',
+  platform: 'browser',
+  define: { 'process.env.NODE_ENV': '"production"' },
+});
+/** A host that already has React owns these copies. */
+const REACT = ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime'];
+/** The viewer's peer dependencies: the host installs them, and shares them with its own code. */
+const PEERS = [...REACT, '@tanstack/react-query'];
+
+const checks = [
+  {
+    name: 'pdf.js main module (reference: pdfjs-dist/build/pdf.min.mjs)',
+    path: pdfjsMain,
+    gzip: true,
+  },
+  {
+    // The budget of issue 16: at most pdf.js's own main module + 40 KB (peers external, pdf.js worker apart):
+    // 133.27 kB (the reference above, pdfjs-dist 6.5) + 40.96 kB. Revisit it with the reference when pdf.js changes.
+    name: '@signet/viewer, peers (React, TanStack Query) external, without the pdf.js worker',
+    path: 'packages/viewer/src/index.ts',
+    import: { 'packages/viewer/src/index.ts': '{ SigningViewer }' },
+    ignore: PEERS,
+    gzip: true,
+    modifyEsbuildConfig: browser,
+    limit: '174 kB',
+  },
+  {
+    // For a host without TanStack Query of its own: the same plus its copy (~10 KB). Held at what it measures.
+    name: '@signet/viewer, React external, TanStack Query inside, without the pdf.js worker',
+    path: 'packages/viewer/src/index.ts',
+    import: { 'packages/viewer/src/index.ts': '{ SigningViewer }' },
+    ignore: REACT,
+    gzip: true,
+    modifyEsbuildConfig: browser,
+    limit: '184 kB',
+  },
+];
+
+// The script-tag build of @signet/embed (React inside), once it has been built.
+const embedScript = new URL('./packages/embed/dist/script/embed.js', import.meta.url);
+if (existsSync(embedScript)) {
+  checks.push({
+    name: 'embed.js (script tag, React inside, without the pdf.js worker)',
+    path: 'packages/embed/dist/script/embed.js',
+    gzip: true,
+    modifyEsbuildConfig: browser,
+    // Target of issue 16: 230 KB, not met yet. Held at what it measures, so that it does not grow while the rest is
+    // found: esbuild's re-minification of the file measures 252.2 kB (the file as Vite writes it: 246.1 kB); inside
+    // are React DOM (~57 kB), pdf.js (133 kB), the viewer and TanStack Query.
+    limit: '253 kB',
+  });
+}
+
+export default checks;

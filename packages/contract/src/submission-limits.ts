@@ -1,0 +1,8 @@
+/** Limits of a submission's contents (SPEC §6). */
+export const SUBMISSION_LIMITS = {
+  maxTextLength: 10_000,
+  maxImageBytes: 1024 * 1024,
+  maxImageSide: 4096,
+  positionTolerance: 0.001,
+  maxFutureSkewMs: 5 * 60 * 1000,
+} as const;
