@@ -21,6 +21,8 @@ const FORBIDDEN = [
 ];
 const DEPENDENCY_FIELDS = ['dependencies', 'peerDependencies', 'optionalDependencies', 'devDependencies'];
 const BUILTINS = new Set((await import('node:module')).builtinModules);
+// What a bare import of a package looks like (a minified bundle also holds strings such as `import "${url}"`).
+const PACKAGE_SPECIFIER = /^(@[\w.-]+\/)?[\w.-]+(\/[\w./-]*)?$/;
 
 /** The workspace's packages that are meant for a registry (`pnpm -r pack` would pack the private ones too). */
 export function publishedPackages(cwd = process.cwd()) {
@@ -124,7 +126,7 @@ export async function checkTarball(tarball) {
       if (specifier.startsWith('.')) {
         const target = posix.join(posix.dirname(file), specifier);
         if (!fileSet.has(target)) problems.push(`${file}: imports ${specifier}, which is not in the tarball`);
-      } else if (!specifier.startsWith('node:') && !BUILTINS.has(specifier)) {
+      } else if (PACKAGE_SPECIFIER.test(specifier) && !specifier.startsWith('node:') && !BUILTINS.has(specifier)) {
         const name = packageName(specifier);
         if (name !== pkg.name && !declared.has(name)) {
           problems.push(`${file}: imports ${specifier}, which is neither a dependency nor a peer`);
