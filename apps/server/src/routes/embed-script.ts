@@ -33,8 +33,12 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 // The unversioned URL follows new releases within minutes.
 const SHORT = 'public, max-age=300';
 
+/**
+ * `packages/embed/dist/script` of this checkout (the server runs from the repository, as `signet serve`): found by
+ * path, not as a dependency, since `@signet/embed` tests against this server and a dependency would close a cycle.
+ */
 function defaultDir(): string {
-  return fileURLToPath(new URL('./dist/script/', import.meta.resolve('@signet/embed/package.json')));
+  return fileURLToPath(new URL('../../../../packages/embed/dist/script/', import.meta.url));
 }
 
 /** Files read once per build (a rebuild changes their modification time), each with its strong ETag. */
