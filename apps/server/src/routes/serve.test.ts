@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../test-support/harness.js';
 import { createOpenApiApp } from './openapi.js';
 import { serveEndpoints, type EndpointHandlers } from './serve.js';
 
-/** Routes that are not part of the API contract: the OpenAPI document, its reference page and script, health. */
+/** Routes that are not part of the API contract: the OpenAPI document, its reference page and script, health, the script tag. */
 const SERVICE_ROUTES = ['GET /openapi.json', 'GET /docs', 'GET /docs/scalar.js', 'GET /healthz', 'GET /embed.js', 'GET /embed/{version}/{file}'];
 /** A fixed path that a parameter route of another method would take, answered 405 (`serveEndpoints`). */
 const METHOD_GUARDS = ['GET /sdk/documents/submit'];
