@@ -1,3 +1,4 @@
+import '../pdf/iterator-global.js'; // before pdf.js: see iterator-global.ts
 import { RenderingCancelledException, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist';
 import { useLayoutEffect, useRef } from 'react';
 import { notePagePainted } from '../pdf/paint-signal.js';

@@ -1,3 +1,4 @@
+import './iterator-global.js'; // before pdf.js: see iterator-global.ts
 import { getDocument, type PDFDocumentLoadingTask, type PDFDocumentProxy } from 'pdfjs-dist';
 import { sharedPdfWorker } from './pdf-worker.js';
 import { FetchRangeTransport, fetchFirstChunk, prefetchRange, tailRange, type FirstChunk, type Prefetch } from './range-transport.js';

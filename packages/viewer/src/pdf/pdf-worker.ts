@@ -1,3 +1,4 @@
+import './iterator-global.js'; // before pdf.js: see iterator-global.ts
 import { GlobalWorkerOptions, PDFWorker } from 'pdfjs-dist';
 
 /** The port this module created (so that `configurePdfWorker` knows it may replace it). */

@@ -1,3 +1,4 @@
+import './iterator-global.js'; // before pdf.js: see iterator-global.ts
 import { PDFDataRangeTransport } from 'pdfjs-dist';
 
 /**
