@@ -1,4 +1,5 @@
 import { SUBMISSION_LIMITS, hasValue, type FieldDefinition, type FieldValue } from '@signet/contract';
+import { DataUrlImage } from '../signature/DataUrlImage.js';
 import type { CSSProperties } from 'react';
 import type { ViewerMessages } from '../i18n/messages.js';
 import { TEXT_FONT, fieldBox, textStyle } from './field-geometry.js';
@@ -105,7 +106,7 @@ function Control(props: FieldControlProps & { describedBy: string | undefined })
           onClick={(event) => onSign(field, event.currentTarget)}
         >
           {image ? (
-            <img src={image} alt="" className="signet-sign-image" />
+            <DataUrlImage src={image} className="signet-sign-image" />
           ) : (
             <span className="signet-sign-prompt">
               <span className="signet-sign-icon" aria-hidden="true">

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
+import { DataUrlImage } from './DataUrlImage.js';
 import { ACCEPTED_IMAGE_TYPES, inkCanvasFromImageFile } from './image-ink.js';
 import { trimInk } from './trim-ink.js';
 
@@ -67,7 +68,7 @@ export function ImageUpload({ labels, onChange }: ImageUploadProps) {
         onDrop={drop}
       >
         {png ? (
-          <img className="signet-sig-upload-preview" src={png} alt="" />
+          <DataUrlImage className="signet-sig-upload-preview" src={png} />
         ) : (
           <p id={hintId} className="signet-sig-hint">
             {labels.uploadHint}
