@@ -1,13 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, install, run, scaffold, type HostApp } from './host-apps.js';
-import { DOCUMENTS, type HostsState } from './hosts-state.js';
+import { build, HOST_ENV, install, run, scaffold, type HostApp } from './host-apps.js';
+import { cspFor, DOCUMENTS, type HostsState } from './hosts-state.js';
 import { serveStatic } from './static-server.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -69,6 +69,24 @@ function startSignet(origins: string[]): Promise<{ child: ChildProcess; url: str
   });
 }
 
+/** `next start` on `port`, its output in `logFile`; resolves once it answers. */
+async function startNext(app: HostApp, port: number, logFile: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '--port', String(port), '--hostname', '127.0.0.1'], {
+    cwd: app.dir,
+    env: { ...process.env, ...HOST_ENV },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log = createWriteStream(logFile);
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next start exited ${child.exitCode}: ${readFileSync(logFile, 'utf8')}`);
+    const answered = await fetch(`http://127.0.0.1:${port}/favicon.ico`).then(() => true, () => false);
+    if (answered) return child;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /**
  * Packs Signet, installs it with npm into scratch host apps outside the workspace, builds them, and serves them
  * beside one Signet server; the tests find everything in SIGNET_HOSTS_STATE. Returns the teardown.
@@ -80,9 +98,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   mkdirSync(packs);
   const tarballs = await phase('pnpm pack (builds dist/)', () => pack(packs));
   const { '@signet/embed': _embed, ...forReact } = tarballs;
-  const apps = (['vite-react19', 'vite-react18'] as const).map((name) => scaffold(name, join(root, name), forReact));
+  const apps = (['vite-react19', 'vite-react18', 'next'] as const).map((name) => scaffold(name, join(root, name), forReact));
 
-  const ports = { vite19: await freePort(), vite18: await freePort(), html: await freePort() };
+  const ports = { vite19: await freePort(), vite18: await freePort(), html: await freePort(), csp: await freePort(), next: await freePort() };
   const origins = Object.values(ports).map((port) => `http://127.0.0.1:${port}`);
   const starting = startSignet(origins);
   const [signet] = await Promise.all([
@@ -99,7 +117,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     }),
   ]);
 
-  const [vite19, vite18] = apps as [HostApp, HostApp];
+  const [vite19, vite18, next] = apps as [HostApp, HostApp, HostApp];
   const htmlDir = join(root, 'plain-html');
   mkdirSync(htmlDir);
   const template = fileURLToPath(new URL('./apps/plain-html/', import.meta.url));
@@ -110,18 +128,23 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     serveStatic(vite19.staticDir!, ports.vite19),
     serveStatic(vite18.staticDir!, ports.vite18),
     serveStatic(htmlDir, ports.html),
+    serveStatic(vite19.staticDir!, ports.csp, { 'Content-Security-Policy': cspFor(signet.url) }),
   ]);
+  const nextLog = join(root, 'next.log');
+  const nextServer = await phase('next start', () => startNext(next, ports.next, nextLog));
 
   const state: HostsState = {
     apiUrl: signet.url,
     pk: signet.pk,
     sk: signet.sk,
     documents: Object.fromEntries(DOCUMENTS.map((name, index) => [name, signet.documents[index]!])) as HostsState['documents'],
-    hosts: { vite19: origins[0]!, vite18: origins[1]!, html: origins[2]! },
+    hosts: { vite19: origins[0]!, vite18: origins[1]!, html: origins[2]!, csp: origins[3]!, next: origins[4]! },
+    nextLog,
   };
   process.env.SIGNET_HOSTS_STATE = JSON.stringify(state);
 
   return async () => {
+    nextServer.kill('SIGTERM');
     signet.child.kill('SIGTERM');
     await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
     rmSync(root, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 /** One document per test, so that the tests can run side by side. */
-export const DOCUMENTS = ['vite19', 'override', 'vite18', 'html'] as const;
+export const DOCUMENTS = ['vite19', 'override', 'vite18', 'html', 'next', 'csp'] as const;
 
 /** What global-setup.ts started, handed to the tests in SIGNET_HOSTS_STATE. */
 export interface HostsState {
@@ -10,10 +10,24 @@ export interface HostsState {
   /** Reads submissions back. */
   sk: string;
   documents: Record<(typeof DOCUMENTS)[number], string>;
-  /** Each host's origin: the Vite React 19 build, the React 18 one, the plain HTML page. */
-  hosts: Record<'vite19' | 'vite18' | 'html', string>;
+  /** Each host's origin: the Vite React 19 build (plain, and again with a strict CSP), React 18, plain HTML, Next.js. */
+  hosts: Record<'vite19' | 'vite18' | 'html' | 'csp' | 'next', string>;
+  /** What `next start` printed. */
+  nextLog: string;
 }
 
 export function hostsState(): HostsState {
   return JSON.parse(process.env.SIGNET_HOSTS_STATE!) as HostsState;
+}
+
+/** Issue 16's strict policy: no inline script or style, no eval; the API only where it must be. */
+export function cspFor(api: string): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${api}`,
+    "style-src 'self'",
+    `img-src 'self' ${api}`,
+    `connect-src ${api}`,
+    "worker-src 'self' blob:",
+  ].join('; ');
 }

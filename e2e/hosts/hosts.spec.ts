@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page, type Response } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { fillRequired } from '../tests/fixtures.js';
-import { hostsState, type HostsState } from './hosts-state.js';
+import { cspFor, hostsState, type HostsState } from './hosts-state.js';
 
 /**
  * Signet as a host outside this repository gets it: packed tarballs installed with npm into scratch apps (see
@@ -150,4 +151,35 @@ test('plain HTML, no bundler: <signet-signing-viewer> from the server\'s /embed.
   // The script tag's build finds its worker and font beside itself on the Signet server.
   const api = apiUrl.replaceAll('.', '\\.');
   expectAssets(seen, { worker: new RegExp(`^${api}/embed/[^/]+/pdf\\.worker\\.min\\.mjs$`), font: new RegExp(`^${api}/embed/[^/]+/caveat-latin-400-normal\\.woff2$`) });
+});
+
+test('Next.js App Router: the server renders the page holding the viewer, and the browser signs in it', async ({ page, request }) => {
+  const { hosts, apiUrl, pk, nextLog } = hostsState();
+  const documentId = documentOf('next');
+  // The server's own rendering of the page ("use client" components render on the server too).
+  const rendered = await request.get(`${hosts.next}/?${new URLSearchParams({ documentId, apiKey: pk, baseUrl: apiUrl })}`);
+  expect(rendered.status()).toBe(200);
+  expect(await rendered.text()).toContain('class="signet-viewer"');
+
+  const seen = await watch(page);
+  await open(page, hosts.next, documentId);
+  await sign(page);
+  await expectStored(request, documentId);
+  const origin = hosts.next.replaceAll('.', '\\.');
+  // Turbopack bundles pdf.js's worker as a worker chunk of its own; the font is copied under static/media.
+  expectAssets(seen, { worker: new RegExp(`^${origin}/_next/static/chunks/turbopack-worker-`), font: new RegExp(`^${origin}/_next/static/media/caveat-latin-400-normal[^/]*\\.woff2$`) });
+  // `next start` logged no error while rendering (an error's line starts with ⨯).
+  expect(readFileSync(nextLog, 'utf8')).not.toContain('⨯');
+});
+
+test('strict CSP: the Vite React 19 build under issue 16\'s policy shows and signs a document with no violation', async ({ page, request }) => {
+  const { hosts } = hostsState();
+  const seen = await watch(page);
+  const response = await open(page, hosts.csp, documentOf('csp'));
+  expect(response?.headers()['content-security-policy']).toBe(cspFor(hostsState().apiUrl));
+  await sign(page);
+  await expectStored(request, documentOf('csp'));
+  const origin = hosts.csp.replaceAll('.', '\\.');
+  expectAssets(seen, { worker: new RegExp(`^${origin}/assets/pdf\\.worker[^/]*\\.mjs$`), font: new RegExp(`^${origin}/assets/caveat-latin-400-normal[^/]*\\.woff2$`) });
+  expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
 });
