@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { cspFor } from '../hosts/hosts-state.js';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,17 +16,6 @@ let host: Server;
 let hostUrl: string;
 let integrity: string;
 let version: string;
-
-function cspFor(api: string): string {
-  return [
-    "default-src 'self'",
-    `script-src 'self' ${api}`,
-    "style-src 'self'",
-    `img-src 'self' ${api}`,
-    `connect-src ${api}`,
-    "worker-src 'self' blob:",
-  ].join('; ');
-}
 
 // The page's own files (`'self'`): its stylesheet, which also tries to restyle the viewer, and a script that records
 // the element's events and any CSP violation.
