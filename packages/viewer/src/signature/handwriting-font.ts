@@ -33,7 +33,8 @@ const SUBSETS = [
   },
 ];
 
-const installed = new WeakSet<FontFaceSet>();
+/** The documents whose fonts have Caveat, each with what its faces from another origin still wait for. */
+const installed = new WeakMap<FontFaceSet, Promise<void>>();
 let fontBase: URL | undefined;
 
 /**
@@ -54,15 +55,29 @@ export function configureHandwritingFont(baseUrl: string | URL): void {
  */
 export function installHandwritingFont(fonts: FontFaceSet = document.fonts): void {
   if (installed.has(fonts)) return;
-  installed.add(fonts);
+  const fetched: Promise<void>[] = [];
   for (const subset of SUBSETS) {
     const url = fontBase ? new URL(subset.file, fontBase) : subset.url;
-    const face = new FontFace(HANDWRITING_FONT_FAMILY, `url(${JSON.stringify(url.href)}) format("woff2")`, {
-      unicodeRange: subset.unicodeRange,
-      display: 'swap',
-    });
-    fonts.add(face);
+    const descriptors: FontFaceDescriptors = { unicodeRange: subset.unicodeRange, display: 'swap' };
+    if (sameOrigin(url)) {
+      fonts.add(new FontFace(HANDWRITING_FONT_FAMILY, `url(${JSON.stringify(url.href)}) format("woff2")`, descriptors));
+    } else {
+      // Files on another origin (the script tag's, beside embed.js on the Signet server) are fetched and given to
+      // FontFace as bytes: a page's `connect-src` already admits that origin, where a URL would need `font-src`.
+      fetched.push(fetchFace(url, descriptors).then((face) => void fonts.add(face), () => undefined));
+    }
   }
+  installed.set(fonts, Promise.all(fetched).then(() => undefined));
+}
+
+function sameOrigin(url: URL): boolean {
+  return url.protocol === 'data:' || url.origin === globalThis.location?.origin;
+}
+
+async function fetchFace(url: URL, descriptors: FontFaceDescriptors): Promise<FontFace> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`HTTP ${response.status} for ${url.href}`);
+  return new FontFace(HANDWRITING_FONT_FAMILY, await response.arrayBuffer(), descriptors);
 }
 
 /**
@@ -75,6 +90,7 @@ export function installHandwritingFont(fonts: FontFaceSet = document.fonts): voi
  */
 export async function loadHandwritingFont(text: string, sizePx: number, fonts: FontFaceSet = document.fonts): Promise<string> {
   installHandwritingFont(fonts);
+  await installed.get(fonts);
   const font = `${sizePx}px ${HANDWRITING_FONT_STACK}`;
   const faces = await fonts.load(font, text);
   const failed = faces.find((face) => face.status === 'error');
