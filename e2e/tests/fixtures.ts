@@ -80,3 +80,12 @@ export function pdfsig(path: string): string {
 
 export const test = base;
 export { expect };
+
+/** A PNG data URL drawn on a canvas and encoded again by this browser, to compare with a canvas it shows. */
+export async function drawnAsCanvas(dataUrl: string): Promise<string> {
+  const bitmap = await createImageBitmap(await (await fetch(dataUrl)).blob());
+  const canvas = document.createElement('canvas');
+  [canvas.width, canvas.height] = [bitmap.width, bitmap.height];
+  canvas.getContext('2d')!.drawImage(bitmap, 0, 0);
+  return canvas.toDataURL();
+}

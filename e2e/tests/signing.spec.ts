@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { createDocument, expect, openDocument, pdfsig, signByTyping, storedSubmission, test } from './fixtures.js';
+import { createDocument, drawnAsCanvas, expect, openDocument, pdfsig, signByTyping, storedSubmission, test } from './fixtures.js';
 
 /** Draws a signature on the dialog's pad with real mouse strokes. */
 async function drawWithMouse(page: Page, pad: Locator) {
@@ -35,7 +35,11 @@ test('the full signing flow: one submission holding what the page showed, then t
   await page.getByLabel('Date', { exact: true }).fill('2026-11-22');
 
   await expect(page.getByText('All required fields are complete')).toBeVisible();
-  const shownSignature = await page.getByRole('button', { name: 'Signature', exact: true }).locator('img').getAttribute('src');
+  // The placed signature is drawn on a canvas: what it shows, as this browser encodes it, is compared below with the
+  // stored PNG drawn the same way.
+  const signatureCanvas = page.getByRole('button', { name: 'Signature', exact: true }).locator('canvas');
+  await expect.poll(() => signatureCanvas.evaluate((canvas: HTMLCanvasElement) => canvas.width)).toBeGreaterThan(0);
+  const shownSignature = await signatureCanvas.evaluate((canvas: HTMLCanvasElement) => canvas.toDataURL());
   const scale = await page.evaluate(() => window.devicePixelRatio);
   await page.getByRole('button', { name: 'Finish and submit' }).click();
 
@@ -53,7 +57,9 @@ test('the full signing flow: one submission holding what the page showed, then t
     signed_date: { type: 'date', content: '2026-11-22' },
     agreement_number: { type: 'text', content: 'AGR-2025-0042' },
   });
-  expect(values['signature']).toEqual({ type: 'signature', imageData: shownSignature });
+  const storedSignature = values['signature'] as { type: string; imageData: string };
+  expect(storedSignature.type).toBe('signature');
+  expect(await page.evaluate(drawnAsCanvas, storedSignature.imageData)).toBe(shownSignature);
   expect(values['signer_initials']).toMatchObject({ type: 'initials', imageData: expect.stringMatching(/^data:image\/png;base64,/) });
   expect(stored.renderContext.devicePixelRatio).toBe(scale);
   expect(stored.renderContext.scale).toBeGreaterThan(0);
