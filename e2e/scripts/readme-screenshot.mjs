@@ -1,18 +1,10 @@
 // The README's pictures: node e2e/scripts/readme-screenshot.mjs [demo url] [docs/images] (with `pnpm start`
 // running). Opens a fresh sample contract, fills in the name and initials (viewer.png), then opens the signature
 // dialog on its Type tab (signature-dialog.png).
-import { chromium } from '@playwright/test';
+import { openSampleContract } from './demo-page.mjs';
 
 const [demoUrl = 'http://127.0.0.1:5173', dir = 'docs/images'] = process.argv.slice(2);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
-const page = await browser.newPage({ viewport: { width: 1280, height: 860 }, deviceScaleFactor: 1 });
-const created = await page.request.post(`${demoUrl}/demo-api/documents?size=short`);
-const { documentId } = await created.json();
-await page.goto(`${demoUrl}/?documentId=${documentId}`);
-await page.locator('[data-page-number="1"] canvas[data-rendered="true"]').waitFor();
+const { browser, page } = await openSampleContract(demoUrl);
 await page.getByLabel('Full legal name', { exact: true }).fill('Ada Lovelace');
 await page.getByRole('button', { name: 'Initials', exact: true }).click();
 await page.getByRole('dialog').getByRole('tab', { name: 'Type' }).click();

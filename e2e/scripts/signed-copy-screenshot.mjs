@@ -1,18 +1,10 @@
 // The completed state with its signed copy: node e2e/scripts/signed-copy-screenshot.mjs [demo url] [out.png]
 // [preparing.png] (with `pnpm start` running). Signs a fresh sample contract, submits it and, once the server has
 // sealed it, takes the viewer offering "Download signed PDF" (and, if asked, the moment before: "Preparing…").
-import { chromium } from '@playwright/test';
+import { openSampleContract } from './demo-page.mjs';
 
 const [demoUrl = 'http://127.0.0.1:5173', out = 'docs/screenshots/signed-copy.png', preparing] = process.argv.slice(2);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
-const page = await browser.newPage({ viewport: { width: 1280, height: 860 }, deviceScaleFactor: 1 });
-const created = await page.request.post(`${demoUrl}/demo-api/documents?size=short`);
-const { documentId } = await created.json();
-await page.goto(`${demoUrl}/?documentId=${documentId}`);
-await page.locator('[data-page-number="1"] canvas[data-rendered="true"]').waitFor();
+const { browser, page } = await openSampleContract(demoUrl);
 
 const typeInto = async (field, text) => {
   await page.getByRole('button', { name: field, exact: true }).click();

@@ -12,7 +12,7 @@ import { generateApiKey } from '../src/keys.js';
 import { generateSamplePdf, sampleFields } from '../src/pdf/sample.js';
 import { CHUNK_SIZE, DOCUMENT_COLUMNS, documentValues } from '../src/storage/schema.js';
 import { openStorage } from '../src/storage/index.js';
-import type { DocumentRecord, NewDocument } from '../src/storage/types.js';
+import type { DocumentRecord, NewDocument, Storage } from '../src/storage/types.js';
 import { dataUrlOf, makePng } from '../src/submissions/test-png.js';
 
 /** Size of the signature image of every benchmark submission (the issue's "20 KB signature PNG"). */
@@ -92,22 +92,7 @@ export async function createFixtures(submitDocuments: number): Promise<BenchFixt
       createdAt: new Date().toISOString(),
     });
     uploadKey = (await createApiKeyRecord(storage, { organizationId, kind: 'sk', rateLimit: 10_000_000 })).key;
-    const samplePdf = await generateSamplePdf({ pages: 3 });
-    const getDocument = await storage.createDocument(
-      {
-        id: newId('doc'),
-        organizationId,
-        filename: 'agreement.pdf',
-        mimeType: 'application/pdf',
-        pageCount: 3,
-        fileSize: samplePdf.byteLength,
-        sha256: sha256(samplePdf),
-        fields: sampleFields(3),
-        createdAt: new Date().toISOString(),
-      },
-      samplePdf,
-    );
-    getDocumentId = getDocument.id;
+    getDocumentId = await storeGetDocument(storage, organizationId, await generateSamplePdf({ pages: 3 }));
   } finally {
     await storage.close();
   }
@@ -258,4 +243,26 @@ export async function submitBodies(): Promise<SubmitBodies> {
     throw new Error('the templated submit body does not carry the contract checksum');
   }
   return { build, size: probe.body.length, imageBytes: png.length };
+}
+
+/**
+ * The GET phases' document, stored directly: a 3-page sample agreement (`pdf`) with the sample's fields; its id.
+ * @example const getDocumentId = await storeGetDocument(storage, organizationId, await generateSamplePdf({ pages: 3 }))
+ */
+export async function storeGetDocument(storage: Storage, organizationId: string, pdf: Uint8Array): Promise<string> {
+  const document = await storage.createDocument(
+    {
+      id: newId('doc'),
+      organizationId,
+      filename: 'agreement.pdf',
+      mimeType: 'application/pdf',
+      pageCount: 3,
+      fileSize: pdf.byteLength,
+      sha256: sha256(pdf),
+      fields: sampleFields(3),
+      createdAt: new Date().toISOString(),
+    },
+    pdf,
+  );
+  return document.id;
 }

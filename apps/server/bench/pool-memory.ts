@@ -1,29 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { residentBytes } from '../src/process-memory.js';
-
-/** The ids of a process's children (Linux `/proc`, every thread's list). */
-function childPids(pid: number): number[] {
-  let threads: string[];
-  try {
-    threads = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return [];
-  }
-  return threads.flatMap((thread) => {
-    try {
-      return readFileSync(`/proc/${pid}/task/${thread}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
-    } catch {
-      return [];
-    }
-  });
-}
+import { readFileSync } from 'node:fs';
+import { childrenOf, residentBytes } from '../src/process-memory.js';
 
 /**
  * The server's PDF pool workers: its children running the pool's `child.ts` (under tsx, the server has another
  * child, esbuild's service, which is not counted).
  */
 export function poolWorkerPids(serverPid: number): number[] {
-  return childPids(serverPid).filter((pid) => {
+  return childrenOf(serverPid).filter((pid) => {
     try {
       return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('/pdf/pool/child.');
     } catch {

@@ -116,7 +116,8 @@ export function printReport(outcome: BenchOutcome, shape: { fields: number }): v
     out(phaseRow('e. real GET, sealing server, queue idle', sealGets.getIdle));
     out(phaseRow('f. real GET during a seal burst (same server)', sealGets.getDuringSeals));
   }
-  const measured = [...Object.values(results), ...Object.values(sealGets)];
+  // A phase not selected (`BENCH_PHASES=seal` alone) leaves its entry undefined.
+  const measured = [...Object.values(results), ...Object.values(sealGets)].filter((result): result is PhaseResult => result !== undefined);
   const disturbed = measured.filter((result) => result.cpu && result.cpu.other > DISTURBED_CORES);
   for (const result of disturbed) {
     out(`WARNING: other processes used ${result.cpu!.other.toFixed(2)} cores during "${result.name}": its numbers are disturbed`);

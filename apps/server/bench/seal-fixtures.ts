@@ -1,12 +1,10 @@
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { submissionChecksum, submittedFields, type FieldDefinition, type FieldValue, type TextStyle } from '@signet/contract';
-import { newId } from '../src/ids.js';
 import { createApiKeyRecord } from '../src/documents/seed.js';
 import { generateSamplePdf, sampleFields } from '../src/pdf/sample.js';
 import { openStorage } from '../src/storage/index.js';
 import { dataUrlOf, makePng, pngDataUrl } from '../src/submissions/test-png.js';
-import { checkRoundTrip, insertPendingDocuments, SIGNATURE_PNG_BYTES } from './fixtures.js';
+import { checkRoundTrip, insertPendingDocuments, SIGNATURE_PNG_BYTES, storeGetDocument } from './fixtures.js';
 
 /** One kind of document the sealing phases submit, and the fresh pending copies of it left to submit. */
 export interface SealDocumentKind {
@@ -61,21 +59,7 @@ export async function createSealFixtures(dir: string, counts: { small: number; l
     organizationId = (await storage.ensureOrganization('bench-seal', 'Benchmark Sealing Inc.')).id;
     submitKey = (await createApiKeyRecord(storage, { organizationId, kind: 'pk', rateLimit: 10_000_000 })).key;
     readKey = (await createApiKeyRecord(storage, { organizationId, kind: 'sk', rateLimit: 10_000_000 })).key;
-    const getDocument = await storage.createDocument(
-      {
-        id: newId('doc'),
-        organizationId,
-        filename: 'agreement.pdf',
-        mimeType: 'application/pdf',
-        pageCount: 3,
-        fileSize: smallPdf.byteLength,
-        sha256: createHash('sha256').update(smallPdf).digest('hex'),
-        fields: sampleFields(3),
-        createdAt: new Date().toISOString(),
-      },
-      smallPdf,
-    );
-    getDocumentId = getDocument.id;
+    getDocumentId = await storeGetDocument(storage, organizationId, smallPdf);
   } finally {
     await storage.close();
   }

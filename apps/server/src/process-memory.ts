@@ -11,7 +11,7 @@ function read(path: string): string | undefined {
 }
 
 /** The ids of a process's children, from Linux's `/proc` (every thread's list). */
-function childrenOf(pid: number): number[] {
+export function childrenOf(pid: number): number[] {
   let threads: string[];
   try {
     threads = readdirSync(`/proc/${pid}/task`);

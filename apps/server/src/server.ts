@@ -6,7 +6,6 @@ import { createRateLimits } from './rate-limit/index.js';
 import { resolveSecret } from './secret.js';
 import { openStorage } from './storage/index.js';
 import { PdfPool } from './pdf/pool/index.js';
-import { startSealWorker } from './sealing/start.js';
 
 export interface RunningServer {
   url: string;
@@ -36,7 +35,10 @@ export async function startServer(options: {
   const pdfPool = new PdfPool(config.pdfPool);
   pdfPool.warm();
   // Seals completed submissions in this process, unless SEAL_WORKER=false leaves it to `signet worker`.
-  const sealWorker = config.sealing.worker ? await startSealWorker({ config, storage, pdfPool, secret, logger }) : undefined;
+  // Loaded only then: the signing libraries (@libpdf/core, ~33 MiB, 0.4 s) stay out of a server that does not seal.
+  const sealWorker = config.sealing.worker
+    ? await (await import('./sealing/start.js')).startSealWorker({ config, storage, pdfPool, secret, logger })
+    : undefined;
   let shuttingDown = false;
   const app = createApp(
     { storage, rateLimits, config, secret, logger, pdfPool, sealWorker },
