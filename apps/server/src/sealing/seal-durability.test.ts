@@ -63,9 +63,13 @@ describe.concurrent('seal jobs across kill -9', () => {
       expect(before.running).toHaveLength(1);
       const [inFlight] = before.running!;
       expect(inFlight!.leaseOwner).toMatch(new RegExp(`:${first.pid}:`));
-      expect(before.sealed).toHaveLength(1);
-      expect(before.pending).toHaveLength(DOCUMENTS - 2);
-      const sealedBefore = new Set(before.sealed!.map((job) => job.documentId));
+      // Usually the first document is sealed and the second in flight; on a loaded machine the test authority may
+      // fail the first request, and the in-flight seal is then the first document's retry. Either way each job is
+      // sealed, pending or in flight, and what the killed server did not seal the restarted one seals.
+      const sealedBefore = new Set((before.sealed ?? []).map((job) => job.documentId));
+      const warnings = first.logs().filter((line) => Number(line.level) >= 40);
+      expect(sealedBefore.size + (before.pending?.length ?? 0) + 1, JSON.stringify(warnings)).toBe(DOCUMENTS);
+      expect(sealedBefore.size, JSON.stringify(warnings)).toBeLessThanOrEqual(1);
       await first.kill9();
       gate.open();
 
@@ -84,8 +88,8 @@ describe.concurrent('seal jobs across kill -9', () => {
         expect(report, documentId).toContain('Signature Validation: Signature is Valid.');
         expect(report, documentId).toContain('Total document signed');
       }
-      // The in-flight seal was started twice (the kill cut the first attempt off) and stored once.
-      expect((await storage.getSealState(inFlight!.documentId)).job?.attempts).toBe(2);
+      // The in-flight seal was started once more (the kill cut its attempt off) and stored once.
+      expect((await storage.getSealState(inFlight!.documentId)).job?.attempts).toBe(inFlight!.attempts + 1);
       const left = submissions.map((submission) => submission.documentId).filter((id) => !sealedBefore.has(id));
       expect(sealedIn(second.logs()).sort()).toEqual(left.sort());
       expect(second.logs().filter((line) => /seal discarded|seal failed/.test(String(line.msg)))).toEqual([]);
