@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
 const outDir = 'dist/script';
+/** A Preact entry's ES module file, resolved from this package (the viewer's sources import `react`, not `preact`). */
+const preact = (specifier: string) => fileURLToPath(import.meta.resolve(specifier));
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 /** Writes `embed.sri.json`: the version and the Subresource Integrity hash of `embed.js`, for the server and the README. */
@@ -28,6 +31,17 @@ function subresourceIntegrity(): Plugin {
 export default defineConfig({
   plugins: [react(), subresourceIntegrity()],
   base: './',
+  resolve: {
+    // The script tag brings its own runtime: Preact's React compatibility layer is ~50 KB gzipped lighter than
+    // React DOM. The npm packages keep React (the host's copy); docs/decisions.md, issue 16, says why.
+    alias: [
+      { find: /^react$/, replacement: preact('preact/compat') },
+      { find: /^react-dom$/, replacement: preact('preact/compat') },
+      { find: /^react-dom\/client$/, replacement: preact('preact/compat/client') },
+      { find: /^react\/jsx-runtime$/, replacement: preact('preact/jsx-runtime') },
+      { find: /^react\/jsx-dev-runtime$/, replacement: preact('preact/jsx-dev-runtime') },
+    ],
+  },
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   build: {
     outDir,
