@@ -140,6 +140,14 @@ export async function checkTarball(tarball) {
     }
   }
 
+  // The README prints the script tag with its Subresource Integrity hash: it must be this build's.
+  if (fileSet.has('dist/script/embed.sri.json')) {
+    const { version, integrity } = JSON.parse(readFileSync(join(root, 'dist/script/embed.sri.json'), 'utf8'));
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const tag = `src="https://sign.example.com/embed/${version}/embed.js"\n  integrity="${integrity}"`;
+    if (!readme.includes(tag)) problems.push(`README.md: the script tag should read ${tag}`);
+  }
+
   const { messages } = await publint({ pkgDir: root, pack: false, level: 'warning' });
   for (const message of messages) problems.push(`publint ${message.type}: ${formatMessage(message, pkg) ?? message.code}`);
 
