@@ -136,7 +136,7 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
     const path = endpointPath<{ path: string }>(endpoint, (params ?? {}) as Record<string, string>);
     const answers = { check: endpoint.answer, ...(endpoint.refusal ? { failureCheck: endpoint.refusal } : {}) };
     return transport.send({
-      method: endpoint.method === 'get' ? 'GET' : 'POST',
+      method: endpoint.method.toUpperCase() as 'GET' | 'POST' | 'PATCH' | 'DELETE',
       path: search.size > 0 ? `${path}?${search}` : path,
       ...request,
       ...(answers as { check: AnswerCheck<Answer<Endpoints[N]>>; failureCheck?: AnswerCheck<Answer<Endpoints[N]>> }),

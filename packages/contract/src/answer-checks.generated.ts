@@ -5,7 +5,7 @@ import { checkAnswer, type JsonSchema } from './answer-check.js';
 const definitions: Record<string, JsonSchema> = {
   "ErrorEnvelope": {"type":"object","properties":{"success":{"$ref":"#/definitions/__schema0"},"error":{"$ref":"#/definitions/__schema1"},"meta":{"$ref":"#/definitions/Meta"}},"required":["success","error","meta"]},
   "__schema0": {"type":"boolean","const":false},
-  "__schema1": {"type":"object","properties":{"code":{"type":"string","enum":["INVALID_API_KEY","EXPIRED_API_KEY","INSUFFICIENT_PERMISSIONS","VALIDATION_ERROR","DOCUMENT_NOT_FOUND","SUBMISSION_FAILED","RATE_LIMIT_EXCEEDED","NOT_FOUND","INTERNAL_ERROR","SERVICE_UNAVAILABLE","DOCUMENT_NOT_SEALED"]},"message":{"type":"string"},"details":{"allOf":[{"$ref":"#/definitions/ErrorDetails"}]}},"required":["code","message"]},
+  "__schema1": {"type":"object","properties":{"code":{"type":"string","enum":["INVALID_API_KEY","EXPIRED_API_KEY","INSUFFICIENT_PERMISSIONS","VALIDATION_ERROR","DOCUMENT_NOT_FOUND","SUBMISSION_FAILED","RATE_LIMIT_EXCEEDED","NOT_FOUND","INTERNAL_ERROR","SERVICE_UNAVAILABLE","DOCUMENT_NOT_SEALED","WEBHOOK_DISABLED"]},"message":{"type":"string"},"details":{"allOf":[{"$ref":"#/definitions/ErrorDetails"}]}},"required":["code","message"]},
   "ErrorDetails": {"type":"object","properties":{"field":{"$ref":"#/definitions/__schema2"},"reason":{"$ref":"#/definitions/__schema3"},"missingFields":{"$ref":"#/definitions/__schema4"},"required":{"$ref":"#/definitions/__schema5"}},"additionalProperties":{"$ref":"#/definitions/__schema6"}},
   "__schema2": {"type":"string"},
   "__schema3": {"type":"string"},
@@ -116,6 +116,31 @@ const definitions: Record<string, JsonSchema> = {
   "__schema88": {"type":"string","pattern":"^sub_[A-Za-z0-9]{20,64}$"},
   "__schema89": {"allOf":[{"$ref":"#/definitions/__schema9"}]},
   "__schema90": {"type":"string","pattern":"^[0-9a-f]{64}$"},
+  "CreatedWebhook": {"type":"object","properties":{"id":{"$ref":"#/definitions/__schema91"},"url":{"$ref":"#/definitions/__schema92"},"events":{"$ref":"#/definitions/__schema93"},"description":{"$ref":"#/definitions/__schema94"},"enabled":{"$ref":"#/definitions/__schema95"},"disabledReason":{"$ref":"#/definitions/__schema96"},"createdAt":{"$ref":"#/definitions/__schema9"},"updatedAt":{"$ref":"#/definitions/__schema9"},"secret":{"$ref":"#/definitions/__schema97"}},"required":["id","url","events","description","enabled","disabledReason","createdAt","updatedAt","secret"]},
+  "__schema91": {"type":"string","pattern":"^wh_[A-Za-z0-9]{20,64}$"},
+  "__schema92": {"type":"string"},
+  "__schema93": {"type":"array","items":{"type":"string","enum":["document.created","document.viewed","document.completed","document.sealed","document.sealing_failed"]}},
+  "__schema94": {"type":["string","null"]},
+  "__schema95": {"type":"boolean"},
+  "__schema96": {"type":["string","null"]},
+  "__schema97": {"type":"string","pattern":"^whsec_[A-Za-z0-9+/]+={0,2}$"},
+  "Webhook": {"type":"object","properties":{"id":{"$ref":"#/definitions/__schema91"},"url":{"$ref":"#/definitions/__schema92"},"events":{"$ref":"#/definitions/__schema93"},"description":{"$ref":"#/definitions/__schema94"},"enabled":{"$ref":"#/definitions/__schema95"},"disabledReason":{"$ref":"#/definitions/__schema96"},"createdAt":{"$ref":"#/definitions/__schema9"},"updatedAt":{"$ref":"#/definitions/__schema9"}},"required":["id","url","events","description","enabled","disabledReason","createdAt","updatedAt"]},
+  "RotatedWebhookSecret": {"type":"object","properties":{"id":{"$ref":"#/definitions/__schema98"},"secret":{"$ref":"#/definitions/__schema97"},"previousSecretExpiresAt":{"$ref":"#/definitions/__schema9"}},"required":["id","secret","previousSecretExpiresAt"]},
+  "__schema98": {"type":"string","pattern":"^wh_[A-Za-z0-9]{20,64}$"},
+  "WebhookDelivery": {"type":"object","properties":{"id":{"$ref":"#/definitions/__schema99"},"webhookId":{"$ref":"#/definitions/__schema100"},"eventId":{"$ref":"#/definitions/__schema101"},"eventType":{"$ref":"#/definitions/__schema102"},"documentId":{"$ref":"#/definitions/__schema103"},"status":{"$ref":"#/definitions/__schema104"},"attempts":{"$ref":"#/definitions/__schema105"},"lastStatusCode":{"$ref":"#/definitions/__schema106"},"lastError":{"$ref":"#/definitions/__schema107"},"lastResponseBody":{"$ref":"#/definitions/__schema108"},"lastDurationMs":{"$ref":"#/definitions/__schema109"},"nextAttemptAt":{"$ref":"#/definitions/__schema110"},"createdAt":{"$ref":"#/definitions/__schema9"},"deliveredAt":{"$ref":"#/definitions/__schema111"}},"required":["id","webhookId","eventId","eventType","documentId","status","attempts","lastStatusCode","lastError","lastResponseBody","lastDurationMs","nextAttemptAt","createdAt","deliveredAt"]},
+  "__schema99": {"type":"string","pattern":"^dlv_[A-Za-z0-9]{20,64}$"},
+  "__schema100": {"type":"string","pattern":"^wh_[A-Za-z0-9]{20,64}$"},
+  "__schema101": {"type":"string","pattern":"^msg_[A-Za-z0-9]{20,64}$"},
+  "__schema102": {"type":"string"},
+  "__schema103": {"anyOf":[{"type":"string","pattern":"^doc_[A-Za-z0-9]{20,64}$"},{"type":"null"}]},
+  "__schema104": {"type":"string","enum":["pending","sending","succeeded","failed"]},
+  "__schema105": {"type":"integer","minimum":0,"maximum":9007199254740991},
+  "__schema106": {"anyOf":[{"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991},{"type":"null"}]},
+  "__schema107": {"type":["string","null"]},
+  "__schema108": {"type":["string","null"]},
+  "__schema109": {"anyOf":[{"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991},{"type":"null"}]},
+  "__schema110": {"anyOf":[{"$ref":"#/definitions/__schema9"},{"type":"null"}]},
+  "__schema111": {"anyOf":[{"$ref":"#/definitions/__schema9"},{"type":"null"}]},
 };
 
 const check = (schema: JsonSchema) => checkAnswer<unknown>(schema, definitions);
@@ -134,6 +159,15 @@ const getManagedDocumentAnswer = {"type":"object","properties":{"success":{"type
 const getSubmissionAnswer = {"type":"object","properties":{"success":{"type":"boolean","const":true},"data":{"$ref":"#/definitions/SubmissionRecord"},"meta":{"$ref":"#/definitions/Meta"}},"required":["success","data","meta"]};
 const getAuditTrailAnswer = {"type":"object","properties":{"success":{"type":"boolean","const":true},"data":{"$ref":"#/definitions/AuditTrail"},"meta":{"$ref":"#/definitions/Meta"}},"required":["success","data","meta"]};
 const verifyDocumentAnswer = {"type":"object","properties":{"success":{"type":"boolean","const":true},"data":{"$ref":"#/definitions/VerifyResult"},"meta":{"$ref":"#/definitions/Meta"}},"required":["success","data","meta"]};
+const createWebhookAnswer = {"type":"object","properties":{"success":{"type":"boolean","const":true},"data":{"$ref":"#/definitions/CreatedWebhook"},"meta":{"$ref":"#/definitions/Meta"}},"required":["success","data","meta"]};
+const listWebhooksAnswer = {"type":"object","properties":{"success":{"type":"boolean","const":true},"data":{"type":"array","items":{"$ref":"#/definitions/Webhook"}},"pagination":{"$ref":"#/definitions/Pagination"},"meta":{"$ref":"#/definitions/Meta"}},"required":["success","data","pagination","meta"]};
+const getWebhookAnswer = {"type":"object","properties":{"success":{"type":"boolean","const":true},"data":{"$ref":"#/definitions/Webhook"},"meta":{"$ref":"#/definitions/Meta"}},"required":["success","data","meta"]};
+const updateWebhookAnswer = {"type":"object","properties":{"success":{"type":"boolean","const":true},"data":{"$ref":"#/definitions/Webhook"},"meta":{"$ref":"#/definitions/Meta"}},"required":["success","data","meta"]};
+const deleteWebhookAnswer = {"type":"object","properties":{"success":{"type":"boolean","const":true},"data":{"$ref":"#/definitions/Webhook"},"meta":{"$ref":"#/definitions/Meta"}},"required":["success","data","meta"]};
+const rotateWebhookSecretAnswer = {"type":"object","properties":{"success":{"type":"boolean","const":true},"data":{"$ref":"#/definitions/RotatedWebhookSecret"},"meta":{"$ref":"#/definitions/Meta"}},"required":["success","data","meta"]};
+const listWebhookDeliveriesAnswer = {"type":"object","properties":{"success":{"type":"boolean","const":true},"data":{"type":"array","items":{"$ref":"#/definitions/WebhookDelivery"}},"pagination":{"$ref":"#/definitions/Pagination"},"meta":{"$ref":"#/definitions/Meta"}},"required":["success","data","pagination","meta"]};
+const retryWebhookDeliveryAnswer = {"type":"object","properties":{"success":{"type":"boolean","const":true},"data":{"$ref":"#/definitions/WebhookDelivery"},"meta":{"$ref":"#/definitions/Meta"}},"required":["success","data","meta"]};
+const testWebhookAnswer = {"type":"object","properties":{"success":{"type":"boolean","const":true},"data":{"$ref":"#/definitions/WebhookDelivery"},"meta":{"$ref":"#/definitions/Meta"}},"required":["success","data","meta"]};
 
 export const checkErrorEnvelope = check(errorEnvelope);
 export const checkTimestamp = check(timestamp);
@@ -155,4 +189,13 @@ export const generatedEndpoints = {
   getSignedDocument: { method: 'get', path: '/documents/{documentId}/signed.pdf' },
   getAuditTrail: { method: 'get', path: '/documents/{documentId}/audit', answer: check(getAuditTrailAnswer) },
   verifyDocument: { method: 'post', path: '/verify', answer: check(verifyDocumentAnswer) },
+  createWebhook: { method: 'post', path: '/webhooks', answer: check(createWebhookAnswer) },
+  listWebhooks: { method: 'get', path: '/webhooks', answer: check(listWebhooksAnswer) },
+  getWebhook: { method: 'get', path: '/webhooks/{webhookId}', answer: check(getWebhookAnswer) },
+  updateWebhook: { method: 'patch', path: '/webhooks/{webhookId}', answer: check(updateWebhookAnswer) },
+  deleteWebhook: { method: 'delete', path: '/webhooks/{webhookId}', answer: check(deleteWebhookAnswer) },
+  rotateWebhookSecret: { method: 'post', path: '/webhooks/{webhookId}/rotate-secret', answer: check(rotateWebhookSecretAnswer) },
+  listWebhookDeliveries: { method: 'get', path: '/webhooks/{webhookId}/deliveries', answer: check(listWebhookDeliveriesAnswer) },
+  retryWebhookDelivery: { method: 'post', path: '/webhooks/{webhookId}/deliveries/{deliveryId}/retry', answer: check(retryWebhookDeliveryAnswer) },
+  testWebhook: { method: 'post', path: '/webhooks/{webhookId}/test', answer: check(testWebhookAnswer) },
 } as const;

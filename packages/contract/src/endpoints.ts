@@ -6,6 +6,14 @@ import { KeyValidationResultSchema, type Scope } from './schemas/key.js';
 import { DocumentMetadataSchema, ManagedDocumentSchema, SdkDocumentSchema } from './schemas/document.js';
 import { SubmissionPayloadSchema, SubmissionRecordSchema, SubmissionResultSchema } from './schemas/submission.js';
 import { AuditTrailSchema, VerifyResultSchema, VerifyUploadSchema } from './schemas/audit.js';
+import {
+  CreateWebhookRequestSchema,
+  CreatedWebhookSchema,
+  RotatedWebhookSecretSchema,
+  UpdateWebhookRequestSchema,
+  WebhookDeliverySchema,
+  WebhookSchema,
+} from './schemas/webhooks.js';
 import { PREVIEW_MAX_SIDE, PREVIEW_PIXELS_PER_POINT } from './preview.js';
 
 /**
@@ -40,7 +48,7 @@ export interface EndpointError {
 
 /** One endpoint of the Signet API, as the server serves it, documents it (OpenAPI) and the client calls it. */
 export interface Endpoint {
-  readonly method: 'get' | 'post';
+  readonly method: 'get' | 'post' | 'patch' | 'delete';
   /** OpenAPI form: `{name}` for a path parameter. */
   readonly path: string;
   readonly tags: readonly string[];
@@ -87,6 +95,16 @@ export const DocumentListQuerySchema = z.object({
   cursor: z.string().optional().meta({ description: '`pagination.cursor` of the previous page' }),
 });
 
+/** The path parameter of every route about one webhook endpoint. */
+export const WebhookIdParamsSchema = z.object({
+  webhookId: idSchema('wh').meta({ param: { name: 'webhookId', in: 'path' }, example: 'wh_Q3hXk2v9TzR7mLpW4sNa8bYc' }),
+});
+
+/** The path parameters of a route about one delivery of a webhook endpoint. */
+export const WebhookDeliveryParamsSchema = WebhookIdParamsSchema.extend({
+  deliveryId: idSchema('dlv').meta({ param: { name: 'deliveryId', in: 'path' }, example: 'dlv_J8kQm2XwR4tZp6LnV3yBcD5e' }),
+});
+
 /** The multipart form of `POST /documents` (SPEC §5). */
 export const DocumentUploadSchema = z.object({
   file: z.string().meta({ format: 'binary', description: 'The PDF' }),
@@ -130,6 +148,19 @@ const tokenRefused: EndpointError = {
 };
 const documentNotFound: EndpointError = { codes: ['DOCUMENT_NOT_FOUND'], description: "No such document in the key's organization" };
 const tooLarge: EndpointError = { codes: ['VALIDATION_ERROR'], description: 'Body or file over the size limit' };
+const webhookNotFound: EndpointError = { codes: ['NOT_FOUND'], description: "No such webhook endpoint in the key's organization" };
+const deliveryNotFound: EndpointError = {
+  codes: ['NOT_FOUND'],
+  description: "No such webhook endpoint in the key's organization, or no such delivery of it",
+};
+const webhookDisabled: EndpointError = {
+  codes: ['WEBHOOK_DISABLED'],
+  description: 'The endpoint is turned off (by hand, or after it answered 410): enable it first',
+};
+const urlRefused: EndpointError = {
+  codes: ['VALIDATION_ERROR'],
+  description: 'The URL resolves to a loopback, private, link-local or metadata address, or to no address (`details.field: "url"`)',
+};
 const internal: EndpointError = { codes: ['INTERNAL_ERROR'], description: 'An unexpected failure; nothing internal is revealed' };
 
 /** What a response granted by a document token carries (SPEC §4): cacheable by the browser alone, per origin. */
@@ -426,6 +457,107 @@ export const endpoints = {
         headers: z.object({ 'Retry-After': seconds }),
       },
     },
+  },
+
+  createWebhook: {
+    method: 'post',
+    path: '/webhooks',
+    tags: ['Webhooks'],
+    summary: 'Register a webhook endpoint',
+    description:
+      'Signet POSTs the subscribed events to `url`, signed as Standard Webhooks specifies. The answer carries the signing secret: it is shown this once. URLs that resolve to loopback, private, link-local or metadata addresses are refused unless the server allows them (`SIGNET_WEBHOOKS_ALLOW_PRIVATE`).',
+    access: { by: 'key', kinds: ['sk'], scopes: ['webhooks:write'] },
+    request: { body: json(CreateWebhookRequestSchema) },
+    responses: { 201: { description: 'The endpoint and its secret', content: json(successEnvelope(CreatedWebhookSchema)) } },
+    errors: { 400: invalid, ...keyErrors, 413: tooLarge, 422: urlRefused, 500: internal },
+  },
+  listWebhooks: {
+    method: 'get',
+    path: '/webhooks',
+    tags: ['Webhooks'],
+    summary: 'List webhook endpoints',
+    description: 'Newest first, cursor pagination.',
+    access: { by: 'key', kinds: ['sk'], scopes: ['webhooks:write'] },
+    request: { query: DocumentListQuerySchema },
+    responses: { 200: { description: 'A page of endpoints', content: json(paginatedList(WebhookSchema)) } },
+    errors: { 400: invalid, ...keyErrors, 500: internal },
+  },
+  getWebhook: {
+    method: 'get',
+    path: '/webhooks/{webhookId}',
+    tags: ['Webhooks'],
+    summary: 'Get a webhook endpoint',
+    access: { by: 'key', kinds: ['sk'], scopes: ['webhooks:write'] },
+    request: { params: WebhookIdParamsSchema },
+    responses: { 200: { description: 'The endpoint', content: json(successEnvelope(WebhookSchema)) } },
+    errors: { 400: invalid, ...keyErrors, 404: webhookNotFound, 500: internal },
+  },
+  updateWebhook: {
+    method: 'patch',
+    path: '/webhooks/{webhookId}',
+    tags: ['Webhooks'],
+    summary: 'Change a webhook endpoint',
+    description: 'Its URL, events, description, or whether it is enabled (enabling one that a 410 turned off clears `disabledReason`).',
+    access: { by: 'key', kinds: ['sk'], scopes: ['webhooks:write'] },
+    request: { params: WebhookIdParamsSchema, body: json(UpdateWebhookRequestSchema) },
+    responses: { 200: { description: 'The endpoint', content: json(successEnvelope(WebhookSchema)) } },
+    errors: { 400: invalid, ...keyErrors, 404: webhookNotFound, 413: tooLarge, 422: urlRefused, 500: internal },
+  },
+  deleteWebhook: {
+    method: 'delete',
+    path: '/webhooks/{webhookId}',
+    tags: ['Webhooks'],
+    summary: 'Delete a webhook endpoint',
+    description: 'Its pending deliveries are dropped with it.',
+    access: { by: 'key', kinds: ['sk'], scopes: ['webhooks:write'] },
+    request: { params: WebhookIdParamsSchema },
+    responses: { 200: { description: 'The deleted endpoint', content: json(successEnvelope(WebhookSchema)) } },
+    errors: { 400: invalid, ...keyErrors, 404: webhookNotFound, 500: internal },
+  },
+  rotateWebhookSecret: {
+    method: 'post',
+    path: '/webhooks/{webhookId}/rotate-secret',
+    tags: ['Webhooks'],
+    summary: "Rotate a webhook endpoint's secret",
+    description:
+      'A new secret signs from now on; the previous one keeps signing beside it for 24 hours (two signatures in `webhook-signature`), so the receiver can switch without losing an event.',
+    access: { by: 'key', kinds: ['sk'], scopes: ['webhooks:write'] },
+    request: { params: WebhookIdParamsSchema },
+    responses: { 200: { description: 'The new secret', content: json(successEnvelope(RotatedWebhookSecretSchema)) } },
+    errors: { 400: invalid, ...keyErrors, 404: webhookNotFound, 500: internal },
+  },
+  listWebhookDeliveries: {
+    method: 'get',
+    path: '/webhooks/{webhookId}/deliveries',
+    tags: ['Webhooks'],
+    summary: "List a webhook endpoint's deliveries",
+    description: 'Newest first, cursor pagination: each event, its attempts, the last status code, error and duration, and the next attempt.',
+    access: { by: 'key', kinds: ['sk'], scopes: ['webhooks:write'] },
+    request: { params: WebhookIdParamsSchema, query: DocumentListQuerySchema },
+    responses: { 200: { description: 'A page of deliveries', content: json(paginatedList(WebhookDeliverySchema)) } },
+    errors: { 400: invalid, ...keyErrors, 404: webhookNotFound, 500: internal },
+  },
+  retryWebhookDelivery: {
+    method: 'post',
+    path: '/webhooks/{webhookId}/deliveries/{deliveryId}/retry',
+    tags: ['Webhooks'],
+    summary: 'Send a delivery again now',
+    description: 'Whatever its status: a failed delivery gets a new round of attempts, a succeeded one is sent once more (same `webhook-id`).',
+    access: { by: 'key', kinds: ['sk'], scopes: ['webhooks:write'] },
+    request: { params: WebhookDeliveryParamsSchema },
+    responses: { 202: { description: 'The delivery, due now', content: json(successEnvelope(WebhookDeliverySchema)) } },
+    errors: { 400: invalid, ...keyErrors, 404: deliveryNotFound, 409: webhookDisabled, 500: internal },
+  },
+  testWebhook: {
+    method: 'post',
+    path: '/webhooks/{webhookId}/test',
+    tags: ['Webhooks'],
+    summary: 'Send a test event',
+    description: 'Queues a `webhook.test` event to this endpoint, whatever it subscribes to; follow it in its deliveries.',
+    access: { by: 'key', kinds: ['sk'], scopes: ['webhooks:write'] },
+    request: { params: WebhookIdParamsSchema },
+    responses: { 202: { description: 'The queued delivery', content: json(successEnvelope(WebhookDeliverySchema)) } },
+    errors: { 400: invalid, ...keyErrors, 404: webhookNotFound, 409: webhookDisabled, 500: internal },
   },
 } as const satisfies Record<string, Endpoint>;
 

@@ -1,5 +1,6 @@
 /**
- * Error codes of the contract (section 7) plus `NOT_FOUND`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE` and `DOCUMENT_NOT_SEALED` (SPEC §7).
+ * Error codes of the contract (section 7) plus `NOT_FOUND`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `DOCUMENT_NOT_SEALED` (SPEC §7)
+ * and `WEBHOOK_DISABLED` (issue 17: a delivery retried to an endpoint that is turned off).
  * Each maps to the HTTP status it is usually sent with; `VALIDATION_ERROR` also travels with 408, 413, 415, 416,
  * 417, 422 and 431 (a request the server refuses before or while reading it), and `NOT_FOUND` with 405.
  */
@@ -15,6 +16,7 @@ export const ERROR_STATUS = {
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
   DOCUMENT_NOT_SEALED: 409,
+  WEBHOOK_DISABLED: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,7 +1,10 @@
 import { z } from './zod.js';
 
-/** Prefixes of Signet's identifiers: organizations, documents, submissions, key records and requests. */
-export const ID_PREFIXES = ['org', 'doc', 'sub', 'key', 'req'] as const;
+/**
+ * Prefixes of Signet's identifiers: organizations, documents, submissions, key records, requests, webhook endpoints,
+ * webhook events (the `webhook-id` header) and webhook deliveries.
+ */
+export const ID_PREFIXES = ['org', 'doc', 'sub', 'key', 'req', 'wh', 'msg', 'dlv'] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 /** Characters after the prefix: at least 20 of `[A-Za-z0-9]` (SPEC §1). */

@@ -7,6 +7,7 @@ export * from './schemas/field.js';
 export * from './schemas/document.js';
 export * from './schemas/submission.js';
 export * from './schemas/audit.js';
+export * from './schemas/webhooks.js';
 export * from './field-values.js';
 export * from './preview.js';
 export * from './schemas/timestamp.js';

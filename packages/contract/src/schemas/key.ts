@@ -2,7 +2,7 @@ import { z } from '../zod.js';
 import { TimestampSchema } from './timestamp.js';
 
 /** Scopes a key may hold (contract §2.3 and SPEC §2). */
-export const SCOPES = ['documents:read', 'documents:submit', 'documents:write'] as const;
+export const SCOPES = ['documents:read', 'documents:submit', 'documents:write', 'webhooks:write'] as const;
 export const ScopeSchema = z.enum(SCOPES);
 export type Scope = z.infer<typeof ScopeSchema>;
 
