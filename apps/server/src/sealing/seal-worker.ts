@@ -22,6 +22,8 @@ export interface SealWorkerOptions {
   signingKey: () => Promise<SigningKey>;
   /** Seals run side by side (default 1); more than the pool's workers only queue in the pool. */
   concurrency?: number;
+  /** Origin of the sealed PDF's URL in `document.sealed` webhook events (default: a path without one). */
+  publicBaseUrl?: string;
   now?: () => Date;
 }
 
@@ -133,6 +135,7 @@ export class SealWorker {
         this.owner,
         { documentId: job.documentId, submissionId: job.submissionId, sha256, fileSize: sealed.byteLength, sealedAt },
         sealed,
+        `${this.#options.publicBaseUrl ?? ''}/documents/${job.documentId}/signed.pdf`,
       );
       if (stored) log.info({ sha256, bytes: sealed.byteLength, ms: Math.round(performance.now() - started) }, 'document sealed');
       else log.warn('seal discarded: the job was taken over by another worker or is already sealed');

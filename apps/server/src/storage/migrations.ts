@@ -1,6 +1,7 @@
 import { initial } from './migrations/001_initial.js';
 import { documentPreviews } from './migrations/002_document_previews.js';
 import { sealing } from './migrations/003_sealing.js';
+import { webhooks } from './migrations/004_webhooks.js';
 import type { DdlDialect, SqlDatabase } from './sql-database.js';
 
 /**
@@ -15,7 +16,7 @@ export interface Migration {
 }
 
 /** Every migration, oldest first. */
-export const MIGRATIONS: readonly Migration[] = [initial, documentPreviews, sealing];
+export const MIGRATIONS: readonly Migration[] = [initial, documentPreviews, sealing, webhooks];
 
 /**
  * Brings the schema up to date; safe to run on every start and from several instances at once.

@@ -1,5 +1,6 @@
 import type { AuditEvent, AuditEventType } from '@signet/contract';
 import { writeChunks } from './chunks.js';
+import { enqueueDocumentEvent } from './webhook-store.js';
 import { toMillis } from './schema.js';
 import {
   AUDIT_EVENT_COLUMNS,
@@ -36,8 +37,8 @@ const eventId = (documentId: string, type: AuditEventType): string => `evt_${typ
  * Records an event unless the document has one of its type already; `tx` is the caller's transaction when the
  * event belongs to a change it makes (a new document, a submission, a seal).
  */
-export async function recordAuditEvent(tx: Queryable, documentId: string, event: NewAuditEvent): Promise<void> {
-  await tx.run(INSERT_EVENT, [
+export async function recordAuditEvent(tx: Queryable, documentId: string, event: NewAuditEvent): Promise<boolean> {
+  const inserted = await tx.run(INSERT_EVENT, [
     eventId(documentId, event.type),
     documentId,
     event.type,
@@ -45,6 +46,7 @@ export async function recordAuditEvent(tx: Queryable, documentId: string, event:
     event.ip ?? null,
     event.userAgent ?? null,
   ]);
+  return inserted === 1;
 }
 
 /** Enqueues the seal of a just-completed document, in the transaction that completed it. */
@@ -86,7 +88,8 @@ export async function completeSealJob(
   owner: string,
   sealed: SealedDocument,
   content: Uint8Array,
-): Promise<boolean> {
+  signedDocumentUrl: string,
+): Promise<{ stored: boolean; webhooks: number }> {
   if (sealed.fileSize !== content.length) {
     throw new Error(`Sealed ${sealed.documentId}: fileSize ${sealed.fileSize} differs from its ${content.length} bytes`);
   }
@@ -97,7 +100,7 @@ export async function completeSealJob(
        WHERE document_id = ? AND status = 'running' AND lease_owner = ?`,
       [Date.now(), sealed.documentId, owner],
     );
-    if (taken !== 1) return false;
+    if (taken !== 1) return { stored: false, webhooks: 0 };
     await tx.run(`INSERT INTO sealed_documents (${SEALED_DOCUMENT_COLUMNS}) VALUES (?, ?, ?, ?, ?)`, [
       sealed.documentId,
       sealed.submissionId,
@@ -107,7 +110,18 @@ export async function completeSealJob(
     ]);
     await writeChunks(tx, 'sealed_chunks', sealed.documentId, content);
     await recordAuditEvent(tx, sealed.documentId, { type: 'document.sealed', occurredAt: sealed.sealedAt });
-    return true;
+    const webhooks = await enqueueDocumentEvent(tx, sealed.documentId, {
+      type: 'document.sealed',
+      occurredAt: sealed.sealedAt,
+      data: {
+        documentId: sealed.documentId,
+        submissionId: sealed.submissionId,
+        sha256: sealed.sha256,
+        signedDocumentUrl,
+        sealedAt: sealed.sealedAt,
+      },
+    });
+    return { stored: true, webhooks };
   });
 }
 
@@ -116,14 +130,24 @@ export async function failSealJob(
   owner: string,
   documentId: string,
   options: { error: string; retryAt: Date | null; now: Date },
-): Promise<boolean> {
+): Promise<{ recorded: boolean; webhooks: number }> {
   const { error, retryAt, now } = options;
-  const changed = await db.run(
-    `UPDATE seal_jobs SET status = ?, run_at = ?, last_error = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
-     WHERE document_id = ? AND status = 'running' AND lease_owner = ?`,
-    [retryAt ? 'pending' : 'failed', (retryAt ?? now).getTime(), error, now.getTime(), documentId, owner],
-  );
-  return changed === 1;
+  return db.transaction(async (tx) => {
+    const changed = await tx.run(
+      `UPDATE seal_jobs SET status = ?, run_at = ?, last_error = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
+       WHERE document_id = ? AND status = 'running' AND lease_owner = ?`,
+      [retryAt ? 'pending' : 'failed', (retryAt ?? now).getTime(), error, now.getTime(), documentId, owner],
+    );
+    if (changed !== 1 || retryAt) return { recorded: changed === 1, webhooks: 0 };
+    // Given up: the host hears of it (`document.sealing_failed`), in the same transaction.
+    const job = toSealJob((await tx.get<SealJobRow>(JOB_BY_DOCUMENT, [documentId]))!);
+    const webhooks = await enqueueDocumentEvent(tx, documentId, {
+      type: 'document.sealing_failed',
+      occurredAt: now.toISOString(),
+      data: { documentId, submissionId: job.submissionId, error, attempts: job.attempts, failedAt: now.toISOString() },
+    });
+    return { recorded: true, webhooks };
+  });
 }
 
 export async function retrySealJob(db: SqlDatabase, documentId: string, now: Date): Promise<boolean> {

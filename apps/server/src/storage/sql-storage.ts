@@ -28,6 +28,7 @@ import {
 } from './schema.js';
 import type { SqlDatabase } from './sql-database.js';
 import * as sealing from './sealing-store.js';
+import * as webhooks from './webhook-store.js';
 import { readChunks, writeChunks } from './chunks.js';
 import type {
   ApiKeyRecord,
@@ -49,6 +50,13 @@ import type {
   SealedDocument,
   Storage,
   StoredSubmission,
+  ClaimedWebhookDelivery,
+  NewWebhookEvent,
+  WebhookAttemptOutcome,
+  WebhookCursor,
+  WebhookDeliveryRecord,
+  WebhookEndpointChanges,
+  WebhookEndpointRecord,
 } from './types.js';
 
 /** A claim retries when the row it conflicted with was released before it could be read; this bounds the loop. */
@@ -84,6 +92,7 @@ const COMPLETE_IDEMPOTENCY = `UPDATE idempotency_keys SET status = 'completed', 
 export class SqlStorage implements Storage {
   readonly engine: 'sqlite' | 'postgres';
   readonly #db: SqlDatabase;
+  readonly #webhookListeners = new Set<() => void>();
 
   constructor(db: SqlDatabase) {
     this.#db = db;
@@ -133,7 +142,14 @@ export class SqlStorage implements Storage {
       await tx.run(INSERT_DOCUMENT, documentValues(record));
       await writeChunks(tx, 'document_chunks', record.id, content);
       await sealing.recordAuditEvent(tx, record.id, { type: 'document.created', occurredAt: record.createdAt });
-    });
+      return webhooks.enqueueWebhookEvent(tx, {
+        type: 'document.created',
+        organizationId: record.organizationId,
+        documentId: record.id,
+        occurredAt: record.createdAt,
+        data: { documentId: record.id, filename: record.filename, pageCount: record.pageCount, createdAt: record.createdAt },
+      });
+    }).then((enqueued) => this.#enqueued(enqueued));
     return record;
   }
 
@@ -170,6 +186,7 @@ export class SqlStorage implements Storage {
     submission: StoredSubmission,
     idempotency?: IdempotencyScope,
   ): Promise<RecordSubmissionOutcome> {
+    let enqueued = 0;
     try {
       // The UPDATE takes the document's row lock (on SQLite, the transaction holds the database's write lock): a
       // concurrent call waits, then finds it completed (0 rows).
@@ -188,13 +205,28 @@ export class SqlStorage implements Storage {
           userAgent: submission.userAgent,
         });
         await sealing.enqueueSealJob(tx, submission.documentId, submission.id, submission.receivedAt);
+        enqueued = await webhooks.enqueueWebhookEvent(tx, {
+          type: 'document.completed',
+          organizationId: submission.organizationId,
+          documentId: submission.documentId,
+          occurredAt: submission.receivedAt,
+          data: {
+            documentId: submission.documentId,
+            submissionId: submission.id,
+            submittedAt: submission.receivedAt,
+            checksum: submission.checksum,
+          },
+        });
         if (idempotency) {
           const body = JSON.stringify(submission.result);
           await tx.run(COMPLETE_IDEMPOTENCY, [201, body, idempotency.organizationId, idempotency.key]);
         }
         return true;
       });
-      if (created) return { created: true, submission };
+      if (created) {
+        this.#enqueued(enqueued);
+        return { created: true, submission };
+      }
     } catch (error) {
       // UNIQUE (document_id) backs the row lock up: losing that race also means "already submitted".
       if (!this.#db.isUniqueViolation(error)) throw error;
@@ -259,8 +291,17 @@ export class SqlStorage implements Storage {
     );
   }
 
-  recordDocumentOpened(documentId: string, event: Omit<NewAuditEvent, 'type'>): Promise<void> {
-    return sealing.recordAuditEvent(this.#db, documentId, { ...event, type: 'document.opened' });
+  async recordDocumentOpened(documentId: string, event: Omit<NewAuditEvent, 'type'>): Promise<void> {
+    const enqueued = await this.#db.transaction(async (tx) => {
+      const first = await sealing.recordAuditEvent(tx, documentId, { ...event, type: 'document.opened' });
+      if (!first) return 0;
+      return webhooks.enqueueDocumentEvent(tx, documentId, {
+        type: 'document.viewed',
+        occurredAt: event.occurredAt,
+        data: { documentId, viewedAt: event.occurredAt },
+      });
+    });
+    this.#enqueued(enqueued);
   }
 
   listAuditEvents(documentId: string): Promise<AuditEvent[]> {
@@ -271,12 +312,17 @@ export class SqlStorage implements Storage {
     return sealing.claimSealJob(this.#db, owner, options);
   }
 
-  completeSealJob(owner: string, sealed: SealedDocument, content: Uint8Array): Promise<boolean> {
-    return sealing.completeSealJob(this.#db, owner, sealed, content);
+  async completeSealJob(owner: string, sealed: SealedDocument, content: Uint8Array, signedDocumentUrl?: string): Promise<boolean> {
+    const url = signedDocumentUrl ?? `/documents/${sealed.documentId}/signed.pdf`;
+    const { stored, webhooks: enqueued } = await sealing.completeSealJob(this.#db, owner, sealed, content, url);
+    this.#enqueued(enqueued);
+    return stored;
   }
 
-  failSealJob(owner: string, documentId: string, options: { error: string; retryAt: Date | null; now: Date }): Promise<boolean> {
-    return sealing.failSealJob(this.#db, owner, documentId, options);
+  async failSealJob(owner: string, documentId: string, options: { error: string; retryAt: Date | null; now: Date }): Promise<boolean> {
+    const { recorded, webhooks: enqueued } = await sealing.failSealJob(this.#db, owner, documentId, options);
+    this.#enqueued(enqueued);
+    return recorded;
   }
 
   retrySealJob(documentId: string, now: Date): Promise<boolean> {
@@ -309,5 +355,63 @@ export class SqlStorage implements Storage {
 
   putStoredSecretIfAbsent(name: string, value: Uint8Array): Promise<Uint8Array> {
     return sealing.putStoredSecretIfAbsent(this.#db, name, value);
+  }
+
+  createWebhookEndpoint(endpoint: WebhookEndpointRecord): Promise<void> {
+    return webhooks.createWebhookEndpoint(this.#db, endpoint);
+  }
+
+  listWebhookEndpoints(organizationId: string, options: { limit: number; after?: WebhookCursor }): Promise<WebhookEndpointRecord[]> {
+    return webhooks.listWebhookEndpoints(this.#db, organizationId, options);
+  }
+
+  getWebhookEndpoint(organizationId: string, id: string): Promise<WebhookEndpointRecord | null> {
+    return webhooks.getWebhookEndpoint(this.#db, organizationId, id);
+  }
+
+  updateWebhookEndpoint(organizationId: string, id: string, changes: WebhookEndpointChanges): Promise<WebhookEndpointRecord | null> {
+    return webhooks.updateWebhookEndpoint(this.#db, organizationId, id, changes);
+  }
+
+  deleteWebhookEndpoint(organizationId: string, id: string): Promise<WebhookEndpointRecord | null> {
+    return webhooks.deleteWebhookEndpoint(this.#db, organizationId, id);
+  }
+
+  async enqueueWebhookEventTo(endpointId: string, event: NewWebhookEvent): Promise<WebhookDeliveryRecord> {
+    const delivery = await webhooks.enqueueWebhookEventTo(this.#db, endpointId, event);
+    this.#enqueued(1);
+    return delivery;
+  }
+
+  listWebhookDeliveries(endpointId: string, options: { limit: number; after?: WebhookCursor }): Promise<WebhookDeliveryRecord[]> {
+    return webhooks.listWebhookDeliveries(this.#db, endpointId, options);
+  }
+
+  async retryWebhookDelivery(endpointId: string, deliveryId: string, now: IsoTime): Promise<WebhookDeliveryRecord | null> {
+    const delivery = await webhooks.retryWebhookDelivery(this.#db, endpointId, deliveryId, now);
+    if (delivery?.status === 'pending') this.#enqueued(1);
+    return delivery;
+  }
+
+  claimWebhookDeliveries(owner: string, options: { now: Date; leaseMs: number; limit: number }): Promise<ClaimedWebhookDelivery[]> {
+    return webhooks.claimWebhookDeliveries(this.#db, owner, options);
+  }
+
+  finishWebhookDelivery(owner: string, deliveryId: string, outcome: WebhookAttemptOutcome): Promise<boolean> {
+    return webhooks.finishWebhookDelivery(this.#db, owner, deliveryId, outcome);
+  }
+
+  nextWebhookDeliveryDue(): Promise<IsoTime | null> {
+    return webhooks.nextWebhookDeliveryDue(this.#db);
+  }
+
+  onWebhookEvents(listener: () => void): () => void {
+    this.#webhookListeners.add(listener);
+    return () => this.#webhookListeners.delete(listener);
+  }
+
+  /** Tells this process's dispatchers that a commit enqueued deliveries. */
+  #enqueued(deliveries: number): void {
+    if (deliveries > 0) for (const listener of this.#webhookListeners) listener();
   }
 }

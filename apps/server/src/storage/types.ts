@@ -6,6 +6,7 @@ import type {
   FieldDefinition,
   Scope,
   SubmissionResult,
+  WebhookEventType,
 } from '@signet/contract';
 
 /** Times are ISO 8601 UTC strings with milliseconds everywhere in this interface. */
@@ -138,6 +139,89 @@ export type IdempotencyClaim =
   | { state: 'mismatch' }
   | { state: 'completed'; status: number; body: string };
 
+/** A registered webhook endpoint; its secrets are encrypted (`webhooks/secrets.ts`). */
+export interface WebhookEndpointRecord {
+  id: string;
+  organizationId: string;
+  url: string;
+  description: string | null;
+  events: WebhookEventType[];
+  enabled: boolean;
+  disabledReason: string | null;
+  secret: Uint8Array;
+  previousSecret: Uint8Array | null;
+  previousSecretExpiresAt: IsoTime | null;
+  createdAt: IsoTime;
+  updatedAt: IsoTime;
+}
+
+/** What may change on an endpoint; `updatedAt` always does. */
+export interface WebhookEndpointChanges {
+  url?: string;
+  description?: string | null;
+  events?: WebhookEventType[];
+  enabled?: boolean;
+  disabledReason?: string | null;
+  secret?: Uint8Array;
+  previousSecret?: Uint8Array | null;
+  previousSecretExpiresAt?: IsoTime | null;
+  updatedAt: IsoTime;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'sending' | 'succeeded' | 'failed';
+
+/** One event to one endpoint, with its attempts so far. */
+export interface WebhookDeliveryRecord {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  documentId: string | null;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  nextAttemptAt: IsoTime | null;
+  leaseOwner: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  lastResponseBody: string | null;
+  lastDurationMs: number | null;
+  createdAt: IsoTime;
+  deliveredAt: IsoTime | null;
+}
+
+/** A delivery taken by a dispatcher: with what it sends and where. */
+export interface ClaimedWebhookDelivery extends WebhookDeliveryRecord {
+  organizationId: string;
+  url: string;
+  body: string;
+  secret: Uint8Array;
+  previousSecret: Uint8Array | null;
+  previousSecretExpiresAt: IsoTime | null;
+}
+
+/** How an attempt ended: `pending` again (due at `nextAttemptAt`), `succeeded`, or `failed` for good. */
+export interface WebhookAttemptOutcome {
+  status: 'pending' | 'succeeded' | 'failed';
+  nextAttemptAt: IsoTime | null;
+  statusCode: number | null;
+  error: string | null;
+  responseBody: string | null;
+  durationMs: number;
+  at: IsoTime;
+}
+
+/** An event about to be enqueued: its body is `{ type, timestamp: occurredAt, data }`. */
+export interface NewWebhookEvent {
+  type: string;
+  organizationId: string;
+  documentId: string | null;
+  occurredAt: IsoTime;
+  data: Record<string, unknown>;
+}
+
+/** Newest first by (createdAt, id), as documents are listed. */
+export type WebhookCursor = DocumentCursor;
+
 export type RecordSubmissionOutcome =
   | { created: true; submission: StoredSubmission }
   | { created: false; existing: StoredSubmission };
@@ -201,7 +285,9 @@ export interface Storage {
 
   /**
    * Records that the signer first opened a document (the viewer fetched its file); later openings change nothing.
-   * `createDocument` records `document.created`, `recordSubmission` `document.submitted`, `completeSealJob` `sealed`.
+   * `createDocument` records `document.created`, `recordSubmission` `document.submitted`, `completeSealJob` `sealed`;
+   * each enqueues its webhook event (`document.viewed` for the first opening, `document.completed` for a
+   * submission) in the same transaction.
    */
   recordDocumentOpened(documentId: string, event: Omit<NewAuditEvent, 'type'>): Promise<void>;
   /** A document's events, oldest first (ties in the order of `AUDIT_EVENT_TYPES`). */
@@ -214,13 +300,14 @@ export interface Storage {
    */
   claimSealJob(owner: string, options: { now: Date; leaseMs: number }): Promise<SealJob | null>;
   /**
-   * Stores the sealed file, marks the job `sealed` and records `document.sealed`, in one transaction, only while
+   * Stores the sealed file, marks the job `sealed`, records `document.sealed` and enqueues its webhook event (with
+   * `signedDocumentUrl`, by default the path of `GET /documents/{id}/signed.pdf`), in one transaction, only while
    * `owner` still holds the job's lease; false (nothing stored) when another worker took it over or it is sealed.
    */
-  completeSealJob(owner: string, sealed: SealedDocument, content: Uint8Array): Promise<boolean>;
+  completeSealJob(owner: string, sealed: SealedDocument, content: Uint8Array, signedDocumentUrl?: string): Promise<boolean>;
   /**
-   * Ends `owner`'s attempt: back to `pending`, due at `retryAt`, or `failed` when `retryAt` is null; keeps the
-   * reason. False when `owner` no longer holds the lease.
+   * Ends `owner`'s attempt: back to `pending`, due at `retryAt`, or `failed` when `retryAt` is null (enqueueing the
+   * `document.sealing_failed` webhook event in the same transaction); keeps the reason. False when `owner` no longer holds the lease.
    */
   failSealJob(owner: string, documentId: string, options: { error: string; retryAt: Date | null; now: Date }): Promise<boolean>;
   /** Makes a failed (or pending) job due now with a fresh count of attempts; false when there is no such job. */
@@ -235,6 +322,35 @@ export interface Storage {
   findSealedBySha256(sha256: string): Promise<SealedDocument[]>;
   /** Bytes `start` to `end` inclusive of a document's sealed file (the caller checks the bounds). */
   readSealedContent(documentId: string, start: number, end: number): Promise<Uint8Array>;
+
+  /** Registers an endpoint and its subscriptions. */
+  createWebhookEndpoint(endpoint: WebhookEndpointRecord): Promise<void>;
+  /** The organization's endpoints, newest first by (createdAt, id); strictly after `after` when given. */
+  listWebhookEndpoints(organizationId: string, options: { limit: number; after?: WebhookCursor }): Promise<WebhookEndpointRecord[]>;
+  getWebhookEndpoint(organizationId: string, id: string): Promise<WebhookEndpointRecord | null>;
+  /** Applies `changes` (and replaces the subscriptions when `events` is given); null when there is no such endpoint. */
+  updateWebhookEndpoint(organizationId: string, id: string, changes: WebhookEndpointChanges): Promise<WebhookEndpointRecord | null>;
+  /** Deletes an endpoint with its subscriptions and deliveries; null when there is none. */
+  deleteWebhookEndpoint(organizationId: string, id: string): Promise<WebhookEndpointRecord | null>;
+  /** Enqueues `event` to this one endpoint, whatever it subscribes to (`webhook.test`); the delivery. */
+  enqueueWebhookEventTo(endpointId: string, event: NewWebhookEvent): Promise<WebhookDeliveryRecord>;
+  /** An endpoint's deliveries, newest first by (createdAt, id). */
+  listWebhookDeliveries(endpointId: string, options: { limit: number; after?: WebhookCursor }): Promise<WebhookDeliveryRecord[]>;
+  /** Makes a delivery due now with a fresh count of attempts (whatever its status); null when there is none. */
+  retryWebhookDelivery(endpointId: string, deliveryId: string, now: IsoTime): Promise<WebhookDeliveryRecord | null>;
+  /**
+   * Takes up to `limit` due deliveries (pending and due, or sending with a lease that ran out) of enabled endpoints
+   * for `owner` until `now + leaseMs`, counting an attempt each. A delivery waits while an earlier event of the same
+   * document to the same endpoint is being sent or has not been tried yet. Instances sharing a PostgreSQL database
+   * never take the same delivery.
+   */
+  claimWebhookDeliveries(owner: string, options: { now: Date; leaseMs: number; limit: number }): Promise<ClaimedWebhookDelivery[]>;
+  /** Records how `owner`'s attempt ended; false when `owner` no longer holds the delivery (it was taken over). */
+  finishWebhookDelivery(owner: string, deliveryId: string, outcome: WebhookAttemptOutcome): Promise<boolean>;
+  /** When the next pending delivery of an enabled endpoint is due, or null. */
+  nextWebhookDeliveryDue(): Promise<IsoTime | null>;
+  /** Calls `listener` after a commit that enqueued deliveries (in this process); returns the unsubscribe. */
+  onWebhookEvents(listener: () => void): () => void;
 
   /** A secret the server generated and keeps in the database (encrypted by the caller), or null. */
   getStoredSecret(name: string): Promise<Uint8Array | null>;

@@ -1,15 +1,9 @@
-import {
-  createCipheriv,
-  createDecipheriv,
-  generateKeyPairSync,
-  hkdfSync,
-  randomBytes,
-  X509Certificate,
-} from 'node:crypto';
+import { generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import forge from 'node-forge';
+import { deriveKey, secretBox, type SecretBox } from '../../secret-box.js';
 import type { SealingConfig } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import { databaseLocation, type Storage } from '../../storage/index.js';
@@ -116,16 +110,13 @@ async function describeKey(
 }
 
 async function generatedKey(options: ResolveSigningKeyOptions): Promise<SigningCredential> {
-  const password = derive(options.secret, 'signet signing-p12 password').toString('base64url');
+  const password = deriveKey(options.secret, 'signet signing-p12 password').toString('base64url');
   const location = databaseLocation(options.databaseUrl);
   if (location.engine === 'postgres') {
-    const encryptionKey = derive(options.secret, 'signet signing-p12 encryption');
+    const box = secretBox(options.secret, 'signet signing-p12 encryption');
     let stored = await options.storage.getStoredSecret(STORED_SECRET_NAME);
-    if (stored === null) {
-      const sealed = encrypt(encryptionKey, generateP12(password));
-      stored = await options.storage.putStoredSecretIfAbsent(STORED_SECRET_NAME, sealed);
-    }
-    const p12 = decrypt(encryptionKey, stored);
+    if (stored === null) stored = await options.storage.putStoredSecretIfAbsent(STORED_SECRET_NAME, box.seal(generateP12(password)));
+    const p12 = openStoredP12(box, stored);
     return describeKey({ p12, password }, 'generated', 'The generated signing certificate kept in the database');
   }
   if (location.path === ':memory:') {
@@ -192,24 +183,9 @@ export function generateP12(password: string, now = new Date()): Uint8Array {
   return new Uint8Array(Buffer.from(forge.asn1.toDer(p12).getBytes(), 'binary'));
 }
 
-function derive(secret: string, info: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', secret, 'signet', info, 32));
-}
-
-/** `iv (12) ‖ tag (16) ‖ ciphertext`, AES-256-GCM. */
-function encrypt(key: Buffer, plaintext: Uint8Array): Uint8Array {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-  return new Uint8Array(Buffer.concat([iv, cipher.getAuthTag(), ciphertext]));
-}
-
-function decrypt(key: Buffer, sealed: Uint8Array): Uint8Array {
-  const bytes = Buffer.from(sealed);
-  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12));
-  decipher.setAuthTag(bytes.subarray(12, 28));
+function openStoredP12(box: SecretBox, sealed: Uint8Array): Uint8Array {
   try {
-    return new Uint8Array(Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]));
+    return box.open(sealed);
   } catch (error) {
     throw new Error(
       'The generated signing certificate kept in the database does not decrypt with SIGNET_SECRET: it was made ' +

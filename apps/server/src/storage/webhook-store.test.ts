@@ -1,0 +1,208 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WEBHOOK_EVENT_TYPES } from '@signet/contract';
+import { newId } from '../ids.js';
+import { storageEngines } from './test-engines.js';
+import type { Organization, Storage, StoredSubmission, WebhookAttemptOutcome, WebhookEndpointRecord } from './types.js';
+
+const engines = await storageEngines();
+
+const T0 = Date.parse('2026-03-01T10:00:00.000Z');
+const at = (offsetMs: number) => new Date(T0 + offsetMs);
+const iso = (offsetMs: number) => at(offsetMs).toISOString();
+/** "Now" for claims: after every event here, whatever the wall clock (deliveries are due when enqueued). */
+const LATER = { now: new Date(Date.now() + 60_000), leaseMs: 30_000, limit: 100 };
+
+function endpoint(organization: Organization, events: WebhookEndpointRecord['events'] = [...WEBHOOK_EVENT_TYPES]): WebhookEndpointRecord {
+  return {
+    id: newId('wh'),
+    organizationId: organization.id,
+    url: 'https://93.184.216.34/hook',
+    description: null,
+    events,
+    enabled: true,
+    disabledReason: null,
+    secret: new Uint8Array([1, 2, 3]),
+    previousSecret: null,
+    previousSecretExpiresAt: null,
+    createdAt: iso(0),
+    updatedAt: iso(0),
+  };
+}
+
+async function newDocument(storage: Storage, organization: Organization, offsetMs: number) {
+  return storage.createDocument(
+    {
+      id: newId('doc'),
+      organizationId: organization.id,
+      filename: 'a.pdf',
+      mimeType: 'application/pdf',
+      pageCount: 1,
+      fileSize: 4,
+      sha256: '0'.repeat(64),
+      createdAt: iso(offsetMs),
+      fields: [],
+    },
+    new Uint8Array([1, 2, 3, 4]),
+  );
+}
+
+function submissionOf(documentId: string, organizationId: string, offsetMs: number): StoredSubmission {
+  const id = newId('sub');
+  return {
+    id,
+    documentId,
+    organizationId,
+    keyId: newId('key'),
+    checksum: 'c'.repeat(64),
+    payload: '{}',
+    result: { success: true, submissionId: id, documentId, timestamp: iso(offsetMs), message: 'ok' },
+    clientIp: null,
+    userAgent: null,
+    receivedAt: iso(offsetMs),
+  };
+}
+
+const succeeded = (offsetMs = 0): WebhookAttemptOutcome => ({
+  status: 'succeeded',
+  nextAttemptAt: null,
+  statusCode: 204,
+  error: null,
+  responseBody: '',
+  durationMs: 3,
+  at: iso(offsetMs),
+});
+
+describe.each(engines)('webhook storage on $name', (engine) => {
+  let storage: Storage;
+  let org: Organization;
+  beforeEach(async () => {
+    storage = await engine.open();
+    org = await storage.ensureOrganization('hooks', 'Hooks');
+  });
+  afterEach(() => storage.close());
+
+  it('enqueues each event in the transaction of its change, to the enabled endpoints subscribed to it, and tells listeners', async () => {
+    let told = 0;
+    storage.onWebhookEvents(() => told++);
+    const all = endpoint(org);
+    const sealedOnly = endpoint(org, ['document.sealed']);
+    const off = { ...endpoint(org), enabled: false };
+    const other = endpoint(await storage.ensureOrganization('other', 'Other'));
+    for (const record of [all, sealedOnly, off, other]) await storage.createWebhookEndpoint(record);
+
+    const document = await newDocument(storage, org, 0);
+    await storage.recordDocumentOpened(document.id, { occurredAt: iso(10) });
+    await storage.recordDocumentOpened(document.id, { occurredAt: iso(20) });
+    await storage.recordSubmission(submissionOf(document.id, org.id, 30));
+    expect(told).toBe(3);
+
+    const deliveries = await storage.listWebhookDeliveries(all.id, { limit: 10 });
+    expect(deliveries.map((d) => d.eventType).sort()).toEqual(['document.completed', 'document.created', 'document.viewed']);
+    expect(deliveries.every((d) => d.status === 'pending' && d.attempts === 0 && d.documentId === document.id)).toBe(true);
+    for (const quiet of [sealedOnly, off, other]) expect(await storage.listWebhookDeliveries(quiet.id, { limit: 10 })).toEqual([]);
+  });
+
+  it("a document's events to one endpoint are taken one at a time, in order, unless an earlier one failed", async () => {
+    const hook = endpoint(org);
+    await storage.createWebhookEndpoint(hook);
+    const document = await newDocument(storage, org, 0);
+    await storage.recordDocumentOpened(document.id, { occurredAt: iso(10) });
+    await storage.recordSubmission(submissionOf(document.id, org.id, 20));
+    const second = await newDocument(storage, org, 30);
+
+    // The first event of each document; the later ones wait.
+    const first = await storage.claimWebhookDeliveries('w1', LATER);
+    expect(first.map((d) => [d.documentId, d.eventType])).toEqual([
+      [document.id, 'document.created'],
+      [second.id, 'document.created'],
+    ]);
+    expect(first[0]).toMatchObject({ status: 'sending', attempts: 1, url: hook.url, organizationId: org.id });
+    expect(JSON.parse(first[0]!.body)).toEqual({
+      type: 'document.created',
+      timestamp: iso(0),
+      data: { documentId: document.id, filename: 'a.pdf', pageCount: 1, createdAt: iso(0) },
+    });
+    expect(await storage.claimWebhookDeliveries('w2', LATER)).toEqual([]);
+
+    // Succeeded: the next one of that document is due.
+    expect(await storage.finishWebhookDelivery('w1', first[0]!.id, succeeded())).toBe(true);
+    const next = await storage.claimWebhookDeliveries('w2', LATER);
+    expect(next.map((d) => d.eventType)).toEqual(['document.viewed']);
+
+    // Failed, to be retried later: it no longer holds the last one back.
+    const retryAt = new Date(LATER.now.getTime() + 3_600_000).toISOString();
+    const failed: WebhookAttemptOutcome = { ...succeeded(), status: 'pending', nextAttemptAt: retryAt, statusCode: 500, error: 'HTTP 500' };
+    expect(await storage.finishWebhookDelivery('w2', next[0]!.id, failed)).toBe(true);
+    expect((await storage.claimWebhookDeliveries('w3', LATER)).map((d) => d.eventType)).toEqual(['document.completed']);
+    expect(await storage.nextWebhookDeliveryDue()).toBe(retryAt);
+  });
+
+  it('a lease that ran out is taken over, and the late finisher records nothing', async () => {
+    const hook = endpoint(org);
+    await storage.createWebhookEndpoint(hook);
+    await newDocument(storage, org, 0);
+    const [taken] = await storage.claimWebhookDeliveries('w1', { ...LATER, leaseMs: 1000 });
+    expect(await storage.claimWebhookDeliveries('w2', { ...LATER, now: new Date(LATER.now.getTime() + 500) })).toEqual([]);
+    const [again] = await storage.claimWebhookDeliveries('w2', { ...LATER, now: new Date(LATER.now.getTime() + 1500) });
+    expect(again).toMatchObject({ id: taken!.id, eventId: taken!.eventId, attempts: 2 });
+    expect(await storage.finishWebhookDelivery('w1', taken!.id, succeeded())).toBe(false);
+    expect(await storage.finishWebhookDelivery('w2', taken!.id, succeeded())).toBe(true);
+    const [delivery] = await storage.listWebhookDeliveries(hook.id, { limit: 1 });
+    expect(delivery).toMatchObject({ status: 'succeeded', attempts: 2, lastStatusCode: 204, deliveredAt: iso(0) });
+  });
+
+  it('two claimers at once never take the same delivery', async () => {
+    const hook = endpoint(org);
+    await storage.createWebhookEndpoint(hook);
+    for (let i = 0; i < 30; i++) await newDocument(storage, org, i);
+    const claims = await Promise.all(['a', 'b', 'c'].map((owner) => storage.claimWebhookDeliveries(owner, { ...LATER, limit: 12 })));
+    const ids = claims.flat().map((d) => d.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toHaveLength(30);
+  });
+
+  it('updates, lists newest first, deletes with its deliveries', async () => {
+    const older = endpoint(org);
+    const newer = { ...endpoint(org), createdAt: iso(5), updatedAt: iso(5) };
+    await storage.createWebhookEndpoint(older);
+    await storage.createWebhookEndpoint(newer);
+    expect((await storage.listWebhookEndpoints(org.id, { limit: 10 })).map((e) => e.id)).toEqual([newer.id, older.id]);
+    expect((await storage.listWebhookEndpoints(org.id, { limit: 10, after: newer })).map((e) => e.id)).toEqual([older.id]);
+
+    const changed = await storage.updateWebhookEndpoint(org.id, older.id, {
+      events: ['document.sealed', 'document.created'],
+      enabled: false,
+      disabledReason: 'answered 410 Gone',
+      description: 'renamed',
+      updatedAt: iso(9),
+    });
+    expect(changed).toMatchObject({ events: ['document.created', 'document.sealed'], enabled: false, disabledReason: 'answered 410 Gone', description: 'renamed', updatedAt: iso(9) });
+    expect(await storage.updateWebhookEndpoint('org_nope', older.id, { enabled: true, updatedAt: iso(10) })).toBeNull();
+
+    await newDocument(storage, org, 0);
+    expect(await storage.listWebhookDeliveries(newer.id, { limit: 10 })).toHaveLength(1);
+    expect((await storage.deleteWebhookEndpoint(org.id, newer.id))?.id).toBe(newer.id);
+    expect(await storage.getWebhookEndpoint(org.id, newer.id)).toBeNull();
+    expect(await storage.listWebhookDeliveries(newer.id, { limit: 10 })).toEqual([]);
+    expect(await storage.deleteWebhookEndpoint(org.id, newer.id)).toBeNull();
+  });
+
+  it('a retried delivery is due now with a fresh count; one being sent is left to its attempt', async () => {
+    const hook = endpoint(org);
+    await storage.createWebhookEndpoint(hook);
+    const queued = await storage.enqueueWebhookEventTo(hook.id, {
+      type: 'webhook.test',
+      organizationId: org.id,
+      documentId: null,
+      occurredAt: iso(0),
+      data: { webhookId: hook.id, message: 'hello' },
+    });
+    expect(queued).toMatchObject({ status: 'pending', eventType: 'webhook.test', documentId: null, webhookId: hook.id });
+    const [taken] = await storage.claimWebhookDeliveries('w1', LATER);
+    expect((await storage.retryWebhookDelivery(hook.id, taken!.id, iso(1)))?.status).toBe('sending');
+    await storage.finishWebhookDelivery('w1', taken!.id, { ...succeeded(), status: 'failed', statusCode: 500, error: 'HTTP 500' });
+    const retried = await storage.retryWebhookDelivery(hook.id, taken!.id, iso(2));
+    expect(retried).toMatchObject({ status: 'pending', attempts: 0, nextAttemptAt: iso(2), lastStatusCode: 500 });
+    expect(await storage.retryWebhookDelivery(hook.id, 'dlv_nope', iso(3))).toBeNull();
+  });
+});

@@ -1,0 +1,356 @@
+import { WEBHOOK_EVENT_TYPES } from '@signet/contract';
+import { newId } from '../ids.js';
+import { toMillis } from './schema.js';
+import type { Queryable, SqlDatabase } from './sql-database.js';
+import type {
+  ClaimedWebhookDelivery,
+  IsoTime,
+  NewWebhookEvent,
+  WebhookAttemptOutcome,
+  WebhookCursor,
+  WebhookDeliveryRecord,
+  WebhookEndpointChanges,
+  WebhookEndpointRecord,
+} from './types.js';
+import {
+  CLAIMED_COLUMNS,
+  DELIVERY_COLUMNS,
+  ENDPOINT_COLUMNS,
+  toClaimed,
+  toDelivery,
+  toEndpoint,
+  type ClaimedRow,
+  type DeliveryRow,
+  type EndpointRow,
+} from './webhook-rows.js';
+
+/*
+ * The webhook half of `SqlStorage` (its `Storage` methods delegate here): endpoints and their subscriptions, the
+ * events, and the deliveries' outbox, on both engines. `enqueueWebhookEvent` runs in the transaction of the change
+ * that causes the event (a new document, its first opening, a submission, a seal).
+ */
+
+const ENDPOINT_BY_ID = `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE organization_id = ? AND id = ?`;
+const DELIVERY_BY_ID = `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE d.endpoint_id = ? AND d.id = ?`;
+
+/*
+ * Due deliveries of enabled endpoints, oldest due first. One waits while an earlier event of its document to the same
+ * endpoint is being sent or not tried yet, so that a document's events arrive in order when none fails; an earlier
+ * one that failed (waiting for its retry) no longer holds the later ones back.
+ */
+const DUE_DELIVERIES = `SELECT d.id FROM webhook_deliveries d
+  WHERE ((d.status = 'pending' AND d.next_attempt_at <= ?) OR (d.status = 'sending' AND d.lease_until < ?))
+    AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = d.endpoint_id AND e.enabled = 1)
+    AND NOT EXISTS (
+      SELECT 1 FROM webhook_deliveries p
+      WHERE p.endpoint_id = d.endpoint_id AND p.document_id = d.document_id AND p.occurred_at < d.occurred_at
+        AND (p.status = 'sending' OR (p.status = 'pending' AND p.attempts = 0)))
+  ORDER BY d.next_attempt_at, d.occurred_at LIMIT ? FOR UPDATE SKIP LOCKED`;
+
+/** `id` as the SQL text of a delivery id: `dlv_`, the event's random part, and ten of the endpoint's. */
+const DELIVERY_ID_SQL = "'dlv_' || substr(CAST(? AS TEXT), 5) || substr(s.endpoint_id, 4, 10)";
+
+/** The same id, made here: for a delivery to one endpoint. */
+const deliveryId = (eventId: string, endpointId: string) => `dlv_${eventId.slice(4)}${endpointId.slice(3, 13)}`;
+
+/** Subscriptions in the order of `WEBHOOK_EVENT_TYPES`, by endpoint. */
+async function subscriptionsOf(db: Queryable, endpointIds: string[]): Promise<Map<string, string[]>> {
+  const byEndpoint = new Map<string, string[]>(endpointIds.map((id) => [id, []]));
+  if (endpointIds.length === 0) return byEndpoint;
+  const rows = await db.all<{ endpoint_id: string; event_type: string }>(
+    `SELECT endpoint_id, event_type FROM webhook_subscriptions WHERE endpoint_id IN (${endpointIds.map(() => '?').join(', ')})`,
+    endpointIds,
+  );
+  for (const row of rows) byEndpoint.get(row.endpoint_id)?.push(row.event_type);
+  const order = (type: string) => (WEBHOOK_EVENT_TYPES as readonly string[]).indexOf(type);
+  for (const events of byEndpoint.values()) events.sort((a, b) => order(a) - order(b));
+  return byEndpoint;
+}
+
+async function withSubscriptions(db: Queryable, rows: EndpointRow[]): Promise<WebhookEndpointRecord[]> {
+  const events = await subscriptionsOf(db, rows.map((row) => row.id));
+  return rows.map((row) => toEndpoint(row, events.get(row.id) ?? []));
+}
+
+async function subscribe(tx: Queryable, endpoint: { id: string; organizationId: string }, events: readonly string[]) {
+  for (const type of events) {
+    await tx.run('INSERT INTO webhook_subscriptions (endpoint_id, organization_id, event_type) VALUES (?, ?, ?)', [
+      endpoint.id,
+      endpoint.organizationId,
+      type,
+    ]);
+  }
+}
+
+async function insertEvent(tx: Queryable, id: string, event: NewWebhookEvent): Promise<void> {
+  const body = JSON.stringify({ type: event.type, timestamp: event.occurredAt, data: event.data });
+  await tx.run(
+    'INSERT INTO webhook_events (id, organization_id, type, document_id, body, occurred_at) VALUES (?, ?, ?, ?, ?, ?)',
+    [id, event.organizationId, event.type, event.documentId, body, toMillis(event.occurredAt)],
+  );
+}
+
+/**
+ * Enqueues `event` to every enabled endpoint of its organization subscribed to its type, in the caller's
+ * transaction; resolves with the number of deliveries (0: nothing is stored, not even the event).
+ */
+export async function enqueueWebhookEvent(tx: Queryable, event: NewWebhookEvent): Promise<number> {
+  const subscribed = await tx.get(
+    `SELECT 1 AS found FROM webhook_subscriptions s JOIN webhook_endpoints e ON e.id = s.endpoint_id
+     WHERE s.organization_id = ? AND s.event_type = ? AND e.enabled = 1 LIMIT 1`,
+    [event.organizationId, event.type],
+  );
+  if (!subscribed) return 0;
+  const id = newId('msg');
+  await insertEvent(tx, id, event);
+  const at = toMillis(event.occurredAt);
+  const now = Date.now();
+  return tx.run(
+    `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, event_type, document_id, occurred_at, status, attempts,
+       next_attempt_at, created_at, updated_at)
+     SELECT ${DELIVERY_ID_SQL}, CAST(? AS TEXT), s.endpoint_id, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT),
+       'pending', 0, CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT)
+     FROM webhook_subscriptions s JOIN webhook_endpoints e ON e.id = s.endpoint_id
+     WHERE s.organization_id = ? AND s.event_type = ? AND e.enabled = 1`,
+    [id, id, event.type, event.documentId, at, now, now, now, event.organizationId, event.type],
+  );
+}
+
+/** `enqueueWebhookEvent` for an event of a document, whose organization the document's row names. */
+export async function enqueueDocumentEvent(
+  tx: Queryable,
+  documentId: string,
+  event: Omit<NewWebhookEvent, 'organizationId' | 'documentId'>,
+): Promise<number> {
+  const row = await tx.get<{ organization_id: string }>('SELECT organization_id FROM documents WHERE id = ?', [documentId]);
+  if (!row) return 0;
+  return enqueueWebhookEvent(tx, { ...event, organizationId: row.organization_id, documentId });
+}
+
+export async function createWebhookEndpoint(db: SqlDatabase, endpoint: WebhookEndpointRecord): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.run(`INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+      endpoint.id,
+      endpoint.organizationId,
+      endpoint.url,
+      endpoint.description,
+      endpoint.enabled ? 1 : 0,
+      endpoint.disabledReason,
+      endpoint.secret,
+      endpoint.previousSecret,
+      endpoint.previousSecretExpiresAt === null ? null : toMillis(endpoint.previousSecretExpiresAt),
+      toMillis(endpoint.createdAt),
+      toMillis(endpoint.updatedAt),
+    ]);
+    await subscribe(tx, endpoint, endpoint.events);
+  });
+}
+
+export async function listWebhookEndpoints(
+  db: SqlDatabase,
+  organizationId: string,
+  options: { limit: number; after?: WebhookCursor },
+): Promise<WebhookEndpointRecord[]> {
+  const { limit, after } = options;
+  const rows = after
+    ? await db.all<EndpointRow>(
+        `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints
+         WHERE organization_id = ? AND (created_at < ? OR (created_at = ? AND id < ?))
+         ORDER BY created_at DESC, id DESC LIMIT ?`,
+        [organizationId, toMillis(after.createdAt), toMillis(after.createdAt), after.id, limit],
+      )
+    : await db.all<EndpointRow>(
+        `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE organization_id = ?
+         ORDER BY created_at DESC, id DESC LIMIT ?`,
+        [organizationId, limit],
+      );
+  return withSubscriptions(db, rows);
+}
+
+export async function getWebhookEndpoint(db: Queryable, organizationId: string, id: string): Promise<WebhookEndpointRecord | null> {
+  const row = await db.get<EndpointRow>(ENDPOINT_BY_ID, [organizationId, id]);
+  return row ? (await withSubscriptions(db, [row]))[0]! : null;
+}
+
+/** Column of each member of `WebhookEndpointChanges` that is one. */
+const CHANGE_COLUMNS = {
+  url: 'url',
+  description: 'description',
+  enabled: 'enabled',
+  disabledReason: 'disabled_reason',
+  secret: 'secret',
+  previousSecret: 'previous_secret',
+  previousSecretExpiresAt: 'previous_secret_expires_at',
+  updatedAt: 'updated_at',
+} as const;
+
+function columnValue(key: keyof typeof CHANGE_COLUMNS, value: unknown): unknown {
+  if (key === 'enabled') return value ? 1 : 0;
+  if (key === 'updatedAt' || key === 'previousSecretExpiresAt') return value === null ? null : toMillis(value as IsoTime);
+  return value;
+}
+
+export async function updateWebhookEndpoint(
+  db: SqlDatabase,
+  organizationId: string,
+  id: string,
+  changes: WebhookEndpointChanges,
+): Promise<WebhookEndpointRecord | null> {
+  return db.transaction(async (tx) => {
+    const sets: string[] = [];
+    const values: unknown[] = [];
+    for (const key of Object.keys(CHANGE_COLUMNS) as (keyof typeof CHANGE_COLUMNS)[]) {
+      if (changes[key] === undefined) continue;
+      sets.push(`${CHANGE_COLUMNS[key]} = ?`);
+      values.push(columnValue(key, changes[key]));
+    }
+    const changed = await tx.run(`UPDATE webhook_endpoints SET ${sets.join(', ')} WHERE organization_id = ? AND id = ?`, [
+      ...values,
+      organizationId,
+      id,
+    ]);
+    if (changed !== 1) return null;
+    if (changes.events) {
+      await tx.run('DELETE FROM webhook_subscriptions WHERE endpoint_id = ?', [id]);
+      await subscribe(tx, { id, organizationId }, changes.events);
+    }
+    return getWebhookEndpoint(tx, organizationId, id);
+  });
+}
+
+export async function deleteWebhookEndpoint(db: SqlDatabase, organizationId: string, id: string): Promise<WebhookEndpointRecord | null> {
+  return db.transaction(async (tx) => {
+    const endpoint = await getWebhookEndpoint(tx, organizationId, id);
+    if (!endpoint) return null;
+    // Deliveries and subscriptions go with it (ON DELETE CASCADE); events no delivery refers to any more, too.
+    await tx.run('DELETE FROM webhook_endpoints WHERE id = ?', [id]);
+    await tx.run(
+      `DELETE FROM webhook_events WHERE organization_id = ?
+       AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)`,
+      [organizationId],
+    );
+    return endpoint;
+  });
+}
+
+export async function enqueueWebhookEventTo(db: SqlDatabase, endpointId: string, event: NewWebhookEvent): Promise<WebhookDeliveryRecord> {
+  return db.transaction(async (tx) => {
+    const id = newId('msg');
+    await insertEvent(tx, id, event);
+    const now = Date.now();
+    await tx.run(
+      `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, event_type, document_id, occurred_at, status, attempts,
+         next_attempt_at, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
+      [deliveryId(id, endpointId), id, endpointId, event.type, event.documentId, toMillis(event.occurredAt), now, now, now],
+    );
+    const row = await tx.get<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE d.event_id = ?`, [id]);
+    return toDelivery(row!);
+  });
+}
+
+export async function listWebhookDeliveries(
+  db: SqlDatabase,
+  endpointId: string,
+  options: { limit: number; after?: WebhookCursor },
+): Promise<WebhookDeliveryRecord[]> {
+  const { limit, after } = options;
+  const rows = after
+    ? await db.all<DeliveryRow>(
+        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
+         WHERE d.endpoint_id = ? AND (d.created_at < ? OR (d.created_at = ? AND d.id < ?))
+         ORDER BY d.created_at DESC, d.id DESC LIMIT ?`,
+        [endpointId, toMillis(after.createdAt), toMillis(after.createdAt), after.id, limit],
+      )
+    : await db.all<DeliveryRow>(
+        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE d.endpoint_id = ?
+         ORDER BY d.created_at DESC, d.id DESC LIMIT ?`,
+        [endpointId, limit],
+      );
+  return rows.map(toDelivery);
+}
+
+export async function retryWebhookDelivery(
+  db: SqlDatabase,
+  endpointId: string,
+  deliveryId: string,
+  now: IsoTime,
+): Promise<WebhookDeliveryRecord | null> {
+  const ms = toMillis(now);
+  return db.transaction(async (tx) => {
+    // One being sent right now is left to its attempt: it is due again only if that attempt fails.
+    await tx.run(
+      `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?, updated_at = ?
+       WHERE endpoint_id = ? AND id = ? AND status <> 'sending'`,
+      [ms, ms, endpointId, deliveryId],
+    );
+    const row = await tx.get<DeliveryRow>(DELIVERY_BY_ID, [endpointId, deliveryId]);
+    return row ? toDelivery(row) : null;
+  });
+}
+
+export async function claimWebhookDeliveries(
+  db: SqlDatabase,
+  owner: string,
+  options: { now: Date; leaseMs: number; limit: number },
+): Promise<ClaimedWebhookDelivery[]> {
+  const now = options.now.getTime();
+  return db.transaction(async (tx) => {
+    const due = await tx.all<{ id: string }>(DUE_DELIVERIES, [now, now, options.limit]);
+    if (due.length === 0) return [];
+    const ids = due.map((row) => row.id);
+    const list = ids.map(() => '?').join(', ');
+    await tx.run(
+      `UPDATE webhook_deliveries SET status = 'sending', attempts = attempts + 1, lease_owner = ?, lease_until = ?,
+         updated_at = ?
+       WHERE id IN (${list})`,
+      [owner, now + options.leaseMs, now, ...ids],
+    );
+    const rows = await tx.all<ClaimedRow>(
+      `SELECT ${CLAIMED_COLUMNS} FROM webhook_deliveries d
+       JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN webhook_events ev ON ev.id = d.event_id
+       WHERE d.id IN (${list}) ORDER BY d.occurred_at`,
+      ids,
+    );
+    return rows.map(toClaimed);
+  });
+}
+
+export async function finishWebhookDelivery(
+  db: SqlDatabase,
+  owner: string,
+  deliveryId: string,
+  outcome: WebhookAttemptOutcome,
+): Promise<boolean> {
+  const at = toMillis(outcome.at);
+  const changed = await db.groupCommit((tx) =>
+    tx.run(
+      `UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL,
+         last_status_code = ?, last_error = ?, last_response_body = ?, last_duration_ms = ?, updated_at = ?,
+         delivered_at = ?
+       WHERE id = ? AND status = 'sending' AND lease_owner = ?`,
+      [
+        outcome.status,
+        outcome.nextAttemptAt === null ? null : toMillis(outcome.nextAttemptAt),
+        outcome.statusCode,
+        outcome.error,
+        outcome.responseBody,
+        Math.round(outcome.durationMs),
+        at,
+        outcome.status === 'succeeded' ? at : null,
+        deliveryId,
+        owner,
+      ],
+    ),
+  );
+  return changed === 1;
+}
+
+export async function nextWebhookDeliveryDue(db: SqlDatabase): Promise<IsoTime | null> {
+  const row = await db.get<{ next_attempt_at: number | string }>(
+    `SELECT d.next_attempt_at FROM webhook_deliveries d
+     WHERE d.status = 'pending' AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = d.endpoint_id AND e.enabled = 1)
+     ORDER BY d.next_attempt_at LIMIT 1`,
+  );
+  return row ? new Date(Number(row.next_attempt_at)).toISOString() : null;
+}
