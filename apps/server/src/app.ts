@@ -17,6 +17,7 @@ import { submitHandler } from './routes/sdk-submit.js';
 import { documentHandlers } from './routes/documents.js';
 import { sealedDocumentHandlers } from './routes/sealed-documents.js';
 import { verifyHandler } from './routes/verify.js';
+import { webhookHandlers } from './routes/webhooks.js';
 import { registerReferenceRoutes } from './routes/reference.js';
 import { registerHealthRoute } from './routes/health.js';
 import { registerEmbedRoutes } from './routes/embed-script.js';
@@ -65,6 +66,7 @@ export function createApp(dependencies: AppDependencies, options: { isShuttingDo
     ...documentHandlers(deps),
     ...sealedDocumentHandlers(deps),
     ...verifyHandler(deps),
+    ...webhookHandlers(deps),
   });
   registerReferenceRoutes(app);
   registerHealthRoute(app, deps, options.isShuttingDown ?? (() => false));

@@ -4,6 +4,12 @@ import { parseTrustProxy, type TrustProxy } from './middleware/api-key/client-ip
 import { DEFAULT_PDF_POOL_OPTIONS, type PdfPoolOptions } from './pdf/pool/index.js';
 import { DEFAULT_PREVIEW_LIMITS } from './pdf/preview.js';
 
+/**
+ * Standard Webhooks' retry schedule: the delay before each attempt, the first immediate; ±10 % jitter is applied to
+ * each (`webhooks/schedule.ts`).
+ */
+export const DEFAULT_RETRY_SCHEDULE_MS = [0, 5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400].map((s) => s * 1000);
+
 const milliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 const EnvSchema = z.object({
@@ -50,6 +56,23 @@ const EnvSchema = z.object({
   SEAL_LEASE_MS: milliseconds(60_000),
   SEAL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
   SEAL_RETRY_BASE_MS: milliseconds(2000),
+  SIGNET_WEBHOOKS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_DISPATCHER: z.enum(['true', 'false']).default('true'),
+  WEBHOOK_POLL_MS: milliseconds(1000),
+  WEBHOOK_TIMEOUT_MS: milliseconds(15_000),
+  WEBHOOK_LEASE_MS: milliseconds(60_000),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(64),
+  WEBHOOK_RETRY_SCHEDULE_MS: z
+    .string()
+    .default(DEFAULT_RETRY_SCHEDULE_MS.join(','))
+    .transform((text, ctx) => {
+      const delays = text.split(',').map((part) => Number(part.trim()));
+      if (delays.length === 0 || delays.some((delay) => !Number.isInteger(delay) || delay < 0)) {
+        ctx.addIssue({ code: 'custom', message: 'a comma-separated list of delays in milliseconds, the first one usually 0' });
+        return z.NEVER;
+      }
+      return delays;
+    }),
 });
 
 /** The server's settings, read once from the environment (README, "Configuration"). */
@@ -76,6 +99,25 @@ export interface Config {
   /** The PDF worker pool: processes, per-task time and memory, queue bound, PDFium's heap and image caps. */
   pdfPool: PdfPoolOptions;
   sealing: SealingConfig;
+  webhooks: WebhooksConfig;
+}
+
+/** How webhook events reach the host's endpoints (README, "Webhooks"). */
+export interface WebhooksConfig {
+  /** `SIGNET_WEBHOOKS_ALLOW_PRIVATE`: endpoints on loopback, private and link-local addresses are allowed. */
+  allowPrivate: boolean;
+  /** Whether `signet serve` delivers webhooks itself (`WEBHOOK_DISPATCHER=false`: only `signet worker` does). */
+  dispatcher: boolean;
+  /** How often a dispatcher looks for due deliveries when nothing woke it (ms). */
+  pollMs: number;
+  /** How long one attempt may take, connection to the end of the answer (ms). */
+  timeoutMs: number;
+  /** How long a taken delivery is its dispatcher's before another may send it again (ms); above `timeoutMs`. */
+  leaseMs: number;
+  /** Attempts under way at once, per process. */
+  concurrency: number;
+  /** The delay before each attempt (ms): as many attempts as delays, then the delivery fails. */
+  retryScheduleMs: number[];
 }
 
 /** How completed submissions become sealed PDFs (README, "The signed document"). */
@@ -110,6 +152,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
   }
   const e = parsed.data;
+  if (e.WEBHOOK_LEASE_MS <= e.WEBHOOK_TIMEOUT_MS) {
+    throw new Error('Invalid configuration: WEBHOOK_LEASE_MS: must exceed WEBHOOK_TIMEOUT_MS');
+  }
   if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
     throw new Error('Invalid configuration: HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS');
   }
@@ -151,6 +196,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       leaseMs: e.SEAL_LEASE_MS,
       maxAttempts: e.SEAL_MAX_ATTEMPTS,
       retryBaseMs: e.SEAL_RETRY_BASE_MS,
+    },
+    webhooks: {
+      allowPrivate: e.SIGNET_WEBHOOKS_ALLOW_PRIVATE === 'true',
+      dispatcher: e.WEBHOOK_DISPATCHER === 'true',
+      pollMs: e.WEBHOOK_POLL_MS,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      leaseMs: e.WEBHOOK_LEASE_MS,
+      concurrency: e.WEBHOOK_CONCURRENCY,
+      retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE_MS,
     },
   };
 }

@@ -6,6 +6,7 @@ import { createRateLimits } from './rate-limit/index.js';
 import { resolveSecret } from './secret.js';
 import { openStorage } from './storage/index.js';
 import { PdfPool } from './pdf/pool/index.js';
+import { startWebhookDispatcher } from './webhooks/start.js';
 
 export interface RunningServer {
   url: string;
@@ -39,9 +40,11 @@ export async function startServer(options: {
   const sealWorker = config.sealing.worker
     ? await (await import('./sealing/start.js')).startSealWorker({ config, storage, pdfPool, secret, logger })
     : undefined;
+  // Sends webhook events from this process, unless WEBHOOK_DISPATCHER=false leaves it to `signet worker`.
+  const webhookDispatcher = config.webhooks.dispatcher ? startWebhookDispatcher({ config, storage, secret, logger }) : undefined;
   let shuttingDown = false;
   const app = createApp(
-    { storage, rateLimits, config, secret, logger, pdfPool, sealWorker },
+    { storage, rateLimits, config, secret, logger, pdfPool, sealWorker, webhookDispatcher },
     { isShuttingDown: () => shuttingDown },
   );
 
@@ -73,6 +76,8 @@ export async function startServer(options: {
       server.closeAllConnections();
       // A seal under way finishes (it is durable once stored); one cut short is taken over when its lease runs out.
       await sealWorker?.stop();
+      // Attempts under way end (15 s at most); one cut short is sent again when its lease runs out.
+      await webhookDispatcher?.stop();
       await pdfPool.close();
       await storage.close();
       await rateLimits.close();

@@ -13,6 +13,7 @@ import type { Scope } from '@signet/contract';
 import { parseIsoTime, parseOrigins, parseScopes, parseWholeNumber } from './options.js';
 import { CliError, print, readInput, withStorage } from './common.js';
 import { registerSealingCommands } from './sealing-commands.js';
+import { registerWebhookCommands } from './webhook-commands.js';
 
 const program = new Command()
   .name('signet')
@@ -140,6 +141,7 @@ program
   );
 
 registerSealingCommands(program, documents);
+registerWebhookCommands(program);
 
 function describeFailure(error: unknown): string {
   if (error instanceof ApiError && error.details?.field) return `${error.details.field}: ${error.details.reason}`;

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { SCOPES, type Scope } from '@signet/contract';
+import { SCOPES, WEBHOOK_EVENT_TYPES, type Scope, type WebhookEventType } from '@signet/contract';
 import { z } from 'zod';
 
 /** `--scopes a,b`: known scopes only. */
@@ -10,6 +10,17 @@ export function parseScopes(value: string): Scope[] {
     throw new InvalidArgumentError(`unknown scope ${unknown.join(', ') || '(none given)'}; use ${SCOPES.join(', ')}`);
   }
   return [...new Set(scopes)] as Scope[];
+}
+
+/** `--events a,b`: webhook event types (`all`: every one). */
+export function parseWebhookEvents(value: string): WebhookEventType[] {
+  if (value.trim() === 'all') return [...WEBHOOK_EVENT_TYPES];
+  const events = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = events.filter((s) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(s));
+  if (events.length === 0 || unknown.length > 0) {
+    throw new InvalidArgumentError(`unknown event ${unknown.join(', ') || '(none given)'}; use all or ${WEBHOOK_EVENT_TYPES.join(', ')}`);
+  }
+  return [...new Set(events)] as WebhookEventType[];
 }
 
 const IsoTimeSchema = z.union([z.iso.datetime({ offset: true }), z.iso.date()]);

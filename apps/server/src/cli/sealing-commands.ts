@@ -23,19 +23,27 @@ function jobLine(job: SealJob): string {
 export function registerSealingCommands(program: Command, documents: Command): void {
   program
     .command('worker')
-    .description('seal completed submissions, apart from the API server (run `signet serve` with SEAL_WORKER=false)')
+    .description('seal completed submissions and send webhooks, apart from the API server (run `signet serve` with SEAL_WORKER=false WEBHOOK_DISPATCHER=false)')
     .action(async () => {
       // Loaded by the commands that use them, so that the others start fast (as `serve` loads the server).
-      const [{ PdfPool }, { startSealWorker }] = await Promise.all([import('../pdf/pool/index.js'), import('../sealing/start.js')]);
+      const [{ PdfPool }, { startSealWorker }, { startWebhookDispatcher }] = await Promise.all([
+        import('../pdf/pool/index.js'),
+        import('../sealing/start.js'),
+        import('../webhooks/start.js'),
+      ]);
       const config = loadConfig();
       const logger = createLogger(config.logLevel);
       const storage = await openStorage(config.databaseUrl);
       const pdfPool = new PdfPool(config.pdfPool);
-      const worker = await startSealWorker({ config, storage, pdfPool, secret: await resolveSecret(config), logger });
+      const secret = await resolveSecret(config);
+      const worker = await startSealWorker({ config, storage, pdfPool, secret, logger });
+      // Webhooks too: a deployment that moves background work out of `signet serve` moves both.
+      const dispatcher = startWebhookDispatcher({ config, storage, secret, logger });
       process.stderr.write(`Signet seal worker ${worker.owner} running (${storage.engine})\n`);
       const stop = () =>
         void (async () => {
           await worker.stop();
+          await dispatcher.stop();
           await pdfPool.close();
           await storage.close();
           logger.flush();

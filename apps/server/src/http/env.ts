@@ -19,6 +19,8 @@ export interface AppDependencies {
   pdfPool?: PdfPool;
   /** The sealing worker of this process, woken when a submission enqueues a seal (absent: another process seals). */
   sealWorker?: { wake(): void };
+  /** The webhook dispatcher of this process, woken when an endpoint is enabled again (absent: another process sends). */
+  webhookDispatcher?: { wake(): void };
 }
 
 /** What routes and middleware work with: the dependencies plus what the app builds from them. */

@@ -111,6 +111,37 @@ async function sealedDocument() {
   return { document, pk, signed: urls.file.replace('/file?', '/signed.pdf?') };
 }
 
+/** A public address (no DNS here): an endpoint URL any server accepts; nothing is sent, this app has no dispatcher. */
+const HOOK_URL = 'https://93.184.216.34/signet';
+const WH = `wh_${'Z'.repeat(24)}`;
+
+/** A webhook endpoint of `t`'s organization, with an sk key of it. */
+async function ownWebhook() {
+  const sk = (await t.createKey({ kind: 'sk' })).secret;
+  const created = await call(t, 'POST', '/webhooks', { key: sk, body: { url: HOOK_URL, events: ['document.completed'] } });
+  expect(created.status).toBe(201);
+  const { data } = (await created.json()) as { data: { id: string } };
+  return { sk, id: data.id };
+}
+
+/**
+ * The answers every webhook operation gives besides its own: a bad id (400), no key (401), a pk key (403), an
+ * unknown endpoint (404, for routes about one), the rate limit (429 after a 2xx), storage down (500).
+ */
+async function webhookRefusals(method: string, path: (id: string) => string, body?: unknown, options: { one?: boolean } = {}) {
+  const { sk, id } = await ownWebhook();
+  const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+  return [
+    ...(options.one === false ? [] : [await call(t, method, path('xyz'), { key: sk, body })]),
+    await call(t, method, path(id), { body }),
+    await call(t, method, path(id), { key: (await t.createKey()).secret, body }),
+    ...(options.one === false ? [] : [await call(t, method, path(WH), { key: sk, body })]),
+    await call(t, method, path(WH), { key: limited, body }),
+    await call(t, method, path(WH), { key: limited, body }),
+    await call(broken(), method, path(id), { key: KEY, body }),
+  ];
+}
+
 /** Requests that make each operation give every answer its description lists. */
 const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
   async validateKey() {
@@ -347,6 +378,87 @@ const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
       await verify(broken(), KEY),
       await verify(pooled, pk),
     ];
+  },
+  async createWebhook() {
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const body = { url: HOOK_URL, events: ['document.completed', 'document.sealed'] };
+    return [
+      await call(t, 'POST', '/webhooks', { key: sk, body }),
+      await call(t, 'POST', '/webhooks', { key: sk, body: { url: HOOK_URL, events: ['document.signed'] } }),
+      await call(t, 'POST', '/webhooks', { body }),
+      await call(t, 'POST', '/webhooks', { key: (await t.createKey()).secret, body }),
+      await call(t, 'POST', '/webhooks', { key: sk, body: { ...body, description: 'x'.repeat(20_000) } }),
+      await call(t, 'POST', '/webhooks', { key: sk, body: { ...body, url: 'http://127.0.0.1:8080/hook' } }),
+      await call(t, 'POST', '/webhooks', { key: limited, body }),
+      await call(t, 'POST', '/webhooks', { key: limited, body }),
+      await call(broken(), 'POST', '/webhooks', { key: KEY, body }),
+    ];
+  },
+  async listWebhooks() {
+    const { sk } = await ownWebhook();
+    return [
+      await call(t, 'GET', '/webhooks?limit=1', { key: sk }),
+      await call(t, 'GET', '/webhooks?limit=0', { key: sk }),
+      ...(await webhookRefusals('GET', () => '/webhooks', undefined, { one: false })),
+    ];
+  },
+  async getWebhook() {
+    const { sk, id } = await ownWebhook();
+    return [await call(t, 'GET', `/webhooks/${id}`, { key: sk }), ...(await webhookRefusals('GET', (hook) => `/webhooks/${hook}`))];
+  },
+  async updateWebhook() {
+    const { sk, id } = await ownWebhook();
+    const path = `/webhooks/${id}`;
+    return [
+      await call(t, 'PATCH', path, { key: sk, body: { events: ['document.sealed'], enabled: false } }),
+      await call(t, 'PATCH', path, { key: sk, body: {} }),
+      await call(t, 'PATCH', path, { key: sk, body: { description: 'x'.repeat(20_000) } }),
+      await call(t, 'PATCH', path, { key: sk, body: { url: 'http://10.0.0.1/hook' } }),
+      ...(await webhookRefusals('PATCH', (hook) => `/webhooks/${hook}`, { enabled: true })),
+    ];
+  },
+  async deleteWebhook() {
+    const { sk, id } = await ownWebhook();
+    return [await call(t, 'DELETE', `/webhooks/${id}`, { key: sk }), ...(await webhookRefusals('DELETE', (hook) => `/webhooks/${hook}`))];
+  },
+  async rotateWebhookSecret() {
+    const { sk, id } = await ownWebhook();
+    const path = (hook: string) => `/webhooks/${hook}/rotate-secret`;
+    return [await call(t, 'POST', path(id), { key: sk }), ...(await webhookRefusals('POST', path))];
+  },
+  async listWebhookDeliveries() {
+    const { sk, id } = await ownWebhook();
+    const path = (hook: string) => `/webhooks/${hook}/deliveries`;
+    return [
+      await call(t, 'GET', path(id), { key: sk }),
+      await call(t, 'GET', `${path(id)}?cursor=nope`, { key: sk }),
+      ...(await webhookRefusals('GET', path)),
+    ];
+  },
+  async retryWebhookDelivery() {
+    const { sk, id } = await ownWebhook();
+    const queued = await call(t, 'POST', `/webhooks/${id}/test`, { key: sk });
+    const { data } = (await queued.json()) as { data: { id: string } };
+    const path = (hook: string, delivery = data.id) => `/webhooks/${hook}/deliveries/${delivery}/retry`;
+    const unknown = `dlv_${'Q'.repeat(30)}`;
+    const retried = await call(t, 'POST', path(id), { key: sk });
+    const missing = await call(t, 'POST', path(id, unknown), { key: sk });
+    await call(t, 'PATCH', `/webhooks/${id}`, { key: sk, body: { enabled: false } });
+    return [
+      retried,
+      missing,
+      await call(t, 'POST', path(id), { key: sk }),
+      await call(t, 'POST', path(id, 'dlv_short'), { key: sk }),
+      ...(await webhookRefusals('POST', (hook) => path(hook, unknown))),
+    ];
+  },
+  async testWebhook() {
+    const { sk, id } = await ownWebhook();
+    const path = (hook: string) => `/webhooks/${hook}/test`;
+    const sent = await call(t, 'POST', path(id), { key: sk });
+    await call(t, 'PATCH', `/webhooks/${id}`, { key: sk, body: { enabled: false } });
+    return [sent, await call(t, 'POST', path(id), { key: sk }), ...(await webhookRefusals('POST', path))];
   },
 };
 

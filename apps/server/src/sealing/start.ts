@@ -4,6 +4,7 @@ import type { PdfPool } from '../pdf/pool/index.js';
 import type { Storage } from '../storage/types.js';
 import { SealError } from './errors.js';
 import { SealWorker } from './seal-worker.js';
+import { signedDocumentUrlBase } from '../webhooks/start.js';
 import { resolveSigningKey, type SigningCredential } from './signing/credentials.js';
 import type { SigningKey } from './types.js';
 
@@ -55,6 +56,7 @@ export async function startSealWorker(options: {
     config: config.sealing,
     signingKey,
     concurrency: config.pdfPool.workers,
+    publicBaseUrl: signedDocumentUrlBase(config),
   });
   worker.start();
   return worker;

@@ -44,6 +44,8 @@ export interface TestApp {
   storage: Storage;
   rateLimits: RateLimits;
   config: Config;
+  /** The server's secret (document tokens; the key of the stored webhook secrets). */
+  secret: string;
   org: Organization;
   /** Every log line written, parsed, to check what is (not) logged. */
   logs: Array<Record<string, unknown>>;
@@ -103,6 +105,7 @@ export async function createTestApp(
     storage,
     rateLimits: limits,
     config,
+    secret,
     org,
     logs,
     async createKey(options = {}, organizationId = org.id) {

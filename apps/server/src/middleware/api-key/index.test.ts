@@ -8,6 +8,10 @@ let t: TestApp;
 let document: DocumentRecord;
 let payload: Record<string, unknown>;
 let uploadBody: () => FormData;
+/** A webhook endpoint of the test organization (and one to delete), with a queued delivery. */
+let hook: string;
+let doomed: string;
+let delivery: string;
 
 beforeAll(async () => {
   t = await createTestApp(undefined, { AUTH_FAILURES_PER_MINUTE: '1000' });
@@ -20,6 +24,13 @@ beforeAll(async () => {
     form.set('fields', JSON.stringify(sampleFields(1)));
     return form;
   };
+  const sk = (await t.createKey({ kind: 'sk' })).secret;
+  const created = async () => {
+    const res = await call(t, 'POST', '/webhooks', { key: sk, body: { url: WEBHOOK_URL, events: ['document.completed'] } });
+    return ((await res.json()) as { data: { id: string } }).data.id;
+  };
+  [hook, doomed] = [await created(), await created()];
+  delivery = ((await (await call(t, 'POST', `/webhooks/${hook}/test`, { key: sk })).json()) as { data: { id: string } }).data.id;
 });
 afterAll(() => t.close());
 
@@ -40,7 +51,35 @@ const endpoints: Endpoint[] = [
   { name: 'GET /documents', method: 'GET', path: () => '/documents', scope: 'documents:read', management: true },
   { name: 'GET /documents/{id}', method: 'GET', path: () => `/documents/${document.id}`, scope: 'documents:read', management: true },
   { name: 'GET /documents/{id}/submission', method: 'GET', path: () => `/documents/${document.id}/submission`, scope: 'documents:read', management: true },
+  ...webhookEndpoints(),
 ];
+
+/** A public address (no DNS needed): an endpoint URL the server accepts; this app sends nothing. */
+const WEBHOOK_URL = 'https://93.184.216.34/hook';
+
+/** The webhook endpoints (issue 17): sk keys with `webhooks:write`. */
+function webhookEndpoints(): Endpoint[] {
+  const scope = 'webhooks:write';
+  const one = (method: string, name: string, path: () => string, body?: () => unknown): Endpoint => ({
+    name: `${method} ${name}`,
+    method,
+    path,
+    ...(body ? { body } : {}),
+    scope,
+    management: true,
+  });
+  return [
+    one('POST', '/webhooks', () => '/webhooks', () => ({ url: WEBHOOK_URL, events: ['document.sealed'] })),
+    one('GET', '/webhooks', () => '/webhooks'),
+    one('GET', '/webhooks/{id}', () => `/webhooks/${hook}`),
+    one('PATCH', '/webhooks/{id}', () => `/webhooks/${hook}`, () => ({ description: 'renamed' })),
+    one('DELETE', '/webhooks/{id}', () => `/webhooks/${doomed}`),
+    one('POST', '/webhooks/{id}/rotate-secret', () => `/webhooks/${hook}/rotate-secret`),
+    one('GET', '/webhooks/{id}/deliveries', () => `/webhooks/${hook}/deliveries`),
+    one('POST', '/webhooks/{id}/deliveries/{deliveryId}/retry', () => `/webhooks/${hook}/deliveries/${delivery}/retry`),
+    one('POST', '/webhooks/{id}/test', () => `/webhooks/${hook}/test`),
+  ];
+}
 
 function request(endpoint: Endpoint, key: string | undefined, headers: Record<string, string> = {}) {
   const body = endpoint.body?.();

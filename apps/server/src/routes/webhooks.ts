@@ -1,0 +1,212 @@
+import { bodyLimit } from 'hono/body-limit';
+import type { Context } from 'hono';
+import { PAGE_LIMIT, endpoints, type Webhook, type WebhookDelivery } from '@signet/contract';
+import { decodeCursor, encodeCursor } from '../documents/cursor.js';
+import { ApiError, tooLarge, validationError } from '../errors.js';
+import type { AppContext, AppEnv } from '../http/env.js';
+import { responseMeta, sendEnvelope } from '../http/envelope.js';
+import { readJsonBody } from '../http/json-body.js';
+import { parseOrThrow } from '../http/validation.js';
+import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../storage/types.js';
+import { registerWebhook, rotateWebhookSecret, type WebhookManagement } from '../webhooks/manage.js';
+import { WebhookUrlRefused, checkWebhookUrl } from '../webhooks/url-safety.js';
+import { handler, type EndpointHandlers } from './serve.js';
+
+/** A webhook request body is a URL, a list of events and a description: 16 KiB is plenty. */
+const MAX_WEBHOOK_BODY_BYTES = 16 * 1024;
+
+type WebhookHandlers = Pick<
+  EndpointHandlers,
+  | 'createWebhook'
+  | 'listWebhooks'
+  | 'getWebhook'
+  | 'updateWebhook'
+  | 'deleteWebhook'
+  | 'rotateWebhookSecret'
+  | 'listWebhookDeliveries'
+  | 'retryWebhookDelivery'
+  | 'testWebhook'
+>;
+
+/** An endpoint as the API shows it: never its secrets. */
+export function presentWebhook(endpoint: WebhookEndpointRecord): Webhook {
+  const { id, url, events, description, enabled, disabledReason, createdAt, updatedAt } = endpoint;
+  return { id, url, events, description, enabled, disabledReason, createdAt, updatedAt };
+}
+
+/** A delivery as the API shows it: without its lease. */
+export function presentDelivery(delivery: WebhookDeliveryRecord): WebhookDelivery {
+  const { leaseOwner: _, ...shown } = delivery;
+  return shown;
+}
+
+const limitBody = bodyLimit({
+  maxSize: MAX_WEBHOOK_BODY_BYTES,
+  onError: () => {
+    throw tooLarge('body', MAX_WEBHOOK_BODY_BYTES);
+  },
+});
+
+/** `work`, with an endpoint URL that is not http(s) or reaches a private address refused as a 422 naming `url`. */
+async function refusingUrls<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof WebhookUrlRefused) throw validationError('url', error.reason, 422);
+    throw error;
+  }
+}
+
+async function jsonObject(c: Context<AppEnv>): Promise<unknown> {
+  const { value } = await readJsonBody(c);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw validationError('body', 'must be a JSON object');
+  return value;
+}
+
+const webhookNotFound = (webhookId: string) =>
+  new ApiError('NOT_FOUND', `Webhook ${webhookId} not found`, { details: { field: 'webhookId' } });
+
+async function findOwnWebhook(deps: AppContext, c: Context<AppEnv>, webhookId: string): Promise<WebhookEndpointRecord> {
+  const endpoint = await deps.storage.getWebhookEndpoint(c.get('apiKey').organizationId, webhookId);
+  if (!endpoint) throw webhookNotFound(webhookId);
+  return endpoint;
+}
+
+function requireEnabled(endpoint: WebhookEndpointRecord): void {
+  if (endpoint.enabled) return;
+  const why = endpoint.disabledReason ? ` (${endpoint.disabledReason})` : '';
+  throw new ApiError('WEBHOOK_DISABLED', `Webhook ${endpoint.id} is disabled${why}: enable it with PATCH first`, {
+    details: { reason: endpoint.disabledReason ?? 'disabled' },
+  });
+}
+
+/** A page of `items` fetched one longer than `limit`, as the paginated list of contract §2.2. */
+function sendPage<T extends { createdAt: string; id: string }, U>(c: Context<AppEnv>, items: T[], limit: number, present: (item: T) => U) {
+  const hasMore = items.length > limit;
+  const page = items.slice(0, limit);
+  const last = page.at(-1);
+  return c.json(
+    {
+      success: true as const,
+      data: page.map(present),
+      pagination: { cursor: hasMore && last ? encodeCursor(last) : null, hasMore, limit },
+      meta: responseMeta(c),
+    },
+    200,
+  );
+}
+
+/** The webhook management endpoints (issue 17): sk keys with `webhooks:write`. */
+export function webhookHandlers(deps: AppContext): WebhookHandlers {
+  const management: WebhookManagement = {
+    storage: deps.storage,
+    secret: deps.secret,
+    allowPrivate: deps.config.webhooks.allowPrivate,
+  };
+
+  return {
+    createWebhook: handler(endpoints.createWebhook, {
+      before: [limitBody],
+      readsItself: ['body'],
+      async handle(c) {
+        const body = parseOrThrow(endpoints.createWebhook.request.body.schema, await jsonObject(c));
+        const organizationId = c.get('apiKey').organizationId;
+        const { endpoint, secret } = await refusingUrls(() => registerWebhook(management, { organizationId, ...body }));
+        return sendEnvelope(c, { ...presentWebhook(endpoint), secret }, 201);
+      },
+    }),
+
+    listWebhooks: handler(endpoints.listWebhooks, {
+      async handle(c, { query }) {
+        const limit = query.limit ?? PAGE_LIMIT.default;
+        const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+        const rows = await deps.storage.listWebhookEndpoints(c.get('apiKey').organizationId, { limit: limit + 1, after });
+        return sendPage(c, rows, limit, presentWebhook);
+      },
+    }),
+
+    getWebhook: handler(endpoints.getWebhook, {
+      async handle(c, { params }) {
+        return sendEnvelope(c, presentWebhook(await findOwnWebhook(deps, c, params.webhookId)), 200);
+      },
+    }),
+
+    updateWebhook: handler(endpoints.updateWebhook, {
+      before: [limitBody],
+      readsItself: ['body'],
+      async handle(c, { params }) {
+        const body = parseOrThrow(endpoints.updateWebhook.request.body.schema, await jsonObject(c));
+        await findOwnWebhook(deps, c, params.webhookId);
+        if (body.url !== undefined) {
+          const url = body.url;
+          await refusingUrls(() => checkWebhookUrl(url, { allowPrivate: management.allowPrivate }));
+        }
+        const updated = await deps.storage.updateWebhookEndpoint(c.get('apiKey').organizationId, params.webhookId, {
+          ...body,
+          // Enabled or disabled by hand: whatever Signet had said about it no longer holds.
+          ...(body.enabled === undefined ? {} : { disabledReason: null }),
+          updatedAt: new Date().toISOString(),
+        });
+        if (!updated) throw webhookNotFound(params.webhookId);
+        if (updated.enabled && body.enabled) deps.webhookDispatcher?.wake();
+        return sendEnvelope(c, presentWebhook(updated), 200);
+      },
+    }),
+
+    deleteWebhook: handler(endpoints.deleteWebhook, {
+      async handle(c, { params }) {
+        const deleted = await deps.storage.deleteWebhookEndpoint(c.get('apiKey').organizationId, params.webhookId);
+        if (!deleted) throw webhookNotFound(params.webhookId);
+        return sendEnvelope(c, presentWebhook(deleted), 200);
+      },
+    }),
+
+    rotateWebhookSecret: handler(endpoints.rotateWebhookSecret, {
+      async handle(c, { params }) {
+        const endpoint = await findOwnWebhook(deps, c, params.webhookId);
+        const rotated = await rotateWebhookSecret(management, endpoint);
+        if (!rotated) throw webhookNotFound(params.webhookId);
+        return sendEnvelope(c, { id: endpoint.id, ...rotated }, 200);
+      },
+    }),
+
+    listWebhookDeliveries: handler(endpoints.listWebhookDeliveries, {
+      async handle(c, { params, query }) {
+        const endpoint = await findOwnWebhook(deps, c, params.webhookId);
+        const limit = query.limit ?? PAGE_LIMIT.default;
+        const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+        const rows = await deps.storage.listWebhookDeliveries(endpoint.id, { limit: limit + 1, after });
+        return sendPage(c, rows, limit, presentDelivery);
+      },
+    }),
+
+    retryWebhookDelivery: handler(endpoints.retryWebhookDelivery, {
+      async handle(c, { params }) {
+        const endpoint = await findOwnWebhook(deps, c, params.webhookId);
+        requireEnabled(endpoint);
+        const delivery = await deps.storage.retryWebhookDelivery(endpoint.id, params.deliveryId, new Date().toISOString());
+        if (!delivery) {
+          throw new ApiError('NOT_FOUND', `Delivery ${params.deliveryId} of webhook ${endpoint.id} not found`, {
+            details: { field: 'deliveryId' },
+          });
+        }
+        return sendEnvelope(c, presentDelivery(delivery), 202);
+      },
+    }),
+
+    testWebhook: handler(endpoints.testWebhook, {
+      async handle(c, { params }) {
+        const endpoint = await findOwnWebhook(deps, c, params.webhookId);
+        requireEnabled(endpoint);
+        const delivery = await deps.storage.enqueueWebhookEventTo(endpoint.id, {
+          type: 'webhook.test',
+          organizationId: endpoint.organizationId,
+          documentId: null,
+          occurredAt: new Date().toISOString(),
+          data: { webhookId: endpoint.id, message: 'A test event from Signet: your endpoint receives and verifies webhooks.' },
+        });
+        return sendEnvelope(c, presentDelivery(delivery), 202);
+      },
+    }),
+  };
+}
