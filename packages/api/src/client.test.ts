@@ -243,6 +243,8 @@ describe('the sealed document', () => {
 });
 
 describe('the endpoint table', () => {
+  /** No such endpoint: only the request each call makes matters here. */
+  const webhookId = 'wh_Q3hXk2v9TzR7mLpW4sNa8bYc';
   /** One call of each method of the client; a method added without one here does not compile. */
   const calls: Record<Exclude<keyof SigningClient, 'rateLimit'>, (client: SigningClient, documentId: string) => Promise<unknown>> = {
     validateKey: (c) => c.validateKey(),
@@ -258,6 +260,15 @@ describe('the endpoint table', () => {
     getSignedDocument: (c, id) => c.getSignedDocument(id),
     getAuditTrail: (c, id) => c.getAuditTrail(id),
     verifyDocument: async (c) => c.verifyDocument(new Blob([(await generateSamplePdf({ pages: 1 })) as Uint8Array<ArrayBuffer>])),
+    createWebhook: (c) => c.createWebhook({ url: 'https://example.com/hooks', events: ['document.sealed'] }),
+    listWebhooks: (c) => c.listWebhooks({ limit: 1 }),
+    getWebhook: (c) => c.getWebhook(webhookId),
+    updateWebhook: (c) => c.updateWebhook(webhookId, { enabled: false }),
+    deleteWebhook: (c) => c.deleteWebhook(webhookId),
+    rotateWebhookSecret: (c) => c.rotateWebhookSecret(webhookId),
+    listWebhookDeliveries: (c) => c.listWebhookDeliveries(webhookId, { limit: 1 }),
+    retryWebhookDelivery: (c) => c.retryWebhookDelivery(webhookId, 'dlv_J8kQm2XwR4tZp6LnV3yBcD5e'),
+    sendTestWebhook: (c) => c.sendTestWebhook(webhookId),
   };
 
   it('the client calls every endpoint reached with a key, and nothing outside the table', async () => {

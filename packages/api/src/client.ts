@@ -4,6 +4,8 @@ import {
   endpointPath,
   type AnswerCheck,
   type AuditTrail,
+  type CreateWebhookRequest,
+  type CreatedWebhook,
   type VerifyResult,
   type DocumentMetadata,
   type Endpoint,
@@ -18,6 +20,10 @@ import {
   type SubmissionPayload,
   type SubmissionRecord,
   type SubmissionResult,
+  type RotatedWebhookSecret,
+  type UpdateWebhookRequest,
+  type Webhook,
+  type WebhookDelivery,
 } from '@signet/contract';
 import type { RateLimitInfo } from './rate-limit.js';
 import { retryPolicy, type RetryOptions } from './retry.js';
@@ -51,11 +57,14 @@ export interface ListOptions {
   signal?: AbortSignal;
 }
 
-/** A page of `GET /documents`. */
-export interface DocumentPage {
-  data: DocumentMetadata[];
+/** A page of a list endpoint: its items, newest first, and the cursor of the next page. */
+export interface Page<T> {
+  data: T[];
   pagination: Pagination;
 }
+
+/** A page of `GET /documents`. */
+export type DocumentPage = Page<DocumentMetadata>;
 
 export interface SigningClient {
   /** `POST /sdk/validate-key`: `{ valid: true, … }`, or `{ valid: false, error }` for an unusable key. */
@@ -90,6 +99,30 @@ export interface SigningClient {
   getAuditTrail(documentId: string, options?: { signal?: AbortSignal }): Promise<AuditTrail>;
   /** `POST /verify` (any key): whether `file` is a PDF this Signet sealed for the key's organization, unchanged. */
   verifyDocument(file: Blob, options?: { signal?: AbortSignal }): Promise<VerifyResult>;
+  /**
+   * `POST /webhooks` (sk key, `webhooks:write`): a new endpoint, with its signing secret (shown this once). Retried
+   * only after a 429, like `createDocument`.
+   */
+  createWebhook(body: CreateWebhookRequest, options?: { signal?: AbortSignal }): Promise<CreatedWebhook>;
+  /** `GET /webhooks` (sk key): one page of the organization's endpoints. */
+  listWebhooks(options?: ListOptions): Promise<Page<Webhook>>;
+  /** `GET /webhooks/{webhookId}` (sk key). */
+  getWebhook(webhookId: string, options?: { signal?: AbortSignal }): Promise<Webhook>;
+  /** `PATCH /webhooks/{webhookId}` (sk key): changes the members given (url, events, enabled, description). */
+  updateWebhook(webhookId: string, body: UpdateWebhookRequest, options?: { signal?: AbortSignal }): Promise<Webhook>;
+  /** `DELETE /webhooks/{webhookId}` (sk key): the deleted endpoint; its pending deliveries are dropped. */
+  deleteWebhook(webhookId: string, options?: { signal?: AbortSignal }): Promise<Webhook>;
+  /**
+   * `POST /webhooks/{webhookId}/rotate-secret` (sk key): the new secret; the previous one signs beside it until
+   * `previousSecretExpiresAt`. Retried only after a 429: a lost answer would otherwise rotate twice.
+   */
+  rotateWebhookSecret(webhookId: string, options?: { signal?: AbortSignal }): Promise<RotatedWebhookSecret>;
+  /** `GET /webhooks/{webhookId}/deliveries` (sk key): one page of the endpoint's deliveries and their attempts. */
+  listWebhookDeliveries(webhookId: string, options?: ListOptions): Promise<Page<WebhookDelivery>>;
+  /** `POST /webhooks/{webhookId}/deliveries/{deliveryId}/retry` (sk key): the delivery, due now. Retried only after a 429. */
+  retryWebhookDelivery(webhookId: string, deliveryId: string, options?: { signal?: AbortSignal }): Promise<WebhookDelivery>;
+  /** `POST /webhooks/{webhookId}/test` (sk key): queues a `webhook.test` event; the queued delivery. Retried only after a 429. */
+  sendTestWebhook(webhookId: string, options?: { signal?: AbortSignal }): Promise<WebhookDelivery>;
   /** The `X-RateLimit-*` headers of the last response that had them. */
   readonly rateLimit: RateLimitInfo | null;
 }
@@ -144,8 +177,7 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
   };
 
   const listDocuments = async ({ limit, cursor, signal }: ListOptions = {}): Promise<DocumentPage> => {
-    const query = { limit: limit === undefined ? undefined : String(limit), cursor: cursor || undefined };
-    const { data, pagination } = await call('listDocuments', { query, signal });
+    const { data, pagination } = await call('listDocuments', { query: pageQuery({ limit, cursor }), signal });
     return { data, pagination };
   };
 
@@ -188,10 +220,35 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
       form.set('file', file, 'document.pdf');
       return (await call('verifyDocument', { body: form, signal })).data;
     },
+    createWebhook: async (body, { signal } = {}) => (await call('createWebhook', { body, signal, replayable: false })).data,
+    listWebhooks: async ({ limit, cursor, signal } = {}) => {
+      const { data, pagination } = await call('listWebhooks', { query: pageQuery({ limit, cursor }), signal });
+      return { data, pagination };
+    },
+    getWebhook: async (webhookId, { signal } = {}) => (await call('getWebhook', { params: { webhookId }, signal })).data,
+    updateWebhook: async (webhookId, body, { signal } = {}) =>
+      (await call('updateWebhook', { params: { webhookId }, body, signal })).data,
+    deleteWebhook: async (webhookId, { signal } = {}) => (await call('deleteWebhook', { params: { webhookId }, signal })).data,
+    rotateWebhookSecret: async (webhookId, { signal } = {}) =>
+      (await call('rotateWebhookSecret', { params: { webhookId }, signal, replayable: false })).data,
+    listWebhookDeliveries: async (webhookId, { limit, cursor, signal } = {}) => {
+      const query = pageQuery({ limit, cursor });
+      const { data, pagination } = await call('listWebhookDeliveries', { params: { webhookId }, query, signal });
+      return { data, pagination };
+    },
+    retryWebhookDelivery: async (webhookId, deliveryId, { signal } = {}) =>
+      (await call('retryWebhookDelivery', { params: { webhookId, deliveryId }, signal, replayable: false })).data,
+    sendTestWebhook: async (webhookId, { signal } = {}) =>
+      (await call('testWebhook', { params: { webhookId }, signal, replayable: false })).data,
     get rateLimit() {
       return transport.rateLimit;
     },
   };
+}
+
+/** The query of a list endpoint (an empty cursor is the first page). */
+function pageQuery({ limit, cursor }: Pick<ListOptions, 'limit' | 'cursor'>) {
+  return { limit: limit === undefined ? undefined : String(limit), cursor: cursor || undefined };
 }
 
 /**

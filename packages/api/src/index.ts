@@ -1,5 +1,5 @@
 export { createSigningClient, newIdempotencyKey } from './client.js';
-export type { DocumentPage, ListOptions, SigningClient, SigningClientOptions, SubmitOptions } from './client.js';
+export type { DocumentPage, ListOptions, Page, SigningClient, SigningClientOptions, SubmitOptions } from './client.js';
 export {
   ContractViolationError,
   RETRYABLE_STATUSES,
@@ -29,4 +29,11 @@ export type {
   SubmissionRecord,
   SubmissionResult,
   TextStyle,
+  CreateWebhookRequest,
+  CreatedWebhook,
+  RotatedWebhookSecret,
+  UpdateWebhookRequest,
+  Webhook,
+  WebhookDelivery,
+  WebhookEventType,
 } from '@signet/contract';
