@@ -1,8 +1,10 @@
 import { serveStatic } from '@hono/node-server/serve-static';
 import { createSigningClient, SigningApiError } from '@signet/api';
+import { WebhookVerificationError, verifyWebhook } from '@signet/api/webhooks';
 import { generateSamplePdf, sampleFields } from '@signet/server/seed';
 import { Hono } from 'hono';
 import { relative } from 'node:path';
+import { WebhookInbox } from './webhook-inbox.js';
 
 export interface DemoOptions {
   /** The Signet API, as the browser reaches it. */
@@ -13,7 +15,15 @@ export interface DemoOptions {
   sk: string;
   /** The built demo page (`apps/demo/dist`). */
   distDir: string;
+  /**
+   * The signing secret of the webhook endpoint registered for `/webhooks/signet` (`register-webhook.ts`): known
+   * only once the demo listens, so it is asked for each time; `undefined` until then.
+   */
+  webhookSecret(): string | undefined;
 }
+
+/** Where Signet sends this demo's webhook events. */
+export const WEBHOOK_PATH = '/webhooks/signet';
 
 /** Sample documents a visitor can start: the pages of each. */
 const SAMPLE_SIZES = { short: 3, long: 300 } as const;
@@ -24,6 +34,7 @@ const SAMPLE_SIZES = { short: 3, long: 300 } as const;
  */
 export function createDemoApp(options: DemoOptions) {
   const signet = createSigningClient({ apiKey: options.sk, baseUrl: options.apiUrl });
+  const inbox = new WebhookInbox();
   const app = new Hono();
 
   app.get('/demo-api/config', (c) => c.json({ apiUrl: options.apiUrl, pk: options.pk }));
@@ -53,6 +64,23 @@ export function createDemoApp(options: DemoOptions) {
       if (error instanceof SigningApiError) return c.json({ error: error.message, code: error.code }, error.status as 404);
       throw error;
     }
+  });
+
+  app.get('/demo-api/documents/:id/events', (c) => c.json({ events: inbox.forDocument(c.req.param('id')) }));
+
+  // What a customer's webhook receiver does: verify the signature over the raw body, keep the event, answer 2xx fast.
+  app.post(WEBHOOK_PATH, async (c) => {
+    const secret = options.webhookSecret();
+    if (!secret) return c.text('Not registered yet', 503);
+    const headers = c.req.raw.headers;
+    const event = await verifyWebhook({ secret, headers, body: await c.req.text() }).catch((error: unknown) => {
+      if (error instanceof WebhookVerificationError) return error;
+      throw error;
+    });
+    if (event instanceof WebhookVerificationError) return c.text(event.reason, 400);
+    // verifyWebhook refuses a request without webhook-id, so it is there.
+    inbox.add({ ...event, id: headers.get('webhook-id')!, receivedAt: new Date().toISOString() });
+    return c.body(null, 204);
   });
 
   // serveStatic resolves `root` against the working directory.

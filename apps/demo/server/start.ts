@@ -1,19 +1,24 @@
 /**
  * `pnpm start`: the product on this machine. Migrates the embedded store (`./.signet/`, or DATABASE_URL), seeds the
  * demo organization the first time (later runs keep the data), issues this run's demo keys, starts the API and the
- * demo host page on another origin, and prints what to open. Ctrl-C stops both gracefully.
+ * demo host page on another origin, registers the demo's backend as a webhook endpoint of the API (the page shows
+ * the events it receives), and prints what to open. Ctrl-C stops both gracefully.
  *
  * Environment: PORT (API, default 3000), DEMO_PORT (default 5173), HOST (default 127.0.0.1), and every variable
- * of the API server. SIGNET_STATE_FILE, when set, receives the URLs and this run's keys as JSON (for the e2e tests).
+ * of the API server, except that SIGNET_WEBHOOKS_ALLOW_PRIVATE is always true: the demo's webhook receiver is on
+ * this machine, an address a production server refuses to send to. SIGNET_STATE_FILE, when set, receives the URLs
+ * and this run's keys as JSON (for the e2e tests).
  */
 import { serve, type ServerType } from '@hono/node-server';
+import { createSigningClient } from '@signet/api';
 import { loadConfig } from '@signet/server/config';
 import { prepareDemoRun } from '@signet/server/seed';
 import { startServer } from '@signet/server/server';
 import { openStorage } from '@signet/server/storage';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createDemoApp } from './demo-app.js';
+import { WEBHOOK_PATH, createDemoApp } from './demo-app.js';
+import { registerDemoWebhook } from './register-webhook.js';
 
 const config = loadConfig();
 const demoPort = Number(process.env.DEMO_PORT ?? 5173);
@@ -25,13 +30,19 @@ const run = await prepareDemoRun(storage, { sk: true }).finally(() => storage.cl
 const keys = { pk: run.keys.pk, sk: run.keys.sk! };
 
 const quiet = process.env.LOG_LEVEL ? config.logLevel : 'warn';
-const api = await startServer({ config: { ...config, logLevel: quiet } });
-const demoApp = createDemoApp({ apiUrl: api.url, pk: keys.pk, sk: keys.sk, distDir });
+const api = await startServer({
+  config: { ...config, logLevel: quiet, webhooks: { ...config.webhooks, allowPrivate: true } },
+});
+let webhookSecret: string | undefined;
+const demoApp = createDemoApp({ apiUrl: api.url, pk: keys.pk, sk: keys.sk, distDir, webhookSecret: () => webhookSecret });
 const demo = await new Promise<ServerType>((resolve) => {
   const server = serve({ fetch: demoApp.fetch, port: demoPort, hostname: config.host }, () => resolve(server));
 });
 const address = demo.address();
 const demoUrl = `http://${config.host}:${typeof address === 'object' && address ? address.port : demoPort}`;
+// Registered once the demo listens, so that its URL is known (DEMO_PORT may be 0).
+const webhook = await registerDemoWebhook(createSigningClient({ apiKey: keys.sk, baseUrl: api.url }), `${demoUrl}${WEBHOOK_PATH}`);
+webhookSecret = webhook.secret;
 
 if (process.env.SIGNET_STATE_FILE) {
   writeFileSync(process.env.SIGNET_STATE_FILE, JSON.stringify({ apiUrl: api.url, demoUrl, ...keys }));
@@ -46,6 +57,7 @@ console.log(
     `  API             ${api.url}`,
     `  API reference   ${api.url}/docs`,
     `  Data            ${config.databaseUrl ?? './.signet/signet.db'}${run.seeded ? ' (seeded now)' : ''}`,
+    `  Webhooks        ${demoUrl}${WEBHOOK_PATH} (${webhook.id}), shown beside the open document`,
     '',
     `  Demo pk key     ${keys.pk}`,
     `  Open directly   ${demoUrl}/?documentId=<doc_…>&apiKey=${keys.pk}&baseUrl=${api.url}`,

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { demoApi, type DemoConfig, type DocumentMetadata, type SubmissionResult } from './demo-api.js';
 import { DocumentList } from './DocumentList.js';
 import { OpenForm, type Target } from './OpenForm.js';
+import { WebhookEvents } from './WebhookEvents.js';
 
 /** What the page's URL asks for: `?documentId=…&apiKey=…&baseUrl=…`. */
 function targetFromUrl(): Partial<Target> {
@@ -113,18 +114,21 @@ export function App() {
                 <h1>{current?.filename ?? 'Contract'}</h1>
                 <span className="muted">Review the contract, fill in the highlighted fields and sign.</span>
               </div>
-              <SigningViewer
-                key={`${target.documentId}:${apiKey}:${baseUrl}`}
-                className="viewer"
-                documentId={target.documentId}
-                apiKey={apiKey}
-                baseUrl={baseUrl}
-                locale={navigator.language}
-                onComplete={(completed) => {
-                  setResult(completed);
-                  void refresh();
-                }}
-              />
+              <div className="viewer-row">
+                <SigningViewer
+                  key={`${target.documentId}:${apiKey}:${baseUrl}`}
+                  className="viewer"
+                  documentId={target.documentId}
+                  apiKey={apiKey}
+                  baseUrl={baseUrl}
+                  locale={navigator.language}
+                  onComplete={(completed) => {
+                    setResult(completed);
+                    void refresh();
+                  }}
+                />
+                <WebhookEvents documentId={target.documentId} />
+              </div>
             </div>
           ) : (
             <div className="empty">

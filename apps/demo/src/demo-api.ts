@@ -1,4 +1,5 @@
 import type { DocumentMetadata, SubmissionResult } from '@signet/api';
+import type { ReceivedEvent } from '../server/webhook-inbox.js';
 
 /** What the demo's backend tells its page: where the API is, and a public key. */
 export interface DemoConfig {
@@ -16,7 +17,12 @@ export const demoApi = {
   documents: () => fetch('/demo-api/documents').then((r) => json<{ documents: DocumentMetadata[] }>(r)).then((b) => b.documents),
   createDocument: (size: 'short' | 'long') =>
     fetch(`/demo-api/documents?size=${size}`, { method: 'POST' }).then((r) => json<{ documentId: string }>(r)),
+  /** The webhook events the backend received about `documentId`, oldest first. */
+  events: (documentId: string, signal?: AbortSignal) =>
+    fetch(`/demo-api/documents/${encodeURIComponent(documentId)}/events`, { signal })
+      .then((r) => json<{ events: ReceivedEvent[] }>(r))
+      .then((b) => b.events),
   submissionUrl: (documentId: string) => `/demo-api/documents/${encodeURIComponent(documentId)}/submission`,
 };
 
-export type { DocumentMetadata, SubmissionResult };
+export type { DocumentMetadata, ReceivedEvent, SubmissionResult };
