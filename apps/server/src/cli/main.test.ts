@@ -59,7 +59,7 @@ describe('signet', () => {
 
   it('keys revoke revokes, and fails with one line for an unknown key', async () => {
     const created = JSON.parse((await signet('keys', 'create', '--org', 'acme', '--kind', 'sk', '--json')).stdout);
-    expect(created.scopes).toEqual(['documents:read', 'documents:submit', 'documents:write']);
+    expect(created.scopes).toEqual(['documents:read', 'documents:submit', 'documents:write', 'webhooks:write']);
     expect((await signet('keys', 'revoke', created.id)).code).toBe(0);
     const unknown = await signet('keys', 'revoke', 'key_nothere');
     expect(unknown.code).not.toBe(0);
