@@ -242,6 +242,53 @@ describe('the sealed document', () => {
   });
 });
 
+describe('webhooks', () => {
+  // A public address (there is no DNS here); this server runs no dispatcher, so nothing is sent to it.
+  const url = 'https://93.184.216.34/signet/webhooks';
+
+  it('registers, lists, changes, tests, retries, rotates and deletes an endpoint', async () => {
+    const sk = client(await server.createKey({ kind: 'sk' }));
+    const created = await sk.createWebhook({ url, events: ['document.completed', 'document.sealed'], description: 'billing' });
+    expect(created).toMatchObject({ url, events: ['document.completed', 'document.sealed'], enabled: true, description: 'billing' });
+    expect(created.secret).toMatch(/^whsec_/);
+    const second = await sk.createWebhook({ url, events: ['document.created'] });
+
+    const first = await sk.listWebhooks({ limit: 1 });
+    expect(first.data.map((hook) => hook.id)).toEqual([second.id]);
+    expect(first.pagination.hasMore).toBe(true);
+    const rest = await sk.listWebhooks({ limit: 1, cursor: first.pagination.cursor! });
+    expect(rest.data.map((hook) => hook.id)).toContain(created.id);
+    expect(JSON.stringify(rest)).not.toContain('whsec_');
+
+    expect(await sk.updateWebhook(created.id, { events: ['document.sealed'] })).toMatchObject({ events: ['document.sealed'] });
+    expect(await sk.getWebhook(created.id)).toMatchObject({ id: created.id, events: ['document.sealed'] });
+
+    const queued = await sk.sendTestWebhook(created.id);
+    expect(queued).toMatchObject({ webhookId: created.id, eventType: 'webhook.test', status: 'pending', attempts: 0 });
+    const deliveries = await sk.listWebhookDeliveries(created.id, { limit: 10 });
+    expect(deliveries.data.map((delivery) => delivery.id)).toEqual([queued.id]);
+    expect(await sk.retryWebhookDelivery(created.id, queued.id)).toMatchObject({ id: queued.id, status: 'pending' });
+
+    const rotated = await sk.rotateWebhookSecret(created.id);
+    expect(rotated.secret).not.toBe(created.secret);
+    expect(Date.parse(rotated.previousSecretExpiresAt)).toBeGreaterThan(Date.now());
+
+    expect((await sk.deleteWebhook(created.id)).id).toBe(created.id);
+    expect(await failure(sk.getWebhook(created.id))).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+  });
+
+  it('refusals as SigningApiError: a private URL (422), a disabled endpoint (409), a key without webhooks:write (403)', async () => {
+    const sk = client(await server.createKey({ kind: 'sk' }));
+    const refused = await failure(sk.createWebhook({ url: 'http://127.0.0.1:8080/hook', events: ['document.sealed'] }));
+    expect(refused).toMatchObject({ code: 'VALIDATION_ERROR', status: 422, details: { field: 'url' } });
+    const hook = await sk.createWebhook({ url, events: ['document.sealed'] });
+    await sk.updateWebhook(hook.id, { enabled: false });
+    expect(await failure(sk.sendTestWebhook(hook.id))).toMatchObject({ code: 'WEBHOOK_DISABLED', status: 409, retryable: false });
+    const narrow = client(await server.createKey({ kind: 'sk', scopes: ['documents:read'] }));
+    expect(await failure(narrow.listWebhooks())).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS', details: { required: ['webhooks:write'] } });
+  });
+});
+
 describe('the endpoint table', () => {
   /** No such endpoint: only the request each call makes matters here. */
   const webhookId = 'wh_Q3hXk2v9TzR7mLpW4sNa8bYc';
