@@ -110,7 +110,9 @@ describe.concurrent('webhook deliveries across kill -9 and instances', () => {
     try {
       const { org } = await endpointTo(storage, receivers[0]!.url);
       await registerWebhook({ storage, secret: SECRET, allowPrivate: true }, { organizationId: org.id, url: receivers[1]!.url, events: ['document.created'] });
-      servers.push(await startSignet('serve', serverEnv(store.databaseUrl)), await startSignet('serve', serverEnv(store.databaseUrl)));
+      // A long lease: no attempt here outlives it, so a duplicate would be the claim itself going wrong.
+      const env = { ...serverEnv(store.databaseUrl), WEBHOOK_LEASE_MS: '20000' };
+      servers.push(await startSignet('serve', env), await startSignet('serve', env));
       const { createApiKeyRecord } = await import('../documents/seed.js');
       const { generateSamplePdf, sampleFields } = await import('../pdf/sample.js');
       const sk = (await createApiKeyRecord(storage, { organizationId: org.id, kind: 'sk' })).key;

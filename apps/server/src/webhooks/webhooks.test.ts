@@ -140,7 +140,6 @@ describe.each(engines)('webhooks on $name', (engine) => {
     // 200 ms, then 400 ms, each ±10 %.
     expect(first).toBeGreaterThanOrEqual(175);
     expect(second).toBeGreaterThanOrEqual(355);
-    expect(second).toBeGreaterThan(first);
     const [delivery] = await settled(hook.id, (all) => all[0]?.status === 'succeeded');
     expect(delivery).toMatchObject({ id: queued.id, attempts: 3, lastStatusCode: 200, eventType: 'webhook.test' });
   });
