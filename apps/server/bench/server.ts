@@ -10,6 +10,7 @@ import { createFixtures, submitBodies, SUBMIT_FIELDS, type BenchFixtures, type S
 import { runPhase, type PhaseResult } from './load.js';
 import { printReport } from './report.js';
 import { measureSealing, type SealOutcome } from './seal.js';
+import { measureWebhooks, printWebhookReport } from './webhook-delivery.js';
 import { verifyDurability, type DurabilityReport, type SubmitLedger } from './verify.js';
 
 /*
@@ -17,13 +18,15 @@ import { verifyDurability, type DurabilityReport, type SubmitLedger } from './ve
  * same JSON from memory (the ceiling), each in its own process, loaded in turn by autocannon over loopback.
  * Environment: BENCH_DURATION (s, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (50), BENCH_SUBMIT_POOL (fresh
  * documents for the submit phase), BENCH_PHASES (subset of ceiling-get,get,get-hostile,ceiling-submit,submit,seal,
- * get-sealing; with both ceiling-get and get, the ceiling is measured again right after the real GET and the ratio
+ * get-sealing,webhooks; with both ceiling-get and get, the ceiling is measured again right after the real GET and the ratio
  * uses their mean; get-hostile is the real GET again while two clients upload the hostile-input suite's PDFs in a
  * loop; seal and get-sealing run last, on a server of their own: see seal.ts), BENCH_SEAL_IDLE (3-page seals waited
  * for one at a time, 15), BENCH_SEAL_BURST (3-page submissions sent at once, 20), BENCH_SEAL_LARGE (300-page seals,
  * 2), BENCH_SEAL_GET_BURST (3-page submissions sent before the GET load of get-sealing, 150), BENCH_SEAL_POLL_MS
  * (how often a waiting client asks whether a document is sealed, 20), BENCH_PROFILE=<dir> (--cpu-prof the server
- * into dir), BENCH_KEEP=1 (keep the temporary directory).
+ * into dir), BENCH_KEEP=1 (keep the temporary directory). webhooks runs last, on a server and store of its own (see
+ * webhook-delivery.ts): BENCH_WEBHOOK_LATENCY (submissions timed one at a time, 200), BENCH_WEBHOOK_DURATION (s of
+ * each of its two submit loads, 5), BENCH_WEBHOOK_ENDPOINTS (10), BENCH_WEBHOOK_POOL (fresh documents for them).
  * The server of the other phases runs with SEAL_WORKER=false: the submit phase's tens of thousands of submissions
  * would otherwise be sealed behind it, during the phases after it.
  */
@@ -31,7 +34,7 @@ import { verifyDurability, type DurabilityReport, type SubmitLedger } from './ve
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const LOAD_PHASES = ['ceiling-get', 'get', 'get-hostile', 'ceiling-submit', 'submit'] as const;
 const SEAL_PHASES = ['seal', 'get-sealing'] as const;
-const PHASES = [...LOAD_PHASES, ...SEAL_PHASES] as const;
+const PHASES = [...LOAD_PHASES, ...SEAL_PHASES, 'webhooks'] as const;
 type PhaseName = (typeof PHASES)[number];
 type LoadPhaseName = (typeof LOAD_PHASES)[number];
 
@@ -65,6 +68,16 @@ function readSettings() {
       getBurst: Math.max(1, Math.round(envNumber('BENCH_SEAL_GET_BURST', 150))),
       pollMs: envNumber('BENCH_SEAL_POLL_MS', 20),
     },
+    webhooks: {
+      latencyCount: Math.max(1, Math.round(envNumber('BENCH_WEBHOOK_LATENCY', 200))),
+      duration: envNumber('BENCH_WEBHOOK_DURATION', 5),
+      warmup: 1,
+      connections: envNumber('BENCH_CONNECTIONS', 50),
+      endpoints: Math.max(1, Math.round(envNumber('BENCH_WEBHOOK_ENDPOINTS', 10))),
+      drainLimitSeconds: 120,
+    },
+    // Room for 3,000 submissions a second through both of the webhooks phase's loads.
+    webhookPool: Math.ceil(envNumber('BENCH_WEBHOOK_POOL', 2 * (envNumber('BENCH_WEBHOOK_DURATION', 5) + 1) * 3000)),
     profileDir: process.env.BENCH_PROFILE,
     keep: process.env.BENCH_KEEP === '1',
   };
@@ -268,6 +281,10 @@ try {
   fixtures = await createFixtures(settings.submitPool);
   outcome = await measure(settings, fixtures);
   printReport(outcome, { fields: SUBMIT_FIELDS.length });
+  if (settings.phases.has('webhooks')) {
+    process.stderr.write('running webhooks…\n');
+    printWebhookReport(await measureWebhooks(settings.webhooks, APP_DIR, settings.webhookPool, settings.keep));
+  }
   process.stdout.write(`wall time:  ${((performance.now() - startedAt) / 1000).toFixed(1)} s\n`);
 } catch (error) {
   process.stderr.write(`benchmark failed: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -51,7 +51,7 @@ export function createApp(dependencies: AppDependencies, options: { isShuttingDo
     pdfPool: dependencies.pdfPool ?? sharedPdfPool(),
   };
   const app = createOpenApiApp();
-  app.use('*', requestContext({ logger: deps.logger }));
+  app.use('*', requestContext({ logger: deps.logger, activity: deps.activity }));
   app.use('/sdk/*', sdkCors());
   // `POST /verify` takes pk keys too: a host page may check a file its user holds.
   app.use('/verify', sdkCors());

@@ -41,10 +41,14 @@ export async function startServer(options: {
     ? await (await import('./sealing/start.js')).startSealWorker({ config, storage, pdfPool, secret, logger })
     : undefined;
   // Sends webhook events from this process, unless WEBHOOK_DISPATCHER=false leaves it to `signet worker`.
-  const webhookDispatcher = config.webhooks.dispatcher ? startWebhookDispatcher({ config, storage, secret, logger }) : undefined;
+  // It yields to the requests this server is answering (`activity`): deliveries wait, durably, while clients do not.
+  const activity = { inFlight: 0 };
+  const webhookDispatcher = config.webhooks.dispatcher
+    ? startWebhookDispatcher({ config, storage, secret, logger, busy: () => activity.inFlight > 0 })
+    : undefined;
   let shuttingDown = false;
   const app = createApp(
-    { storage, rateLimits, config, secret, logger, pdfPool, sealWorker, webhookDispatcher },
+    { storage, rateLimits, config, secret, logger, pdfPool, sealWorker, webhookDispatcher, activity },
     { isShuttingDown: () => shuttingDown },
   );
 

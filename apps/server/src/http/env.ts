@@ -21,6 +21,13 @@ export interface AppDependencies {
   sealWorker?: { wake(): void };
   /** The webhook dispatcher of this process, woken when an endpoint is enabled again (absent: another process sends). */
   webhookDispatcher?: { wake(): void };
+  /** Counts the requests being answered, for background work that yields to them (the webhook dispatcher). */
+  activity?: RequestActivity;
+}
+
+/** How many requests the app is answering right now. */
+export interface RequestActivity {
+  inFlight: number;
 }
 
 /** What routes and middleware work with: the dependencies plus what the app builds from them. */

@@ -383,6 +383,10 @@ export class SqlStorage implements Storage {
     return delivery;
   }
 
+  fanOutWebhookEvents(options: { limit: number }): Promise<number> {
+    return webhooks.fanOutWebhookEvents(this.#db, options);
+  }
+
   listWebhookDeliveries(endpointId: string, options: { limit: number; after?: WebhookCursor }): Promise<WebhookDeliveryRecord[]> {
     return webhooks.listWebhookDeliveries(this.#db, endpointId, options);
   }

@@ -287,7 +287,7 @@ export interface Storage {
    * Records that the signer first opened a document (the viewer fetched its file); later openings change nothing.
    * `createDocument` records `document.created`, `recordSubmission` `document.submitted`, `completeSealJob` `sealed`;
    * each enqueues its webhook event (`document.viewed` for the first opening, `document.completed` for a
-   * submission) in the same transaction.
+   * submission) in the same transaction, when an endpoint of the organization subscribes to it.
    */
   recordDocumentOpened(documentId: string, event: Omit<NewAuditEvent, 'type'>): Promise<void>;
   /** A document's events, oldest first (ties in the order of `AUDIT_EVENT_TYPES`). */
@@ -334,6 +334,11 @@ export interface Storage {
   deleteWebhookEndpoint(organizationId: string, id: string): Promise<WebhookEndpointRecord | null>;
   /** Enqueues `event` to this one endpoint, whatever it subscribes to (`webhook.test`); the delivery. */
   enqueueWebhookEventTo(endpointId: string, event: NewWebhookEvent): Promise<WebhookDeliveryRecord>;
+  /**
+   * Turns up to `limit` enqueued events, oldest first, into one pending delivery per endpoint enabled, subscribed to
+   * the type and registered when the event happened; resolves with how many events it handled.
+   */
+  fanOutWebhookEvents(options: { limit: number }): Promise<number>;
   /** An endpoint's deliveries, newest first by (createdAt, id). */
   listWebhookDeliveries(endpointId: string, options: { limit: number; after?: WebhookCursor }): Promise<WebhookDeliveryRecord[]>;
   /** Makes a delivery due now with a fresh count of attempts (whatever its status); null when there is none. */
@@ -349,7 +354,7 @@ export interface Storage {
   finishWebhookDelivery(owner: string, deliveryId: string, outcome: WebhookAttemptOutcome): Promise<boolean>;
   /** When the next pending delivery of an enabled endpoint is due, or null. */
   nextWebhookDeliveryDue(): Promise<IsoTime | null>;
-  /** Calls `listener` after a commit that enqueued deliveries (in this process); returns the unsubscribe. */
+  /** Calls `listener` after a commit that enqueued events or deliveries (in this process); returns the unsubscribe. */
   onWebhookEvents(listener: () => void): () => void;
 
   /** A secret the server generated and keeps in the database (encrypted by the caller), or null. */

@@ -95,6 +95,10 @@ describe.each(engines)('webhook storage on $name', (engine) => {
     await storage.recordDocumentOpened(document.id, { occurredAt: iso(20) });
     await storage.recordSubmission(submissionOf(document.id, org.id, 30));
     expect(told).toBe(3);
+    // One event row each, fanned out apart from the change: to the endpoints enabled and subscribed.
+    expect(await storage.listWebhookDeliveries(all.id, { limit: 10 })).toEqual([]);
+    expect(await storage.fanOutWebhookEvents({ limit: 100 })).toBe(3);
+    expect(await storage.fanOutWebhookEvents({ limit: 100 })).toBe(0);
 
     const deliveries = await storage.listWebhookDeliveries(all.id, { limit: 10 });
     expect(deliveries.map((d) => d.eventType).sort()).toEqual(['document.completed', 'document.created', 'document.viewed']);
@@ -109,6 +113,7 @@ describe.each(engines)('webhook storage on $name', (engine) => {
     await storage.recordDocumentOpened(document.id, { occurredAt: iso(10) });
     await storage.recordSubmission(submissionOf(document.id, org.id, 20));
     const second = await newDocument(storage, org, 30);
+    await storage.fanOutWebhookEvents({ limit: 100 });
 
     // The first event of each document; the later ones wait.
     const first = await storage.claimWebhookDeliveries('w1', LATER);
@@ -141,6 +146,7 @@ describe.each(engines)('webhook storage on $name', (engine) => {
     const hook = endpoint(org);
     await storage.createWebhookEndpoint(hook);
     await newDocument(storage, org, 0);
+    await storage.fanOutWebhookEvents({ limit: 100 });
     const [taken] = await storage.claimWebhookDeliveries('w1', { ...LATER, leaseMs: 1000 });
     expect(await storage.claimWebhookDeliveries('w2', { ...LATER, now: new Date(LATER.now.getTime() + 500) })).toEqual([]);
     const [again] = await storage.claimWebhookDeliveries('w2', { ...LATER, now: new Date(LATER.now.getTime() + 1500) });
@@ -155,6 +161,7 @@ describe.each(engines)('webhook storage on $name', (engine) => {
     const hook = endpoint(org);
     await storage.createWebhookEndpoint(hook);
     for (let i = 0; i < 30; i++) await newDocument(storage, org, i);
+    await storage.fanOutWebhookEvents({ limit: 100 });
     const claims = await Promise.all(['a', 'b', 'c'].map((owner) => storage.claimWebhookDeliveries(owner, { ...LATER, limit: 12 })));
     const ids = claims.flat().map((d) => d.id);
     expect(new Set(ids).size).toBe(ids.length);
@@ -179,7 +186,10 @@ describe.each(engines)('webhook storage on $name', (engine) => {
     expect(changed).toMatchObject({ events: ['document.created', 'document.sealed'], enabled: false, disabledReason: 'answered 410 Gone', description: 'renamed', updatedAt: iso(9) });
     expect(await storage.updateWebhookEndpoint('org_nope', older.id, { enabled: true, updatedAt: iso(10) })).toBeNull();
 
-    await newDocument(storage, org, 0);
+    // Registered at 5, it gets what happens from then on.
+    await newDocument(storage, org, 3);
+    await newDocument(storage, org, 10);
+    await storage.fanOutWebhookEvents({ limit: 100 });
     expect(await storage.listWebhookDeliveries(newer.id, { limit: 10 })).toHaveLength(1);
     expect((await storage.deleteWebhookEndpoint(org.id, newer.id))?.id).toBe(newer.id);
     expect(await storage.getWebhookEndpoint(org.id, newer.id)).toBeNull();

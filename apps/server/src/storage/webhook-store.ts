@@ -36,19 +36,24 @@ const DELIVERY_BY_ID = `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHE
 /*
  * Due deliveries of enabled endpoints, oldest due first. One waits while an earlier event of its document to the same
  * endpoint is being sent or not tried yet, so that a document's events arrive in order when none fails; an earlier
- * one that failed (waiting for its retry) no longer holds the later ones back.
+ * one that failed (waiting for its retry) no longer holds the later ones back. Pending ones are read in the order
+ * of the (status, next_attempt_at) index, so a claim stops after `limit` rows however long the backlog; ones whose
+ * lease ran out (their dispatcher died) are few, and read apart.
  */
-const DUE_DELIVERIES = `SELECT d.id FROM webhook_deliveries d
-  WHERE ((d.status = 'pending' AND d.next_attempt_at <= ?) OR (d.status = 'sending' AND d.lease_until < ?))
-    AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = d.endpoint_id AND e.enabled = 1)
+const CLAIMABLE = `EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = d.endpoint_id AND e.enabled = 1)
     AND NOT EXISTS (
       SELECT 1 FROM webhook_deliveries p
       WHERE p.endpoint_id = d.endpoint_id AND p.document_id = d.document_id AND p.occurred_at < d.occurred_at
-        AND (p.status = 'sending' OR (p.status = 'pending' AND p.attempts = 0)))
-  ORDER BY d.next_attempt_at, d.occurred_at LIMIT ? FOR UPDATE SKIP LOCKED`;
+        AND (p.status = 'sending' OR (p.status = 'pending' AND p.attempts = 0)))`;
+const DUE_DELIVERIES = `SELECT d.id FROM webhook_deliveries d
+  WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND ${CLAIMABLE}
+  ORDER BY d.next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED`;
+const EXPIRED_DELIVERIES = `SELECT d.id FROM webhook_deliveries d
+  WHERE d.status = 'sending' AND d.lease_until < ? AND ${CLAIMABLE}
+  ORDER BY d.lease_until LIMIT ? FOR UPDATE SKIP LOCKED`;
 
 /** `id` as the SQL text of a delivery id: `dlv_`, the event's random part, and ten of the endpoint's. */
-const DELIVERY_ID_SQL = "'dlv_' || substr(CAST(? AS TEXT), 5) || substr(s.endpoint_id, 4, 10)";
+const DELIVERY_ID_SQL = "'dlv_' || substr(ev.id, 5) || substr(s.endpoint_id, 4, 10)";
 
 /** The same id, made here: for a delivery to one endpoint. */
 const deliveryId = (eventId: string, endpointId: string) => `dlv_${eventId.slice(4)}${endpointId.slice(3, 13)}`;
@@ -82,17 +87,18 @@ async function subscribe(tx: Queryable, endpoint: { id: string; organizationId: 
   }
 }
 
-async function insertEvent(tx: Queryable, id: string, event: NewWebhookEvent): Promise<void> {
+async function insertEvent(tx: Queryable, id: string, event: NewWebhookEvent, fannedOut: boolean): Promise<void> {
   const body = JSON.stringify({ type: event.type, timestamp: event.occurredAt, data: event.data });
   await tx.run(
-    'INSERT INTO webhook_events (id, organization_id, type, document_id, body, occurred_at) VALUES (?, ?, ?, ?, ?, ?)',
-    [id, event.organizationId, event.type, event.documentId, body, toMillis(event.occurredAt)],
+    'INSERT INTO webhook_events (id, organization_id, type, document_id, body, occurred_at, fanned_out) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [id, event.organizationId, event.type, event.documentId, body, toMillis(event.occurredAt), fannedOut ? 1 : 0],
   );
 }
 
 /**
- * Enqueues `event` to every enabled endpoint of its organization subscribed to its type, in the caller's
- * transaction; resolves with the number of deliveries (0: nothing is stored, not even the event).
+ * Enqueues `event`, in the caller's transaction, when an enabled endpoint of its organization subscribes to its
+ * type: one row, however many endpoints (a dispatcher fans it out: `fanOutWebhookEvents`). Resolves with 1 when it
+ * was stored, 0 when no endpoint wants it (nothing is stored).
  */
 export async function enqueueWebhookEvent(tx: Queryable, event: NewWebhookEvent): Promise<number> {
   const subscribed = await tx.get(
@@ -101,19 +107,41 @@ export async function enqueueWebhookEvent(tx: Queryable, event: NewWebhookEvent)
     [event.organizationId, event.type],
   );
   if (!subscribed) return 0;
-  const id = newId('msg');
-  await insertEvent(tx, id, event);
-  const at = toMillis(event.occurredAt);
-  const now = Date.now();
-  return tx.run(
-    `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, event_type, document_id, occurred_at, status, attempts,
-       next_attempt_at, created_at, updated_at)
-     SELECT ${DELIVERY_ID_SQL}, CAST(? AS TEXT), s.endpoint_id, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT),
-       'pending', 0, CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT)
-     FROM webhook_subscriptions s JOIN webhook_endpoints e ON e.id = s.endpoint_id
-     WHERE s.organization_id = ? AND s.event_type = ? AND e.enabled = 1`,
-    [id, id, event.type, event.documentId, at, now, now, now, event.organizationId, event.type],
-  );
+  await insertEvent(tx, newId('msg'), event, false);
+  return 1;
+}
+
+/**
+ * Turns up to `limit` events not fanned out yet, oldest first, into one pending delivery per endpoint that was
+ * enabled, subscribed to the type and registered when the event happened; resolves with the events handled.
+ * Instances sharing a PostgreSQL database never fan out the same event (`SKIP LOCKED`; a delivery's id is made of
+ * its event's and its endpoint's, so a repeat would add nothing).
+ */
+export async function fanOutWebhookEvents(db: SqlDatabase, options: { limit: number }): Promise<number> {
+  return db.transaction(async (tx) => {
+    const events = await tx.all<{ id: string }>(
+      'SELECT id FROM webhook_events WHERE fanned_out = 0 ORDER BY occurred_at LIMIT ? FOR UPDATE SKIP LOCKED',
+      [options.limit],
+    );
+    if (events.length === 0) return 0;
+    const ids = events.map((event) => event.id);
+    const list = ids.map(() => '?').join(', ');
+    const now = Date.now();
+    await tx.run(
+      `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, event_type, document_id, occurred_at, status, attempts,
+         next_attempt_at, created_at, updated_at)
+       SELECT ${DELIVERY_ID_SQL}, ev.id, s.endpoint_id, ev.type, ev.document_id, ev.occurred_at, 'pending', 0,
+         CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT)
+       FROM webhook_events ev
+       JOIN webhook_subscriptions s ON s.organization_id = ev.organization_id AND s.event_type = ev.type
+       JOIN webhook_endpoints e ON e.id = s.endpoint_id
+       WHERE ev.id IN (${list}) AND e.enabled = 1 AND e.created_at <= ev.occurred_at
+       ON CONFLICT DO NOTHING`,
+      [now, now, now, ...ids],
+    );
+    await tx.run(`UPDATE webhook_events SET fanned_out = 1 WHERE id IN (${list})`, ids);
+    return ids.length;
+  });
 }
 
 /** `enqueueWebhookEvent` for an event of a document, whose organization the document's row names. */
@@ -236,7 +264,7 @@ export async function deleteWebhookEndpoint(db: SqlDatabase, organizationId: str
 export async function enqueueWebhookEventTo(db: SqlDatabase, endpointId: string, event: NewWebhookEvent): Promise<WebhookDeliveryRecord> {
   return db.transaction(async (tx) => {
     const id = newId('msg');
-    await insertEvent(tx, id, event);
+    await insertEvent(tx, id, event, true);
     const now = Date.now();
     await tx.run(
       `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, event_type, document_id, occurred_at, status, attempts,
@@ -296,7 +324,9 @@ export async function claimWebhookDeliveries(
 ): Promise<ClaimedWebhookDelivery[]> {
   const now = options.now.getTime();
   return db.transaction(async (tx) => {
-    const due = await tx.all<{ id: string }>(DUE_DELIVERIES, [now, now, options.limit]);
+    const expired = await tx.all<{ id: string }>(EXPIRED_DELIVERIES, [now, options.limit]);
+    const due = expired.length < options.limit ? await tx.all<{ id: string }>(DUE_DELIVERIES, [now, options.limit - expired.length]) : [];
+    due.unshift(...expired);
     if (due.length === 0) return [];
     const ids = due.map((row) => row.id);
     const list = ids.map(() => '?').join(', ');

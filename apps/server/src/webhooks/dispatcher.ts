@@ -9,6 +9,15 @@ import type { WebhookAttempt, WebhookSender } from './send.js';
 
 /** Most deliveries taken in one claim. */
 const CLAIM_BATCH = 100;
+/**
+ * While the process answers API requests, the dispatcher takes at most this many deliveries at a time and pauses
+ * `BUSY_PAUSE_MS` after each claim: a few percent of the event loop, so that a burst of submissions is not
+ * slowed by the deliveries it causes. The outbox keeps them; they go at full speed once the requests stop.
+ */
+const BUSY_BATCH = 8;
+const BUSY_PAUSE_MS = 50;
+/** Events fanned out per pause while busy: each may become a delivery per endpoint (rows the store writes). */
+const BUSY_FAN_OUT = 1;
 
 export interface WebhookDispatcherOptions {
   storage: Storage;
@@ -17,6 +26,8 @@ export interface WebhookDispatcherOptions {
   secrets: SecretBox;
   config: Pick<WebhooksConfig, 'pollMs' | 'leaseMs' | 'concurrency' | 'retryScheduleMs'>;
   logger: Logger;
+  /** Whether the process is answering API requests right now (default: never). */
+  busy?: () => boolean;
   now?: () => Date;
   random?: () => number;
 }
@@ -74,20 +85,23 @@ export class WebhookDispatcher {
     const { concurrency } = this.#options.config;
     while (this.#running) {
       this.#woken = false;
-      let claimed = 0;
-      const room = Math.min(CLAIM_BATCH, concurrency - this.#inFlight.size);
-      if (room > 0) {
-        try {
-          claimed = await this.#claim(room);
-        } catch (error) {
-          // Storage failed (a restart of the database): wait for the next poll and try again.
-          this.#options.logger.error({ err: error }, 'webhook dispatcher: could not take deliveries');
-        }
+      let [fanned, claimed] = [0, 0];
+      const busy = this.#options.busy?.() ?? false;
+      const room = Math.min(busy ? BUSY_BATCH : CLAIM_BATCH, concurrency - this.#inFlight.size);
+      try {
+        // Events first: each becomes a delivery per subscribed endpoint, which the claim may take at once.
+        fanned = await this.#options.storage.fanOutWebhookEvents({ limit: busy ? BUSY_FAN_OUT : CLAIM_BATCH });
+        if (room > 0) claimed = await this.#claim(room);
+      } catch (error) {
+        // Storage failed (a restart of the database): wait for the next poll and try again.
+        this.#options.logger.error({ err: error }, 'webhook dispatcher: could not take deliveries');
       }
       if (!this.#running) break;
-      // Full: wait for an attempt to end. Took a whole batch: there may be more. Otherwise sleep until due or woken.
-      if (this.#inFlight.size >= concurrency) await Promise.race(this.#inFlight);
-      else if (claimed < room) await this.#sleep();
+      // Busy: a pause, so the requests come first. Full: wait for an attempt to end. Took a whole batch (or fanned
+      // events out): there may be more. Otherwise sleep until due or woken.
+      if (busy && fanned + claimed > 0) await new Promise((resolve) => setTimeout(resolve, BUSY_PAUSE_MS));
+      else if (this.#inFlight.size >= concurrency) await Promise.race(this.#inFlight);
+      else if (claimed < room && fanned === 0) await this.#sleep();
       // The embedded store answers without real I/O: yield, so that the answers of the attempts under way are read.
       await new Promise((resolve) => setImmediate(resolve));
     }

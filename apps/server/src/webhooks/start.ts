@@ -18,14 +18,21 @@ export interface RunningDispatcher {
  * commits and polling for the others'.
  * @example const dispatcher = startWebhookDispatcher({ config, storage, secret, logger }); … await dispatcher.stop();
  */
-export function startWebhookDispatcher(options: { config: Config; storage: Storage; secret: string; logger: Logger }): RunningDispatcher {
-  const { config, storage, secret, logger } = options;
+export function startWebhookDispatcher(options: {
+  config: Config;
+  storage: Storage;
+  secret: string;
+  logger: Logger;
+  /** Whether the process is answering API requests right now (the dispatcher then sends in small, spaced batches). */
+  busy?: () => boolean;
+}): RunningDispatcher {
+  const { config, storage, secret, logger, busy } = options;
   const sender = createWebhookSender({
     allowPrivate: config.webhooks.allowPrivate,
     timeoutMs: config.webhooks.timeoutMs,
     connections: config.webhooks.concurrency,
   });
-  const dispatcher = new WebhookDispatcher({ storage, sender, secrets: webhookSecrets(secret), config: config.webhooks, logger });
+  const dispatcher = new WebhookDispatcher({ storage, sender, secrets: webhookSecrets(secret), config: config.webhooks, logger, busy });
   dispatcher.start();
   return {
     owner: dispatcher.owner,

@@ -2,11 +2,13 @@ import type { MiddlewareHandler } from 'hono';
 import { newId } from '../../ids.js';
 import { EVERY_RESPONSE_HEADERS } from '../../http/envelope.js';
 import { setFixedHeader } from '../../http/request-header.js';
-import type { AppEnv } from '../../http/env.js';
+import type { AppEnv, RequestActivity } from '../../http/env.js';
 import type { Logger } from '../../logger.js';
 
 export interface RequestContextOptions {
   logger: Logger;
+  /** Counted up while each request is answered. */
+  activity?: RequestActivity;
 }
 
 interface RequestLine {
@@ -38,7 +40,7 @@ function afterResponses(logger: Logger): (line: RequestLine) => void {
  * path (never the query, which may hold a document token), status, duration, key id.
  * @example app.use('*', requestContext({ logger }))
  */
-export function requestContext({ logger }: RequestContextOptions): MiddlewareHandler<AppEnv> {
+export function requestContext({ logger, activity }: RequestContextOptions): MiddlewareHandler<AppEnv> {
   const log = afterResponses(logger);
   return async function requestContextMiddleware(c, next) {
     const requestId = newId('req');
@@ -47,7 +49,12 @@ export function requestContext({ logger }: RequestContextOptions): MiddlewareHan
     c.set('receivedAt', Date.now());
     setFixedHeader(c, 'X-Request-Id', requestId);
     for (const name in EVERY_RESPONSE_HEADERS) setFixedHeader(c, name, EVERY_RESPONSE_HEADERS[name]!);
-    await next();
+    if (activity) activity.inFlight++;
+    try {
+      await next();
+    } finally {
+      if (activity) activity.inFlight--;
+    }
     log({
       requestId,
       method: c.req.method,

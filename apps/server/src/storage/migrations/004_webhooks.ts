@@ -7,8 +7,10 @@ import type { Migration } from '../migrations.js';
  *   engines; `disabled_reason` says why Signet turned one off (a 410).
  * - `webhook_subscriptions`: one row per endpoint and event type, so that enqueueing an event is one indexed
  *   INSERT … SELECT in the transaction of the change that causes it.
- * - `webhook_events`: the body as signed and sent (the same bytes on every attempt and to every endpoint); its id
- *   is the `webhook-id` header.
+ * - `webhook_events`: the outbox written in the transaction of the change, one row however many endpoints: the
+ *   body as signed and sent (the same bytes on every attempt and to every endpoint; its id is the `webhook-id`
+ *   header). A dispatcher fans each out (`fanned_out`) into one delivery per subscribed endpoint, apart from the
+ *   request that caused it.
  * - `webhook_deliveries`: the outbox. A dispatcher takes due ones with a lease (`sending`, `lease_owner`,
  *   `lease_until`); a lease that ran out (a crash) is taken over and the delivery sent again with the same id.
  *   `occurred_at` orders a document's events for one endpoint.
@@ -45,8 +47,10 @@ export const webhooks: Migration = {
       type TEXT NOT NULL,
       document_id TEXT,
       body TEXT NOT NULL,
-      occurred_at ${bigint} NOT NULL
+      occurred_at ${bigint} NOT NULL,
+      fanned_out INTEGER NOT NULL
     );
+    CREATE INDEX webhook_events_to_fan_out ON webhook_events (occurred_at) WHERE fanned_out = 0;
     CREATE TABLE webhook_deliveries (
       id TEXT PRIMARY KEY,
       event_id TEXT NOT NULL REFERENCES webhook_events (id) ON DELETE CASCADE,
