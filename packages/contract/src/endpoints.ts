@@ -5,6 +5,7 @@ import { PAGE_LIMIT, ErrorEnvelopeSchema, paginatedList, successEnvelope } from 
 import { KeyValidationResultSchema, type Scope } from './schemas/key.js';
 import { DocumentMetadataSchema, ManagedDocumentSchema, SdkDocumentSchema } from './schemas/document.js';
 import { SubmissionPayloadSchema, SubmissionRecordSchema, SubmissionResultSchema } from './schemas/submission.js';
+import { CreateSessionRequestSchema, CreatedSessionSchema, SessionSchema } from './schemas/signers.js';
 import { AuditTrailSchema, VerifyResultSchema, VerifyUploadSchema } from './schemas/audit.js';
 import {
   CreateWebhookRequestSchema,
@@ -21,7 +22,13 @@ import { PREVIEW_MAX_SIDE, PREVIEW_PIXELS_PER_POINT } from './preview.js';
  * the document token of `documentUrl` (SPEC §4; the file and its preview, which a browser fetches by URL).
  */
 export type EndpointAccess =
-  | { readonly by: 'key'; readonly kinds: readonly ApiKeyKind[]; readonly scopes: readonly Scope[] }
+  | {
+      readonly by: 'key';
+      readonly kinds: readonly ApiKeyKind[];
+      readonly scopes: readonly Scope[];
+      /** Whether a session key (a `pk_` key bound to one document and signer) may call it; the handler checks the binding. */
+      readonly sessions?: true;
+    }
   | { readonly by: 'document-token' };
 
 /** A body: its media type and the schema of its content (a `format: binary` string for bytes). */
@@ -105,11 +112,22 @@ export const WebhookDeliveryParamsSchema = WebhookIdParamsSchema.extend({
   deliveryId: idSchema('dlv').meta({ param: { name: 'deliveryId', in: 'path' }, example: 'dlv_J8kQm2XwR4tZp6LnV3yBcD5e' }),
 });
 
-/** The multipart form of `POST /documents` (SPEC §5). */
+/** The path parameters of a route about one session key of a document. */
+export const SessionParamsSchema = DocumentIdParamsSchema.extend({
+  keyId: idSchema('key').meta({ param: { name: 'keyId', in: 'path' }, example: 'key_R2wXn8TqL5vBmK3pZ7cYd4Hs' }),
+});
+
+/** The multipart form of `POST /documents` (SPEC §5, issue 18). */
 export const DocumentUploadSchema = z.object({
   file: z.string().meta({ format: 'binary', description: 'The PDF' }),
-  fields: z.string().meta({ description: 'JSON array of field definitions' }),
+  fields: z.string().meta({ description: 'JSON array of field definitions; with `signers`, each names its `signerId`' }),
   filename: z.string().optional(),
+  signers: z.string().optional().meta({
+    description: 'JSON array of signers `[{ id, name, email?, order? }]`; without it the document has one implicit signer',
+  }),
+  signingOrder: z.enum(['parallel', 'sequential']).optional().meta({
+    description: '`parallel` (default) or `sequential` (by `order`; equal orders sign in parallel)',
+  }),
 });
 
 /** `Idempotency-Key` of a submit (SPEC §6). */
@@ -145,6 +163,11 @@ const keyErrors = {
 const tokenRefused: EndpointError = {
   codes: ['INSUFFICIENT_PERMISSIONS'],
   description: 'Missing, tampered or expired token, or an unknown document (`details.reason`)',
+};
+const sessionRefused: EndpointError = {
+  codes: ['INSUFFICIENT_PERMISSIONS'],
+  description:
+    'As for any key (`details.required`, origins, kinds); and a session key used for another document than its own (`details.reason`)',
 };
 const documentNotFound: EndpointError = { codes: ['DOCUMENT_NOT_FOUND'], description: "No such document in the key's organization" };
 const tooLarge: EndpointError = { codes: ['VALIDATION_ERROR'], description: 'Body or file over the size limit' };
@@ -234,10 +257,10 @@ export const endpoints = {
     tags: ['SDK'],
     summary: 'Validate the API key',
     description: 'Tells whether the key of `X-API-Key` is usable, and its organization and scopes. No envelope.',
-    access: { by: 'key', kinds: ['pk', 'sk'], scopes: [] },
+    access: { by: 'key', kinds: ['pk', 'sk'], scopes: [], sessions: true },
     request: {},
     responses: {
-      200: { description: 'The key is valid', content: json(KeyValidationResultSchema) },
+      200: { description: 'The key is valid (a session key: with its `documentId` and `signerId`)', content: json(KeyValidationResultSchema) },
       401: { description: 'Missing, unknown, revoked or expired key: `{ "valid": false, "error": "…" }`', content: json(KeyRefusalSchema) },
     },
     errors: { 403: keyErrors[403], 429: keyErrors[429], 500: internal },
@@ -249,10 +272,10 @@ export const endpoints = {
     summary: 'Get a document with its fields',
     description:
       'Metadata, a `documentUrl` for the PDF (a token in its query string grants it for `DOCUMENT_TOKEN_TTL_SECONDS`) and the predefined fields. No envelope.',
-    access: { by: 'key', kinds: ['pk', 'sk'], scopes: ['documents:read'] },
+    access: { by: 'key', kinds: ['pk', 'sk'], scopes: ['documents:read'], sessions: true },
     request: { params: DocumentIdParamsSchema },
     responses: { 200: { description: 'The document', content: json(SdkDocumentSchema) } },
-    errors: { 400: invalid, ...keyErrors, 404: documentNotFound, 500: internal },
+    errors: { 400: invalid, ...keyErrors, 403: sessionRefused, 404: documentNotFound, 500: internal },
   },
   submitDocument: {
     method: 'post',
@@ -261,7 +284,7 @@ export const endpoints = {
     summary: 'Submit a completed document',
     description:
       'Send `Idempotency-Key` so a retry can never create a second submission. A payload equal to the accepted one replays its result (200). No envelope on success.',
-    access: { by: 'key', kinds: ['pk', 'sk'], scopes: ['documents:submit'] },
+    access: { by: 'key', kinds: ['pk', 'sk'], scopes: ['documents:submit'], sessions: true },
     request: {
       headers: z.object({ 'idempotency-key': IdempotencyKeySchema.optional() }),
       body: json(SubmissionPayloadSchema),
@@ -273,10 +296,12 @@ export const endpoints = {
     errors: {
       400: invalid,
       ...keyErrors,
+      403: sessionRefused,
       404: documentNotFound,
       409: {
         codes: ['SUBMISSION_FAILED'],
-        description: 'The document is already completed, or the same Idempotency-Key is in flight (then with `Retry-After`)',
+        description:
+          'The document (or this signer) has already completed; or, in sequential order, an earlier signer has not signed yet (`details.reason: "not_your_turn"`, `details.waitingFor`); or the same Idempotency-Key is in flight (then with `Retry-After`)',
         headers: z.object({ 'Retry-After': seconds.optional() }),
       },
       413: tooLarge,
@@ -286,7 +311,8 @@ export const endpoints = {
       },
       422: {
         codes: ['VALIDATION_ERROR'],
-        description: 'The payload breaks a document rule (`details.missingFields`, or `details.field` and `details.reason`), or the Idempotency-Key was used with another body',
+        description:
+          "The payload breaks a document rule (`details.missingFields`, or `details.field` and `details.reason`: also another signer's field), names no single signer of a document with signers, or the Idempotency-Key was used with another body",
       },
       500: internal,
     },
@@ -396,7 +422,60 @@ export const endpoints = {
       ...keyErrors,
       404: {
         codes: ['DOCUMENT_NOT_FOUND', 'NOT_FOUND'],
-        description: "No such document in the key's organization (`DOCUMENT_NOT_FOUND`), or it is still pending (`NOT_FOUND`)",
+        description:
+          "No such document in the key's organization (`DOCUMENT_NOT_FOUND`), or it is still pending, or it has signers: see `GET /documents/{documentId}/submissions` (`NOT_FOUND`)",
+      },
+      500: internal,
+    },
+  },
+  listSubmissions: {
+    method: 'get',
+    path: '/documents/{documentId}/submissions',
+    tags: ['Documents'],
+    summary: "List a document's submissions",
+    description: 'Every accepted submission, one per signer that has signed (`signerId`), oldest first; empty while none has.',
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:read'] },
+    request: { params: DocumentIdParamsSchema },
+    responses: { 200: { description: 'The submissions', content: json(successEnvelope(z.array(SubmissionRecordSchema))) } },
+    errors: { 400: invalid, ...keyErrors, 404: documentNotFound, 500: internal },
+  },
+  createSession: {
+    method: 'post',
+    path: '/documents/{documentId}/sessions',
+    tags: ['Documents'],
+    summary: 'Create a session key for one signer',
+    description:
+      "A `pk_` key that works only for this document, as this signer: `GET /sdk/documents/{documentId}`, `POST /sdk/documents/submit` of the signer's own fields, and `POST /sdk/validate-key`. Give it to the signer's browser as `<SigningViewer apiKey>`. The key is shown this once; only its hash is stored.",
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:write'] },
+    request: { params: DocumentIdParamsSchema, body: json(CreateSessionRequestSchema) },
+    responses: { 201: { description: 'The session key', content: json(successEnvelope(CreatedSessionSchema)) } },
+    errors: {
+      400: invalid,
+      ...keyErrors,
+      404: documentNotFound,
+      413: tooLarge,
+      422: {
+        codes: ['VALIDATION_ERROR'],
+        description: '`signerId` names no signer of the document, or is missing on a document with signers, or is given on one without (`details.field: "signerId"`)',
+      },
+      500: internal,
+    },
+  },
+  revokeSession: {
+    method: 'delete',
+    path: '/documents/{documentId}/sessions/{keyId}',
+    tags: ['Documents'],
+    summary: 'Revoke a session key',
+    description: 'From now on the key is refused (401 `INVALID_API_KEY`). Revoking a revoked key changes nothing.',
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:write'] },
+    request: { params: SessionParamsSchema },
+    responses: { 200: { description: 'The revoked session key', content: json(successEnvelope(SessionSchema)) } },
+    errors: {
+      400: invalid,
+      ...keyErrors,
+      404: {
+        codes: ['DOCUMENT_NOT_FOUND', 'NOT_FOUND'],
+        description: "No such document in the key's organization (`DOCUMENT_NOT_FOUND`), or no such session key of it (`NOT_FOUND`)",
       },
       500: internal,
     },

@@ -2,17 +2,30 @@ import { z } from '../zod.js';
 import { idSchema } from '../ids.js';
 import { TimestampSchema } from './timestamp.js';
 
-export const AUDIT_EVENT_TYPES = ['document.created', 'document.opened', 'document.submitted', 'document.sealed'] as const;
+export const AUDIT_EVENT_TYPES = [
+  'document.created',
+  'document.opened',
+  'signer.opened',
+  'signer.completed',
+  'document.submitted',
+  'document.sealed',
+] as const;
 export const AuditEventTypeSchema = z.enum(AUDIT_EVENT_TYPES);
 export type AuditEventType = z.infer<typeof AuditEventTypeSchema>;
 
-/** One event of a document's life; `ip` and `userAgent` are the signer's for `opened` and `submitted`. */
+/**
+ * One event of a document's life; `ip` and `userAgent` are the signer's for `opened`, `submitted` and the signer
+ * events. On a document with signers, `signer.opened` and `signer.completed` name the signer; `document.submitted`
+ * is when the last of them signed.
+ */
 export const AuditEventSchema = z
   .object({
     type: AuditEventTypeSchema,
     occurredAt: TimestampSchema,
     ip: z.string().nullable(),
     userAgent: z.string().nullable(),
+    signerId: z.string().optional(),
+    signerName: z.string().optional(),
   })
   .meta({ id: 'AuditEvent' });
 export type AuditEvent = z.infer<typeof AuditEventSchema>;

@@ -2,6 +2,7 @@ import { z } from '../zod.js';
 import { idSchema } from '../ids.js';
 import { FieldDefinitionSchema } from './field.js';
 import { TimestampSchema } from './timestamp.js';
+import { SdkSignerSchema, SignerIdSchema, SignerSchema, SigningOrderSchema } from './signers.js';
 
 export const DOCUMENT_STATUSES = ['pending', 'completed'] as const;
 export const DocumentStatusSchema = z.enum(DOCUMENT_STATUSES);
@@ -32,6 +33,12 @@ export const SdkDocumentSchema = z
     signedDocumentUrl: z.string().optional().meta({
       description: 'Once the completed document is sealed: its signed PDF, granted by a token like `documentUrl`',
     }),
+    signingOrder: SigningOrderSchema.optional().meta({ description: 'Present when the document has signers' }),
+    signers: z.array(SdkSignerSchema).optional().meta({ description: 'Present when the document has signers' }),
+    signerId: SignerIdSchema.optional().meta({
+      description:
+        "With a session key: the signer it signs as. Their fields are theirs to fill in; every other signer's field is read-only and carries that signer's value once they have signed",
+    }),
   })
   .meta({ id: 'SdkDocument' });
 export type SdkDocument = z.infer<typeof SdkDocumentSchema>;
@@ -55,6 +62,8 @@ export type Sealing = z.infer<typeof SealingSchema>;
 export const ManagedDocumentSchema = DocumentMetadataSchema.extend({
   fields: z.array(FieldDefinitionSchema),
   sealing: SealingSchema,
+  signingOrder: SigningOrderSchema.optional().meta({ description: 'Present when the document has signers' }),
+  signers: z.array(SignerSchema).optional().meta({ description: 'Present when the document has signers, in their order' }),
 }).meta({ id: 'ManagedDocument' });
 export type ManagedDocument = z.infer<typeof ManagedDocumentSchema>;
 

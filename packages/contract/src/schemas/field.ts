@@ -58,6 +58,9 @@ export const FieldDefinitionSchema = z
     label: z.string().min(1).max(200),
     placeholder: z.string().max(200).optional(),
     value: FieldValueSchema.optional(),
+    signerId: FieldIdSchema.optional().meta({
+      description: 'The signer who fills this field in, one of the document\'s `signers`; absent on a document without signers',
+    }),
   })
   .meta({ id: 'FieldDefinition' });
 export type FieldDefinition = z.infer<typeof FieldDefinitionSchema>;

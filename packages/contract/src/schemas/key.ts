@@ -1,5 +1,7 @@
 import { z } from '../zod.js';
 import { TimestampSchema } from './timestamp.js';
+import { idSchema } from '../ids.js';
+import { FieldIdSchema } from './field.js';
 
 /** Scopes a key may hold (contract §2.3 and SPEC §2). */
 export const SCOPES = ['documents:read', 'documents:submit', 'documents:write', 'webhooks:write'] as const;
@@ -14,6 +16,8 @@ export const KeyValidationResultSchema = z
     organizationName: z.string().optional(),
     scopes: z.array(z.string()).optional(),
     expiresAt: TimestampSchema.optional(),
+    documentId: idSchema('doc').optional().meta({ description: 'A session key: the one document it works for' }),
+    signerId: FieldIdSchema.optional().meta({ description: 'A session key: the signer it signs as' }),
     error: z.string().optional(),
   })
   .meta({ id: 'KeyValidationResult' });

@@ -76,6 +76,7 @@ export const SubmissionRecordSchema = z
   .object({
     id: idSchema('sub'),
     documentId: idSchema('doc'),
+    signerId: FieldIdSchema.optional().meta({ description: 'The signer who submitted it, on a document with signers' }),
     keyId: idSchema('key'),
     checksum: z.string(),
     submittedAt: TimestampSchema,

@@ -6,6 +6,8 @@ import { TimestampSchema } from './timestamp.js';
 export const WEBHOOK_EVENT_TYPES = [
   'document.created',
   'document.viewed',
+  'signer.opened',
+  'signer.completed',
   'document.completed',
   'document.sealed',
   'document.sealing_failed',
@@ -111,12 +113,27 @@ export const DocumentCreatedDataSchema = z.object({
 });
 /** `document.viewed`: the signer's browser fetched the PDF for the first time. */
 export const DocumentViewedDataSchema = z.object({ documentId, viewedAt: TimestampSchema });
-/** `document.completed`: a submission was accepted. */
+/** `signer.opened`: a signer of a document with signers opened it with their session key, the first time. */
+export const SignerOpenedDataSchema = z.object({ documentId, signerId: z.string(), signerName: z.string(), openedAt: TimestampSchema });
+/** `signer.completed`: a signer's submission was accepted; `remaining` signers have not signed yet. */
+export const SignerCompletedDataSchema = z.object({
+  documentId,
+  signerId: z.string(),
+  signerName: z.string(),
+  submissionId: idSchema('sub'),
+  completedAt: TimestampSchema,
+  remaining: z.number().int().min(0),
+});
+/**
+ * `document.completed`: the submission was accepted (on a document with signers: the last signer's, and `signers`
+ * lists every signer's submission). Sent once per document.
+ */
 export const DocumentCompletedDataSchema = z.object({
   documentId,
   submissionId: idSchema('sub'),
   submittedAt: TimestampSchema,
   checksum: z.string(),
+  signers: z.array(z.object({ signerId: z.string(), submissionId: idSchema('sub') })).optional(),
 });
 /** `document.sealed`: the signed PDF is ready at `signedDocumentUrl` (`GET /documents/{id}/signed.pdf`, sk key). */
 export const DocumentSealedDataSchema = z.object({
@@ -145,6 +162,8 @@ export const WebhookEventSchema = z
   .discriminatedUnion('type', [
     envelope('document.created', DocumentCreatedDataSchema),
     envelope('document.viewed', DocumentViewedDataSchema),
+    envelope('signer.opened', SignerOpenedDataSchema),
+    envelope('signer.completed', SignerCompletedDataSchema),
     envelope('document.completed', DocumentCompletedDataSchema),
     envelope('document.sealed', DocumentSealedDataSchema),
     envelope('document.sealing_failed', DocumentSealingFailedDataSchema),

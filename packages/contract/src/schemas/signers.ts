@@ -1,0 +1,111 @@
+import { z } from '../zod.js';
+import { idSchema } from '../ids.js';
+import { FieldIdSchema } from './field.js';
+import { TimestampSchema } from './timestamp.js';
+
+/** Most signers one document may have. */
+export const MAX_SIGNERS = 20;
+/** A session key lives an hour unless asked otherwise, at least a minute and at most 7 days. */
+export const SESSION_TTL_SECONDS = { default: 3600, min: 60, max: 7 * 24 * 3600 } as const;
+/** Most origins one session key may be limited to. */
+export const MAX_SESSION_ORIGINS = 20;
+
+/** Signer ids are chosen by the creator, like field ids. */
+export const SignerIdSchema = FieldIdSchema;
+
+/**
+ * `parallel`: every signer may sign at once. `sequential`: a signer's turn comes when every signer of a lower
+ * `order` has signed; signers of equal `order` sign in parallel.
+ */
+export const SIGNING_ORDERS = ['parallel', 'sequential'] as const;
+export const SigningOrderSchema = z.enum(SIGNING_ORDERS);
+export type SigningOrder = z.infer<typeof SigningOrderSchema>;
+
+/** `waiting` for an earlier signer (sequential order), `ready` to sign, `opened` the document, `completed`. */
+export const SIGNER_STATUSES = ['waiting', 'ready', 'opened', 'completed'] as const;
+export const SignerStatusSchema = z.enum(SIGNER_STATUSES);
+export type SignerStatus = z.infer<typeof SignerStatusSchema>;
+
+/** One signer as `POST /documents` takes it (the `signers` part). `order` defaults to 1. */
+export const SignerDefinitionSchema = z
+  .object({
+    id: SignerIdSchema,
+    name: z.string().trim().min(1).max(200),
+    email: z.email().max(320).optional(),
+    order: z.number().int().min(1).max(MAX_SIGNERS).optional(),
+  })
+  .strict()
+  .meta({ id: 'SignerDefinition' });
+export type SignerDefinition = z.infer<typeof SignerDefinitionSchema>;
+
+/** The `signers` part of `POST /documents`: a JSON array of signers, each id once. */
+export const SignerDefinitionListSchema = z
+  .array(SignerDefinitionSchema)
+  .min(1)
+  .max(MAX_SIGNERS)
+  .superRefine((signers, ctx) => {
+    const seen = new Set<string>();
+    signers.forEach((signer, index) => {
+      if (seen.has(signer.id)) ctx.addIssue({ code: 'custom', path: [index, 'id'], message: `duplicate signer id "${signer.id}"` });
+      seen.add(signer.id);
+    });
+  });
+
+/** A signer of a document as the management endpoints show it: where they stand, and when. */
+export const SignerSchema = z
+  .object({
+    id: SignerIdSchema,
+    name: z.string(),
+    email: z.string().optional(),
+    order: z.number().int().min(1),
+    status: SignerStatusSchema,
+    openedAt: TimestampSchema.nullable(),
+    completedAt: TimestampSchema.nullable(),
+    submissionId: idSchema('sub').nullable(),
+  })
+  .meta({ id: 'Signer' });
+export type Signer = z.infer<typeof SignerSchema>;
+
+/** A signer as a browser sees it (`GET /sdk/documents/{id}`): no email address. */
+export const SdkSignerSchema = SignerSchema.pick({ id: true, name: true, order: true, status: true }).meta({ id: 'SdkSigner' });
+export type SdkSigner = z.infer<typeof SdkSignerSchema>;
+
+/** An origin, `scheme://host[:port]`, as a browser sends it in `Origin`. */
+const OriginSchema = z
+  .string()
+  .max(255)
+  .regex(/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/, 'must be an origin: http(s)://host[:port], without a path');
+
+/**
+ * `POST /documents/{documentId}/sessions`. `signerId` names one of the document's signers (required when it has
+ * signers, absent when it has none); `origins` limits where the key may be used from (default: anywhere).
+ */
+export const CreateSessionRequestSchema = z
+  .object({
+    signerId: SignerIdSchema.optional(),
+    expiresInSeconds: z.number().int().min(SESSION_TTL_SECONDS.min).max(SESSION_TTL_SECONDS.max).optional(),
+    origins: z.array(OriginSchema).max(MAX_SESSION_ORIGINS).optional(),
+  })
+  .strict()
+  .meta({ id: 'CreateSessionRequest' });
+export type CreateSessionRequest = z.infer<typeof CreateSessionRequestSchema>;
+
+/** A session key's record: what it may do, until when; its secret is never shown again. */
+export const SessionSchema = z
+  .object({
+    id: idSchema('key'),
+    documentId: idSchema('doc'),
+    signerId: SignerIdSchema.optional(),
+    expiresAt: TimestampSchema,
+    origins: z.array(z.string()),
+    createdAt: TimestampSchema,
+    revokedAt: TimestampSchema.nullable(),
+  })
+  .meta({ id: 'Session' });
+export type Session = z.infer<typeof SessionSchema>;
+
+/** `POST /documents/{documentId}/sessions`'s answer: the record and the `pk_` key itself, shown this once. */
+export const CreatedSessionSchema = SessionSchema.extend({
+  key: z.string().regex(/^pk_[A-Za-z0-9]{32,128}$/),
+}).meta({ id: 'CreatedSession' });
+export type CreatedSession = z.infer<typeof CreatedSessionSchema>;
