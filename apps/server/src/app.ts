@@ -17,6 +17,7 @@ import { submitHandler } from './routes/sdk-submit.js';
 import { documentHandlers } from './routes/documents.js';
 import { sealedDocumentHandlers } from './routes/sealed-documents.js';
 import { verifyHandler } from './routes/verify.js';
+import { sessionHandlers } from './routes/sessions.js';
 import { webhookHandlers } from './routes/webhooks.js';
 import { registerReferenceRoutes } from './routes/reference.js';
 import { registerHealthRoute } from './routes/health.js';
@@ -67,6 +68,7 @@ export function createApp(dependencies: AppDependencies, options: { isShuttingDo
     ...sealedDocumentHandlers(deps),
     ...verifyHandler(deps),
     ...webhookHandlers(deps),
+    ...sessionHandlers(deps),
   });
   registerReferenceRoutes(app);
   registerHealthRoute(app, deps, options.isShuttingDown ?? (() => false));

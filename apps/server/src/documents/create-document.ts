@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { FieldDefinitionListSchema, fieldDefinitionIssues } from '@signet/contract';
+import {
+  FieldDefinitionListSchema,
+  SignerDefinitionListSchema,
+  SigningOrderSchema,
+  fieldDefinitionIssues,
+  signerIssues,
+  type SignerDefinition,
+  type SigningOrder,
+} from '@signet/contract';
 import { ApiError, tooLarge, validationError } from '../errors.js';
 import { issuePath } from '../http/validation.js';
 import { newId } from '../ids.js';
@@ -15,6 +23,10 @@ export interface CreateDocumentInput {
   bytes: Uint8Array;
   /** The field definitions: a JSON string (as uploaded) or an already parsed value. */
   fields: unknown;
+  /** The signers (issue 18), like `fields`: absent for a document with one implicit signer. */
+  signers?: unknown;
+  /** `parallel` (default) or `sequential`; only with `signers`. */
+  signingOrder?: unknown;
   maxPdfBytes: number;
   /** Where a first page that cannot be drawn as a preview is reported (default: warnings on stderr). */
   logger?: Logger;
@@ -76,21 +88,15 @@ export async function createDocument(storage: Storage, input: CreateDocumentInpu
   const pdfPool = input.pdfPool ?? sharedPdfPool();
   const { pageCount } = await inspectUpload(pdfPool, input.bytes);
 
-  let fields: unknown = input.fields;
-  if (typeof fields === 'string') {
-    try {
-      fields = JSON.parse(fields);
-    } catch {
-      throw validationError('fields', 'must be a JSON array of field definitions');
-    }
-  }
+  const fields = input.fields === undefined ? undefined : parseJsonPart('fields', input.fields, 'a JSON array of field definitions');
   if (fields === undefined) throw validationError('fields', 'is required: a JSON array of field definitions');
   const parsed = FieldDefinitionListSchema.safeParse(fields);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw validationError(issuePath(['fields', ...issue.path]), issue.message);
   }
-  const issue = fieldDefinitionIssues(parsed.data, pageCount)[0];
+  const { signers, signingOrder } = parseSigners(input);
+  const issue = fieldDefinitionIssues(parsed.data, pageCount)[0] ?? signerIssues(signers, parsed.data)[0];
   if (issue) throw validationError(issue.field, issue.reason);
 
   const document = await storage.createDocument(
@@ -103,6 +109,7 @@ export async function createDocument(storage: Storage, input: CreateDocumentInpu
       fileSize: input.bytes.byteLength,
       sha256: createHash('sha256').update(input.bytes).digest('hex'),
       fields: parsed.data,
+      ...(signers ? { signers, signingOrder } : {}),
       createdAt: new Date().toISOString(),
     },
     input.bytes,
@@ -110,4 +117,30 @@ export async function createDocument(storage: Storage, input: CreateDocumentInpu
   const logger = input.logger ?? (stderrLogger ??= createLogger('warn', process.stderr));
   await storeDocumentPreview({ storage, logger, pdfPool }, document.id, input.bytes);
   return document;
+}
+
+/** A JSON part of the upload (a string as uploaded, or a value already parsed); a 400 naming it when it is not JSON. */
+function parseJsonPart(part: string, value: unknown, what: string): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw validationError(part, `must be ${what}`);
+  }
+}
+
+/** The `signers` and `signingOrder` parts: both absent, or valid signers and an order (default `parallel`). */
+function parseSigners(input: CreateDocumentInput): { signers?: SignerDefinition[]; signingOrder?: SigningOrder } {
+  if (input.signers === undefined) {
+    if (input.signingOrder !== undefined) throw validationError('signingOrder', 'applies only to a document with "signers"');
+    return {};
+  }
+  const parsed = SignerDefinitionListSchema.safeParse(parseJsonPart('signers', input.signers, 'a JSON array of signers'));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw validationError(issuePath(['signers', ...issue.path]), issue.message);
+  }
+  const order = SigningOrderSchema.safeParse(input.signingOrder ?? 'parallel');
+  if (!order.success) throw validationError('signingOrder', 'must be "parallel" or "sequential"');
+  return { signers: parsed.data, signingOrder: order.data };
 }

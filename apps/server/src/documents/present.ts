@@ -1,5 +1,6 @@
 import type { DocumentMetadata, ManagedDocument, Sealing, SubmissionRecord } from '@signet/contract';
-import type { DocumentRecord, SealState, StoredSubmission } from '../storage/types.js';
+import type { DocumentRecord, SealState, SignerState, StoredSubmission } from '../storage/types.js';
+import { signersOf } from './signers.js';
 
 /** A document's metadata as the API shows it (contract §2.4, plus `status`). */
 export function documentMetadata(document: DocumentRecord): DocumentMetadata {
@@ -22,9 +23,11 @@ export function sealingOf(state: SealState): Sealing {
   return { status: state.job?.status === 'failed' ? 'failed' : 'pending' };
 }
 
-/** A document with its field definitions and its sealing, as the management endpoints show it. */
-export function managedDocument(document: DocumentRecord, sealing: Sealing): ManagedDocument {
-  return { ...documentMetadata(document), fields: document.fields, sealing };
+/** A document with its field definitions, its sealing and its signers, as the management endpoints show it. */
+export function managedDocument(document: DocumentRecord, sealing: Sealing, states: readonly SignerState[]): ManagedDocument {
+  const managed: ManagedDocument = { ...documentMetadata(document), fields: document.fields, sealing };
+  if (!document.signers) return managed;
+  return { ...managed, signingOrder: document.signingOrder ?? 'parallel', signers: signersOf(document, states) };
 }
 
 /** The sealed copy's file name: the original's with "-signed" before its extension. */
@@ -42,6 +45,7 @@ export function submissionRecord(submission: StoredSubmission): SubmissionRecord
   return {
     id: submission.id,
     documentId: submission.documentId,
+    ...(submission.signerId === undefined ? {} : { signerId: submission.signerId }),
     keyId: submission.keyId,
     checksum: submission.checksum,
     submittedAt: payload.submittedAt,

@@ -1,12 +1,12 @@
 import { SCOPES, type ApiKeyKind, type Scope } from '@signet/contract';
 import { newId } from '../ids.js';
 import { generateApiKey } from '../keys.js';
-import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
+import { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } from '../pdf/sample.js';
 import type { Storage } from '../storage/types.js';
 import { createDocument } from './create-document.js';
 
 /** The sample agreement the seed stores, for a host app that makes more of them (the demo's backend). */
-export { generateSamplePdf, sampleFields };
+export { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields };
 
 export const DEFAULT_SCOPES: Record<ApiKeyKind, Scope[]> = {
   pk: ['documents:read', 'documents:submit'],
@@ -22,6 +22,9 @@ export interface NewApiKeyOptions {
   /** pk keys only: the origins it may be used from (empty: any). */
   origins?: string[];
   rateLimit?: number;
+  /** A session key (issue 18): the document it is bound to, and the signer it signs as. */
+  documentId?: string;
+  signerId?: string;
 }
 
 /** A key as shown once at creation: the secret is in `key`, and is never stored. */
@@ -32,6 +35,8 @@ export interface CreatedApiKey {
   organizationId: string;
   scopes: Scope[];
   expiresAt: string | null;
+  createdAt: string;
+  origins: string[];
 }
 
 /**
@@ -54,6 +59,7 @@ export async function createApiKeyRecord(storage: Storage, options: NewApiKeyOpt
     allowedOrigins: origins,
     rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT,
     createdAt: new Date().toISOString(),
+    ...(options.documentId ? { documentId: options.documentId, signerId: options.signerId ?? null } : {}),
   };
   await storage.createApiKey(record);
   return {
@@ -63,6 +69,8 @@ export async function createApiKeyRecord(storage: Storage, options: NewApiKeyOpt
     organizationId: record.organizationId,
     scopes: record.scopes,
     expiresAt: record.expiresAt,
+    createdAt: record.createdAt,
+    origins,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
-import { ApiError, validationError } from '../errors.js';
+import { bodyLimit } from 'hono/body-limit';
+import { ApiError, tooLarge, validationError } from '../errors.js';
 import { requestHeader } from './request-header.js';
 import { issuePath } from './validation.js';
 
@@ -185,4 +186,24 @@ export async function readJsonBody(c: Context): Promise<{ text: string; value: u
   requireJsonContentType(c);
   const text = await c.req.text();
   return { text, value: parseJsonText(text) };
+}
+
+/**
+ * A JSON body that must be an object (a management request's): the 400 naming `body` otherwise.
+ * @example const body = parseOrThrow(schema, await readJsonObject(c));
+ */
+export async function readJsonObject(c: Context): Promise<unknown> {
+  const { value } = await readJsonBody(c);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw validationError('body', 'must be a JSON object');
+  return value;
+}
+
+/** The 413 for a small JSON body over `maxSize` bytes, declared or streamed. */
+export function smallJsonBodyLimit(maxSize: number) {
+  return bodyLimit({
+    maxSize,
+    onError: () => {
+      throw tooLarge('body', maxSize);
+    },
+  });
 }

@@ -7,6 +7,8 @@ export interface ReadCache {
   document(id: string): Promise<DocumentRecord | null>;
   /** Drops a document this instance has just changed, so its next read is fresh. */
   forgetDocument(id: string): void;
+  /** Drops a key this instance has just revoked (by its record's id), so that it is refused at once here. */
+  forgetApiKey(id: string): void;
 }
 
 /**
@@ -19,7 +21,12 @@ export interface ReadCache {
 export function createReadCache(storage: Storage, { ttlMs = 2000, max = 10_000 } = {}): ReadCache {
   const keys = cachedLookup((hash) => storage.findApiKeyByHash(hash), { ttlMs, max });
   const documents = cachedLookup((id) => storage.getDocument(id), { ttlMs, max });
-  return { apiKey: keys.get, document: documents.get, forgetDocument: documents.forget };
+  return {
+    apiKey: keys.get,
+    document: documents.get,
+    forgetDocument: documents.forget,
+    forgetApiKey: (id) => keys.forgetWhere((key) => key.id === id),
+  };
 }
 
 /** `load` behind a short-lived LRU cache of its hits. */
@@ -35,6 +42,9 @@ function cachedLookup<T extends object>(load: (id: string) => Promise<T | null>,
     },
     forget(id: string): void {
       cache.delete(id);
+    },
+    forgetWhere(matches: (value: T) => boolean): void {
+      for (const [id, value] of cache.entries()) if (matches(value)) cache.delete(id);
     },
   };
 }

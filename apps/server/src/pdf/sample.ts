@@ -93,6 +93,28 @@ const LAST_PAGE_FIELDS: readonly SampleField[] = [
   },
 ];
 
+/** A second signer's block under the first's, on the last page of a countersigned sample (`sampleLeaseFields`). */
+const COUNTERSIGN_FIELDS: readonly SampleField[] = [
+  {
+    id: 'landlord_signature',
+    type: 'signature',
+    label: 'Landlord signature',
+    required: true,
+    editable: true,
+    box: { x: 72, top: 678, width: 270, height: 52 },
+  },
+  {
+    id: 'landlord_date',
+    type: 'date',
+    label: 'Date',
+    placeholder: 'YYYY-MM-DD',
+    required: true,
+    editable: true,
+    box: { x: 372, top: 700, width: 168, height: 30 },
+  },
+];
+const COUNTERSIGN_HEADING_TOP = 652;
+
 /** Vertical bands (points from the top) that body text may use, by the page's role. */
 const TEXT_BAND = {
   firstPageTop: 238,
@@ -340,7 +362,7 @@ function drawSignatureBlock(page: PDFPage, fonts: Fonts): void {
  * Deterministic: the same options give the same bytes.
  * @example const pdf = await generateSamplePdf({ pages: 3, title: 'Mutual NDA' }); const fields = sampleFields(3)
  */
-export async function generateSamplePdf(options: { pages?: number; title?: string } = {}): Promise<Uint8Array> {
+export async function generateSamplePdf(options: { pages?: number; title?: string; countersigned?: boolean } = {}): Promise<Uint8Array> {
   const pageCount = checkPageCount(options.pages ?? 3);
   const title = winAnsi(options.title ?? 'Mutual Non-Disclosure Agreement');
 
@@ -380,6 +402,10 @@ export async function generateSamplePdf(options: { pages?: number; title?: strin
       fillBand(page, flow, clauses, top, bottom, true);
     }
     const fields = [...(isFirst ? FIRST_PAGE_FIELDS : []), ...(isLast ? LAST_PAGE_FIELDS : [])];
+    if (isLast && options.countersigned) {
+      page.drawText('Countersigned by the Landlord:', { x: MARGIN_LEFT, y: baselineY(COUNTERSIGN_HEADING_TOP), size: 10.5, font: fonts.bold, color: INK });
+      fields.push(...COUNTERSIGN_FIELDS);
+    }
     for (const field of fields) drawFieldBox(page, field, fonts);
     drawFooter(page, fonts, title, pageNumber, pageCount);
   }
@@ -405,6 +431,25 @@ function toDefinition(field: SampleField, page: number): FieldDefinition {
     height: fraction(box.height, PAGE_HEIGHT),
   };
 }
+
+/**
+ * The fields of a countersigned sample (`generateSamplePdf({ countersigned: true })`) for two signers: the sample's
+ * fields are the tenant's, the block under them the landlord's.
+ * @example createDocument(storage, { …, fields: sampleLeaseFields(2), signers: LEASE_SIGNERS, signingOrder: 'sequential' })
+ */
+export function sampleLeaseFields(pageCount: number): FieldDefinition[] {
+  const last = checkPageCount(pageCount);
+  return [
+    ...sampleFields(pageCount).map((field) => ({ ...field, signerId: 'tenant' })),
+    ...COUNTERSIGN_FIELDS.map((field) => ({ ...toDefinition(field, last), signerId: 'landlord' })),
+  ];
+}
+
+/** The two signers of `sampleLeaseFields`, the tenant first. */
+export const LEASE_SIGNERS = [
+  { id: 'tenant', name: 'Tina Tenant', email: 'tina@example.com', order: 1 },
+  { id: 'landlord', name: 'Lars Landlord', email: 'lars@example.com', order: 2 },
+] as const;
 
 /**
  * The field definitions of `generateSamplePdf({ pages: pageCount })`: every field type, including a non-editable

@@ -4,6 +4,7 @@ import { sendEnvelope, responseMeta } from '../http/envelope.js';
 import { createDocument } from '../documents/create-document.js';
 import { documentMetadata, managedDocument, sealingOf, submissionRecord } from '../documents/present.js';
 import { decodeCursor, encodeCursor } from '../documents/cursor.js';
+import { signerStatesOf } from '../documents/signers.js';
 import type { AppContext } from '../http/env.js';
 import { pdfUploadLimit, readMultipartForm } from '../http/multipart.js';
 import { handler, type EndpointHandlers } from './serve.js';
@@ -12,7 +13,7 @@ import { findOwnDocument } from './sdk-documents.js';
 /** The management endpoints (SPEC §5), for `sk_` keys. */
 export function documentHandlers(
   deps: AppContext,
-): Pick<EndpointHandlers, 'createDocument' | 'listDocuments' | 'getManagedDocument' | 'getSubmission'> {
+): Pick<EndpointHandlers, 'createDocument' | 'listDocuments' | 'getManagedDocument' | 'getSubmission' | 'listSubmissions'> {
   return {
     // Reads its multipart body itself, so that each missing or malformed part is named.
     createDocument: handler(endpoints.createDocument, {
@@ -25,16 +26,20 @@ export function documentHandlers(
         const fields = form['fields'];
         if (typeof fields !== 'string') throw validationError('fields', 'a JSON array of field definitions is required');
         const filename = typeof form['filename'] === 'string' ? form['filename'] : file.name;
+        const signers = textPart(form, 'signers');
+        const signingOrder = textPart(form, 'signingOrder');
         const document = await createDocument(deps.storage, {
           organizationId: c.get('apiKey').organizationId,
           filename,
           bytes: new Uint8Array(await file.arrayBuffer()),
           fields,
+          signers,
+          signingOrder,
           maxPdfBytes: deps.config.maxPdfBytes,
           logger: deps.logger,
           pdfPool: deps.pdfPool,
         });
-        return sendEnvelope(c, managedDocument(document, { status: 'pending' }), 201);
+        return sendEnvelope(c, managedDocument(document, { status: 'pending' }, []), 201);
       },
     }),
 
@@ -61,14 +66,19 @@ export function documentHandlers(
     getManagedDocument: handler(endpoints.getManagedDocument, {
       async handle(c, { params }) {
         const document = await findOwnDocument(deps, c.get('apiKey').organizationId, params.documentId);
-        const sealing = sealingOf(await deps.storage.getSealState(document.id));
-        return sendEnvelope(c, managedDocument(document, sealing), 200);
+        const [seal, states] = await Promise.all([deps.storage.getSealState(document.id), signerStatesOf(deps, document)]);
+        return sendEnvelope(c, managedDocument(document, sealingOf(seal), states), 200);
       },
     }),
 
     getSubmission: handler(endpoints.getSubmission, {
       async handle(c, { params }) {
         const document = await findOwnDocument(deps, c.get('apiKey').organizationId, params.documentId);
+        if (document.signers) {
+          throw new ApiError('NOT_FOUND', `Document ${document.id} has signers: each has a submission of their own`, {
+            details: { reason: 'list them with GET /documents/{documentId}/submissions' },
+          });
+        }
         const submission = await deps.storage.getSubmissionForDocument(document.id);
         if (!submission) {
           throw new ApiError('NOT_FOUND', `Document ${document.id} has no submission yet`, {
@@ -78,5 +88,21 @@ export function documentHandlers(
         return sendEnvelope(c, submissionRecord(submission), 200);
       },
     }),
+
+    listSubmissions: handler(endpoints.listSubmissions, {
+      async handle(c, { params }) {
+        const document = await findOwnDocument(deps, c.get('apiKey').organizationId, params.documentId);
+        const submissions = await deps.storage.listSubmissionsForDocument(document.id);
+        return sendEnvelope(c, submissions.map(submissionRecord), 200);
+      },
+    }),
   };
+}
+
+/** A text part of a multipart form, or undefined; a file sent in its place is a 400 naming it. */
+function textPart(form: Record<string, unknown>, name: string): string | undefined {
+  const value = form[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw validationError(name, 'must be a text part, not a file');
+  return value;
 }

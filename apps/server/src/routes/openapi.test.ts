@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { randomBytes } from 'node:crypto';
-import { endpoints, type EndpointName } from '@signet/contract';
+import { endpoints, fieldsOfSigner, type EndpointName } from '@signet/contract';
 import { createApp } from '../app.js';
 import { PdfLimitError, PdfPoolBusyError, type PdfPool } from '../pdf/pool/index.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
@@ -297,6 +297,65 @@ const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
       await call(t, 'GET', path(completed.id), { key: limited }),
       await call(t, 'GET', path(completed.id), { key: limited }),
       await call(broken(), 'GET', path(completed.id), { key: KEY }),
+    ];
+  },
+  async listSubmissions() {
+    const lease = await t.createLease({ signingOrder: 'parallel' });
+    const tenant = (await t.createSession(lease.id, 'tenant')).secret;
+    const submitted = await call(t, 'POST', '/sdk/documents/submit', {
+      key: tenant,
+      body: await buildPayload({ ...lease, fields: fieldsOfSigner(lease.fields, 'tenant') }),
+    });
+    expect(submitted.status).toBe(201);
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const path = (id: string) => `/documents/${id}/submissions`;
+    return [
+      await call(t, 'GET', path(lease.id), { key: sk }),
+      await call(t, 'GET', path('xyz'), { key: sk }),
+      await call(t, 'GET', path(lease.id)),
+      await call(t, 'GET', path(lease.id), { key: (await t.createKey()).secret }),
+      await call(t, 'GET', path(DOC), { key: sk }),
+      await call(t, 'GET', path(lease.id), { key: limited }),
+      await call(t, 'GET', path(lease.id), { key: limited }),
+      await call(broken(), 'GET', path(lease.id), { key: KEY }),
+    ];
+  },
+  async createSession() {
+    const lease = await t.createLease();
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const path = (id: string) => `/documents/${id}/sessions`;
+    const body = { signerId: 'tenant' };
+    return [
+      await call(t, 'POST', path(lease.id), { key: sk, body }),
+      await call(t, 'POST', path(lease.id), { key: sk, body: { signerId: 'tenant', expiresInSeconds: 1 } }),
+      await call(t, 'POST', path(lease.id), { body }),
+      await call(t, 'POST', path(lease.id), { key: (await t.createKey()).secret, body }),
+      await call(t, 'POST', path(DOC), { key: sk, body }),
+      await call(t, 'POST', path(lease.id), { key: sk, body: { signerId: 'tenant', pad: 'x'.repeat(20_000) } }),
+      await call(t, 'POST', path(lease.id), { key: sk, body: { signerId: 'nobody' } }),
+      await call(t, 'POST', path(lease.id), { key: limited, body }),
+      await call(t, 'POST', path(lease.id), { key: limited, body }),
+      await call(broken(), 'POST', path(lease.id), { key: KEY, body }),
+    ];
+  },
+  async revokeSession() {
+    const lease = await t.createLease();
+    const session = await t.createSession(lease.id, 'tenant');
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const path = (documentId: string, keyId = session.id) => `/documents/${documentId}/sessions/${keyId}`;
+    return [
+      await call(t, 'DELETE', path(lease.id), { key: sk }),
+      await call(t, 'DELETE', path(lease.id, 'xyz'), { key: sk }),
+      await call(t, 'DELETE', path(lease.id)),
+      await call(t, 'DELETE', path(lease.id), { key: (await t.createKey()).secret }),
+      await call(t, 'DELETE', path(DOC), { key: sk }),
+      await call(t, 'DELETE', path(lease.id, `key_${'Q'.repeat(24)}`), { key: sk }),
+      await call(t, 'DELETE', path(lease.id), { key: limited }),
+      await call(t, 'DELETE', path(lease.id), { key: limited }),
+      await call(broken(), 'DELETE', path(lease.id), { key: KEY }),
     ];
   },
   async getSignedDocumentFile() {

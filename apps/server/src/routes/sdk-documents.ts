@@ -1,11 +1,15 @@
+import type { Context } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { endpointPath, endpoints, type SdkDocument } from '@signet/contract';
 import { ApiError } from '../errors.js';
-import { admit, authenticate } from '../middleware/api-key/index.js';
+import { admit, assertSessionDocument, authenticate } from '../middleware/api-key/index.js';
+import { clientIp } from '../middleware/api-key/client-ip.js';
 import { documentMetadata } from '../documents/present.js';
+import { sdkSignersOf, submittedValuesOf } from '../documents/signers.js';
+import { requestHeader } from '../http/request-header.js';
 import { signDocumentToken } from '../documents/token.js';
-import type { AppContext } from '../http/env.js';
-import type { DocumentRecord } from '../storage/types.js';
+import type { AppContext, AppEnv } from '../http/env.js';
+import type { AuthenticatedKey, DocumentRecord } from '../storage/types.js';
 import { handler, type EndpointHandlers } from './serve.js';
 
 /** `scheme://host[:port]` of an absolute URL, without parsing it. */
@@ -36,7 +40,7 @@ export function sdkDocumentHandlers(deps: AppContext): Pick<EndpointHandlers, 'v
         if (error instanceof ApiError && error.status === 401) return c.json({ valid: false, error: error.message }, 401);
         throw error;
       }
-      await admit(c, deps, key, {});
+      await admit(c, deps, key, { sessions: true });
       return c.json(
         {
           valid: true,
@@ -44,6 +48,8 @@ export function sdkDocumentHandlers(deps: AppContext): Pick<EndpointHandlers, 'v
           organizationName: key.organization.name,
           scopes: key.scopes,
           ...(key.expiresAt ? { expiresAt: key.expiresAt } : {}),
+          ...(key.documentId ? { documentId: key.documentId } : {}),
+          ...(key.signerId ? { signerId: key.signerId } : {}),
         },
         200,
       );
@@ -58,24 +64,22 @@ export function sdkDocumentHandlers(deps: AppContext): Pick<EndpointHandlers, 'v
 
   const getDocument = handler(endpoints.getDocument, {
     async handle(c, { params }) {
-      const document = await findOwnDocument(deps, c.get('apiKey').organizationId, params.documentId);
+      const key = c.get('apiKey');
+      assertSessionDocument(key, params.documentId);
+      const document = await findOwnDocument(deps, key.organizationId, params.documentId);
       const now = Math.floor((deps.now ? deps.now().getTime() : Date.now()) / 1000);
       const expires = (Math.floor((now + ttl) / step) + 1) * step;
       const base = deps.config.publicBaseUrl ?? requestOrigin(c.req.url);
+      const render = (sealed: boolean) => renderDocument(deps, document, base, expires, sealed);
+      if (document.signers) {
+        const sealed = document.status === 'completed' && (await isSealed(deps, document.id));
+        return c.json(await signerView(deps, c, key, document, render(sealed)), 200);
+      }
       let entry = rendered.get(document.id);
       // A completed document's seal may have landed since its rendering: asked until it has.
       const sealed = entry?.sealed || (document.status === 'completed' && (await isSealed(deps, document.id)));
       if (!entry || entry.document !== document || entry.base !== base || entry.expires !== expires || entry.sealed !== sealed) {
-        const token = signDocumentToken(deps.secret, { documentId: document.id, version: document.version, expires });
-        const url = (endpoint: { path: '/sdk/documents/{documentId}/file' | '/sdk/documents/{documentId}/signed.pdf' }) =>
-          `${base}${endpointPath(endpoint, { documentId: document.id })}?token=${token}`;
-        const response: SdkDocument = {
-          metadata: documentMetadata(document),
-          documentUrl: url(endpoints.getDocumentFile),
-          fields: document.fields,
-          ...(sealed ? { signedDocumentUrl: url(endpoints.getSignedDocumentFile) } : {}),
-        };
-        entry = { document, base, expires, sealed, body: JSON.stringify(response) };
+        entry = { document, base, expires, sealed, body: JSON.stringify(render(sealed)) };
         rendered.set(document.id, entry);
       }
       return c.body(entry.body, 200, { 'Content-Type': 'application/json' });
@@ -97,4 +101,50 @@ interface RenderedDocument {
 
 async function isSealed(deps: AppContext, documentId: string): Promise<boolean> {
   return (await deps.storage.getSealState(documentId)).sealed !== null;
+}
+
+/** `GET /sdk/documents/{id}`'s answer: metadata, the token-granted URLs, and the fields as defined. */
+function renderDocument(deps: AppContext, document: DocumentRecord, base: string, expires: number, sealed: boolean): SdkDocument {
+  const token = signDocumentToken(deps.secret, { documentId: document.id, version: document.version, expires });
+  const url = (endpoint: { path: '/sdk/documents/{documentId}/file' | '/sdk/documents/{documentId}/signed.pdf' }) =>
+    `${base}${endpointPath(endpoint, { documentId: document.id })}?token=${token}`;
+  return {
+    metadata: documentMetadata(document),
+    documentUrl: url(endpoints.getDocumentFile),
+    fields: document.fields,
+    ...(sealed ? { signedDocumentUrl: url(endpoints.getSignedDocumentFile) } : {}),
+  };
+}
+
+/**
+ * A document with signers, as `key` sees it (issue 18): the signers and where they stand; with a session key, the
+ * signer it signs as and the values the other signers have submitted, on their (read-only) fields. A session key's
+ * first request records that its signer opened the document.
+ */
+async function signerView(
+  deps: AppContext,
+  c: Context<AppEnv>,
+  key: AuthenticatedKey,
+  document: DocumentRecord,
+  rendered: SdkDocument,
+): Promise<SdkDocument> {
+  const signerId = key.signerId ?? undefined;
+  let states = await deps.storage.getSignerStates(document.id);
+  const signer = document.signers!.find((candidate) => candidate.id === signerId);
+  if (signer && !states.find((state) => state.signerId === signer.id)?.openedAt) {
+    const occurredAt = new Date(c.get('receivedAt')).toISOString();
+    const event = { occurredAt, ip: clientIp(c, deps.config.trustProxy), userAgent: requestHeader(c, 'user-agent') ?? null };
+    if (await deps.storage.recordSignerOpened(document.id, signer, event)) {
+      states = states.map((state) => (state.signerId === signer.id ? { ...state, openedAt: occurredAt } : state));
+    }
+  }
+  const view: SdkDocument = { ...rendered, signingOrder: document.signingOrder ?? 'parallel', signers: sdkSignersOf(document, states) };
+  if (!signer) return view;
+  const completed = new Set(states.filter((state) => state.completedAt && state.signerId !== signer.id).map((state) => state.signerId));
+  const values = completed.size > 0 ? await submittedValuesOf(deps, document.id) : new Map();
+  const fields = document.fields.map((field) => {
+    const value = field.signerId && completed.has(field.signerId) ? values.get(field.id) : undefined;
+    return value ? { ...field, value } : field;
+  });
+  return { ...view, fields, signerId: signer.id };
 }

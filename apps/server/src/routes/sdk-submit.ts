@@ -4,6 +4,7 @@ import { hash } from 'node:crypto';
 import { canonicalPayload, endpoints } from '@signet/contract';
 import { tooLarge, validationError } from '../errors.js';
 import { clientIp } from '../middleware/api-key/client-ip.js';
+import { assertSessionDocument } from '../middleware/api-key/index.js';
 import { parseOrThrow } from '../http/validation.js';
 import { readJsonBody } from '../http/json-body.js';
 import { submitDocument, type SubmitRequest } from '../submissions/submit.js';
@@ -42,6 +43,7 @@ export function submitHandler(deps: AppContext): Pick<EndpointHandlers, 'submitD
         throw validationError('Idempotency-Key', 'must be 1 to 255 characters');
       }
       const key = c.get('apiKey');
+      assertSessionDocument(key, payload.documentId);
       const submit: SubmitRequest = {
         key,
         document: await findOwnDocument(deps, key.organizationId, payload.documentId),

@@ -76,7 +76,7 @@ const requestParts = {
 function accessCheck(deps: AppContext, endpoint: Endpoint): MiddlewareHandler<AppEnv> {
   const { access } = endpoint;
   if (access.by === 'key') {
-    return apiKey(deps, { scopes: [...access.scopes], secretOnly: !access.kinds.includes('pk') });
+    return apiKey(deps, { scopes: [...access.scopes], secretOnly: !access.kinds.includes('pk'), sessions: access.sessions === true });
   }
   return async function documentTokenAccess(c, next) {
     c.set('tokenDocument', await documentByToken(c, deps));

@@ -1,11 +1,10 @@
-import { bodyLimit } from 'hono/body-limit';
 import type { Context } from 'hono';
 import { PAGE_LIMIT, endpoints, type Webhook, type WebhookDelivery } from '@signet/contract';
 import { decodeCursor, encodeCursor } from '../documents/cursor.js';
-import { ApiError, tooLarge, validationError } from '../errors.js';
+import { ApiError, validationError } from '../errors.js';
 import type { AppContext, AppEnv } from '../http/env.js';
 import { responseMeta, sendEnvelope } from '../http/envelope.js';
-import { readJsonBody } from '../http/json-body.js';
+import { readJsonObject, smallJsonBodyLimit } from '../http/json-body.js';
 import { parseOrThrow } from '../http/validation.js';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../storage/types.js';
 import { registerWebhook, rotateWebhookSecret, type WebhookManagement } from '../webhooks/manage.js';
@@ -40,12 +39,7 @@ export function presentDelivery(delivery: WebhookDeliveryRecord): WebhookDeliver
   return shown;
 }
 
-const limitBody = bodyLimit({
-  maxSize: MAX_WEBHOOK_BODY_BYTES,
-  onError: () => {
-    throw tooLarge('body', MAX_WEBHOOK_BODY_BYTES);
-  },
-});
+const limitBody = smallJsonBodyLimit(MAX_WEBHOOK_BODY_BYTES);
 
 /** `work`, with an endpoint URL that is not http(s) or reaches a private address refused as a 422 naming `url`. */
 async function refusingUrls<T>(work: () => Promise<T>): Promise<T> {
@@ -55,12 +49,6 @@ async function refusingUrls<T>(work: () => Promise<T>): Promise<T> {
     if (error instanceof WebhookUrlRefused) throw validationError('url', error.reason, 422);
     throw error;
   }
-}
-
-async function jsonObject(c: Context<AppEnv>): Promise<unknown> {
-  const { value } = await readJsonBody(c);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw validationError('body', 'must be a JSON object');
-  return value;
 }
 
 const webhookNotFound = (webhookId: string) =>
@@ -109,7 +97,7 @@ export function webhookHandlers(deps: AppContext): WebhookHandlers {
       before: [limitBody],
       readsItself: ['body'],
       async handle(c) {
-        const body = parseOrThrow(endpoints.createWebhook.request.body.schema, await jsonObject(c));
+        const body = parseOrThrow(endpoints.createWebhook.request.body.schema, await readJsonObject(c));
         const organizationId = c.get('apiKey').organizationId;
         const { endpoint, secret } = await refusingUrls(() => registerWebhook(management, { organizationId, ...body }));
         return sendEnvelope(c, { ...presentWebhook(endpoint), secret }, 201);
@@ -135,7 +123,7 @@ export function webhookHandlers(deps: AppContext): WebhookHandlers {
       before: [limitBody],
       readsItself: ['body'],
       async handle(c, { params }) {
-        const body = parseOrThrow(endpoints.updateWebhook.request.body.schema, await jsonObject(c));
+        const body = parseOrThrow(endpoints.updateWebhook.request.body.schema, await readJsonObject(c));
         await findOwnWebhook(deps, c, params.webhookId);
         if (body.url !== undefined) {
           const url = body.url;

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { SealingConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import { PdfLimitError, PdfPoolBusyError, type PdfPool } from '../pdf/pool/index.js';
-import type { SealJob, Storage } from '../storage/types.js';
+import type { SealJob, Storage, StoredSubmission } from '../storage/types.js';
 import { SealError } from './errors.js';
 import type { SealInput, SigningKey } from './types.js';
 
@@ -144,32 +144,39 @@ export class SealWorker {
     }
   }
 
-  /** What the seal needs: the document, its submission and audit trail so far, and the signing key. */
+  /** What the seal needs: the document, its submissions and audit trail so far, and the signing key. */
   async #input(job: SealJob): Promise<{ document: { size: number }; seal: SealInput }> {
     const { storage, config } = this.#options;
-    const [document, submission, events] = await Promise.all([
+    const [document, submissions, events] = await Promise.all([
       storage.getDocument(job.documentId),
-      storage.getSubmissionForDocument(job.documentId),
+      storage.listSubmissionsForDocument(job.documentId),
       storage.listAuditEvents(job.documentId),
     ]);
+    const submission = submissions.find((candidate) => candidate.id === job.submissionId) ?? submissions.at(-1);
     if (!document || !submission) {
       throw new SealError(`Document ${job.documentId} or its submission no longer exists`, { retryable: false });
     }
     const key = await this.#options.signingKey();
-    const payload = JSON.parse(submission.payload) as { fields: SealInput['submission']['values'] };
+    const values = (stored: StoredSubmission) => (JSON.parse(stored.payload) as { fields: SealInput['submission']['values'] }).fields;
+    const summary = (stored: StoredSubmission) => ({
+      id: stored.id,
+      checksum: stored.checksum,
+      receivedAt: stored.receivedAt,
+      clientIp: stored.clientIp,
+      userAgent: stored.userAgent,
+    });
+    const bySigner = new Map(submissions.map((stored) => [stored.signerId, stored]));
+    const signers = document.signers?.flatMap((signer) => {
+      const stored = bySigner.get(signer.id);
+      return stored ? [{ name: signer.name, ...(signer.email ? { email: signer.email } : {}), submission: summary(stored) }] : [];
+    });
     return {
       document: { size: document.fileSize },
       seal: {
         document: { id: document.id, filename: document.filename, pageCount: document.pageCount, sha256: document.sha256 },
         fields: document.fields,
-        submission: {
-          id: submission.id,
-          checksum: submission.checksum,
-          receivedAt: submission.receivedAt,
-          clientIp: submission.clientIp,
-          userAgent: submission.userAgent,
-          values: payload.fields,
-        },
+        submission: { ...summary(submission), values: document.signers ? submissions.flatMap(values) : values(submission) },
+        ...(signers ? { signers } : {}),
         events,
         sealedAt: this.#now().toISOString(),
         signing: { ...key, ...(config.tsaUrl ? { tsaUrl: config.tsaUrl, tsaTimeoutMs: config.tsaTimeoutMs } : {}) },

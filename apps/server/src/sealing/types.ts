@@ -24,6 +24,11 @@ export interface SealInput {
     /** The submitted values (`payload.fields`). */
     values: SubmittedField[];
   };
+  /**
+   * A document with signers: each signer and their submission, in the document's order (`submission` is then the
+   * last one's, which completed the document, and `submission.values` every signer's values).
+   */
+  signers?: Array<{ name: string; email?: string; submission: Omit<SealInput['submission'], 'values'> }>;
   /** The timeline so far (created, opened, submitted); the seal adds `document.sealed` at `sealedAt`. */
   events: AuditTrailEvent[];
   /** The seal's time: the audit page's "sealed" entry and the signature's `/M`. */

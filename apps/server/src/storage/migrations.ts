@@ -2,6 +2,7 @@ import { initial } from './migrations/001_initial.js';
 import { documentPreviews } from './migrations/002_document_previews.js';
 import { sealing } from './migrations/003_sealing.js';
 import { webhooks } from './migrations/004_webhooks.js';
+import { signers } from './migrations/005_signers.js';
 import type { DdlDialect, SqlDatabase } from './sql-database.js';
 
 /**
@@ -16,7 +17,7 @@ export interface Migration {
 }
 
 /** Every migration, oldest first. */
-export const MIGRATIONS: readonly Migration[] = [initial, documentPreviews, sealing, webhooks];
+export const MIGRATIONS: readonly Migration[] = [initial, documentPreviews, sealing, webhooks, signers];
 
 /**
  * Brings the schema up to date; safe to run on every start and from several instances at once.

@@ -57,7 +57,7 @@ export function toOrganization(row: OrganizationRow): Organization {
 /** An API key joined with its organization (`k` and `o`), as `findApiKeyByHash` reads it. */
 export const AUTHENTICATED_KEY_SELECT = `
   SELECT k.id, k.organization_id, k.kind, k.hash, k.display_prefix, k.scopes, k.expires_at, k.revoked_at,
-         k.allowed_origins, k.rate_limit, k.created_at,
+         k.allowed_origins, k.rate_limit, k.created_at, k.document_id, k.signer_id,
          o.slug AS organization_slug, o.name AS organization_name, o.created_at AS organization_created_at
   FROM api_keys k JOIN organizations o ON o.id = k.organization_id`;
 
@@ -73,6 +73,8 @@ export interface AuthenticatedKeyRow {
   allowed_origins: string;
   rate_limit: number;
   created_at: Millis;
+  document_id: string | null;
+  signer_id: string | null;
   organization_slug: string;
   organization_name: string;
   organization_created_at: Millis;
@@ -80,7 +82,7 @@ export interface AuthenticatedKeyRow {
 
 /** The values of an `api_keys` row, in the order of `API_KEY_INSERT_COLUMNS`. */
 export const API_KEY_INSERT_COLUMNS = `id, organization_id, kind, hash, display_prefix, scopes, expires_at, revoked_at,
-  allowed_origins, rate_limit, created_at`;
+  allowed_origins, rate_limit, created_at, document_id, signer_id`;
 
 export function apiKeyValues(key: ApiKeyRecord): unknown[] {
   return [
@@ -95,6 +97,8 @@ export function apiKeyValues(key: ApiKeyRecord): unknown[] {
     JSON.stringify(key.allowedOrigins),
     key.rateLimit,
     toMillis(key.createdAt),
+    key.documentId ?? null,
+    key.signerId ?? null,
   ];
 }
 
@@ -111,6 +115,7 @@ export function toAuthenticatedKey(row: AuthenticatedKeyRow): AuthenticatedKey {
     allowedOrigins: JSON.parse(row.allowed_origins) as string[],
     rateLimit: row.rate_limit,
     createdAt: toIso(row.created_at),
+    ...(row.document_id === null ? {} : { documentId: row.document_id, signerId: row.signer_id }),
     organization: {
       id: row.organization_id,
       slug: row.organization_slug,
@@ -121,7 +126,7 @@ export function toAuthenticatedKey(row: AuthenticatedKeyRow): AuthenticatedKey {
 }
 
 export const DOCUMENT_COLUMNS = `id, organization_id, filename, mime_type, page_count, file_size, sha256, fields,
-  status, version, created_at, updated_at`;
+  status, version, created_at, updated_at, signers, signing_order`;
 
 export interface DocumentRow {
   id: string;
@@ -136,6 +141,8 @@ export interface DocumentRow {
   version: number;
   created_at: Millis;
   updated_at: Millis;
+  signers: string | null;
+  signing_order: string | null;
 }
 
 /** The values of a `documents` row, in the order of `DOCUMENT_COLUMNS`. */
@@ -153,6 +160,8 @@ export function documentValues(document: DocumentRecord): unknown[] {
     document.version,
     toMillis(document.createdAt),
     toMillis(document.updatedAt),
+    document.signers ? JSON.stringify(document.signers) : null,
+    document.signers ? (document.signingOrder ?? 'parallel') : null,
   ];
 }
 
@@ -170,15 +179,25 @@ export function toDocument(row: DocumentRow): DocumentRecord {
     version: row.version,
     status: row.status as DocumentStatus,
     fields: JSON.parse(row.fields) as DocumentRecord['fields'],
+    ...(row.signers === null
+      ? {}
+      : {
+          signers: JSON.parse(row.signers) as NonNullable<DocumentRecord['signers']>,
+          signingOrder: row.signing_order as NonNullable<DocumentRecord['signingOrder']>,
+        }),
   };
 }
 
 export const SUBMISSION_COLUMNS =
-  'id, document_id, organization_id, key_id, checksum, payload, result, client_ip, user_agent, received_at';
+  'id, document_id, signer_id, organization_id, key_id, checksum, payload, result, client_ip, user_agent, received_at';
+
+/** The implicit signer's `signer_id` (a document without signers): never a signer id, which is never empty. */
+export const IMPLICIT_SIGNER = '';
 
 export interface SubmissionRow {
   id: string;
   document_id: string;
+  signer_id: string;
   organization_id: string;
   key_id: string;
   checksum: string;
@@ -194,6 +213,7 @@ export function submissionValues(submission: StoredSubmission): unknown[] {
   return [
     submission.id,
     submission.documentId,
+    submission.signerId ?? IMPLICIT_SIGNER,
     submission.organizationId,
     submission.keyId,
     submission.checksum,
@@ -209,6 +229,7 @@ export function toSubmission(row: SubmissionRow): StoredSubmission {
   return {
     id: row.id,
     documentId: row.document_id,
+    ...(row.signer_id === IMPLICIT_SIGNER ? {} : { signerId: row.signer_id }),
     organizationId: row.organization_id,
     keyId: row.key_id,
     checksum: row.checksum,

@@ -29,7 +29,9 @@ import {
 import type { SqlDatabase } from './sql-database.js';
 import * as sealing from './sealing-store.js';
 import * as webhooks from './webhook-store.js';
+import * as signers from './signer-store.js';
 import { readChunks, writeChunks } from './chunks.js';
+import { byOccurrence } from './sealing-rows.js';
 import type {
   ApiKeyRecord,
   AuditEvent,
@@ -44,6 +46,8 @@ import type {
   Organization,
   NewAuditEvent,
   RecordSubmissionOutcome,
+  SessionKeyRecord,
+  SignerState,
   SealJob,
   SealJobStatus,
   SealState,
@@ -66,9 +70,9 @@ const MAX_CLAIM_ATTEMPTS = 5;
 const ORGANIZATION_BY_SLUG = `SELECT ${ORGANIZATION_COLUMNS} FROM organizations WHERE slug = ?`;
 const INSERT_ORGANIZATION = `INSERT INTO organizations (${ORGANIZATION_COLUMNS}) VALUES (?, ?, ?, ?)
   ON CONFLICT (slug) DO NOTHING`;
-const INSERT_API_KEY = `INSERT INTO api_keys (${API_KEY_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_API_KEY = `INSERT INTO api_keys (${API_KEY_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const API_KEY_BY_HASH = `${AUTHENTICATED_KEY_SELECT} WHERE k.hash = ?`;
-const INSERT_DOCUMENT = `INSERT INTO documents (${DOCUMENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_DOCUMENT = `INSERT INTO documents (${DOCUMENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const DOCUMENT_BY_ID = `SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = ?`;
 const DOCUMENTS_FIRST_PAGE = `SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE organization_id = ?
   ORDER BY created_at DESC, id DESC LIMIT ?`;
@@ -77,7 +81,7 @@ const DOCUMENTS_AFTER = `SELECT ${DOCUMENT_COLUMNS} FROM documents
 const INSERT_PREVIEW = `INSERT INTO document_previews (document_id, ${PREVIEW_COLUMNS}, created_at)
   VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (document_id) DO NOTHING`;
 const PREVIEW_BY_DOCUMENT = `SELECT ${PREVIEW_COLUMNS} FROM document_previews WHERE document_id = ?`;
-const INSERT_SUBMISSION = `INSERT INTO submissions (${SUBMISSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_SUBMISSION = `INSERT INTO submissions (${SUBMISSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const SUBMISSION_BY_DOCUMENT = `SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE document_id = ?`;
 const COMPLETE_IDEMPOTENCY = `UPDATE idempotency_keys SET status = 'completed', response_status = ?, response_body = ?
   WHERE organization_id = ? AND key = ?`;
@@ -140,6 +144,7 @@ export class SqlStorage implements Storage {
     const record: DocumentRecord = { ...document, updatedAt: document.createdAt, version: 1, status: 'pending' };
     await this.#db.transaction(async (tx) => {
       await tx.run(INSERT_DOCUMENT, documentValues(record));
+      if (record.signers) await signers.insertSigners(tx, record.id, record.signers);
       await writeChunks(tx, 'document_chunks', record.id, content);
       await sealing.recordAuditEvent(tx, record.id, { type: 'document.created', occurredAt: record.createdAt });
       return webhooks.enqueueWebhookEvent(tx, {
@@ -186,6 +191,8 @@ export class SqlStorage implements Storage {
     submission: StoredSubmission,
     idempotency?: IdempotencyScope,
   ): Promise<RecordSubmissionOutcome> {
+    const { signerId } = submission;
+    if (signerId !== undefined) return this.#recordSignerSubmission({ ...submission, signerId }, idempotency);
     let enqueued = 0;
     try {
       // The UPDATE takes the document's row lock (on SQLite, the transaction holds the database's write lock): a
@@ -236,9 +243,50 @@ export class SqlStorage implements Storage {
     return { created: false, existing };
   }
 
+  async #recordSignerSubmission(
+    submission: StoredSubmission & { signerId: string },
+    idempotency: IdempotencyScope | undefined,
+  ): Promise<RecordSubmissionOutcome> {
+    const { outcome, enqueued } = await this.#db.groupCommit((tx) => signers.recordSignerSubmission(tx, submission, idempotency));
+    if (outcome === 'created') {
+      this.#enqueued(enqueued);
+      return { created: true, submission };
+    }
+    const existing = await this.getSubmissionForSigner(submission.documentId, submission.signerId);
+    if (!existing) throw new Error(`Cannot record a submission: document ${submission.documentId} is completed`);
+    return { created: false, existing };
+  }
+
   async getSubmissionForDocument(documentId: string): Promise<StoredSubmission | null> {
     const row = await this.#db.get<SubmissionRow>(SUBMISSION_BY_DOCUMENT, [documentId]);
     return row ? toSubmission(row) : null;
+  }
+
+  async getSubmissionForSigner(documentId: string, signerId: string | undefined): Promise<StoredSubmission | null> {
+    const row = await signers.submissionOfSigner(this.#db, documentId, signerId);
+    return row ? toSubmission(row) : null;
+  }
+
+  async listSubmissionsForDocument(documentId: string): Promise<StoredSubmission[]> {
+    return (await signers.submissionsOfDocument(this.#db, documentId)).map(toSubmission);
+  }
+
+  getSignerStates(documentId: string): Promise<SignerState[]> {
+    return signers.getSignerStates(this.#db, documentId);
+  }
+
+  async recordSignerOpened(
+    documentId: string,
+    signer: { id: string; name: string },
+    event: Omit<NewAuditEvent, 'type'>,
+  ): Promise<boolean> {
+    const { first, enqueued } = await signers.recordSignerOpened(this.#db, documentId, signer, event);
+    this.#enqueued(enqueued);
+    return first;
+  }
+
+  revokeSessionKey(documentId: string, keyId: string, revokedAt: IsoTime): Promise<SessionKeyRecord | null> {
+    return signers.revokeSessionKey(this.#db, documentId, keyId, revokedAt);
   }
 
   async claimIdempotencyKey(
@@ -304,8 +352,12 @@ export class SqlStorage implements Storage {
     this.#enqueued(enqueued);
   }
 
-  listAuditEvents(documentId: string): Promise<AuditEvent[]> {
-    return sealing.listAuditEvents(this.#db, documentId);
+  async listAuditEvents(documentId: string): Promise<AuditEvent[]> {
+    const [events, signerEvents] = await Promise.all([
+      sealing.listAuditEvents(this.#db, documentId),
+      signers.listSignerEvents(this.#db, documentId),
+    ]);
+    return signerEvents.length === 0 ? events : [...events, ...signerEvents].sort(byOccurrence);
   }
 
   claimSealJob(owner: string, options: { now: Date; leaseMs: number }): Promise<SealJob | null> {

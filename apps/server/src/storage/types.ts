@@ -5,6 +5,8 @@ import type {
   DocumentStatus,
   FieldDefinition,
   Scope,
+  SignerDefinition,
+  SigningOrder,
   SubmissionResult,
   WebhookEventType,
 } from '@signet/contract';
@@ -34,7 +36,14 @@ export interface ApiKeyRecord {
   /** Requests per 60-second window. */
   rateLimit: number;
   createdAt: IsoTime;
+  /** A session key (issue 18): the one document it works for; null (or absent) for an organization's key. */
+  documentId?: string | null;
+  /** A session key of a document with signers: the signer it signs as. */
+  signerId?: string | null;
 }
+
+/** What the API shows of a session key. */
+export type SessionKeyRecord = Pick<ApiKeyRecord, 'id' | 'expiresAt' | 'revokedAt' | 'allowedOrigins' | 'createdAt' | 'documentId' | 'signerId'>;
 
 export interface AuthenticatedKey extends ApiKeyRecord {
   organization: Organization;
@@ -55,6 +64,20 @@ export interface DocumentRecord {
   version: number;
   status: DocumentStatus;
   fields: FieldDefinition[];
+  /** The signers, as created; absent on a document without signers (one implicit signer owns every field). */
+  signers?: SignerDefinition[];
+  /** Present with `signers`. */
+  signingOrder?: SigningOrder;
+}
+
+/** Where one signer of a document with signers stands (`document_signers`). */
+export interface SignerState {
+  signerId: string;
+  openedAt: IsoTime | null;
+  openedIp: string | null;
+  openedUserAgent: string | null;
+  completedAt: IsoTime | null;
+  submissionId: string | null;
 }
 
 export type NewDocument = Omit<DocumentRecord, 'updatedAt' | 'version' | 'status'>;
@@ -72,6 +95,8 @@ export interface DocumentPreview {
 export interface StoredSubmission {
   id: string;
   documentId: string;
+  /** The signer who submitted it, on a document with signers; absent for the implicit signer. */
+  signerId?: string;
   organizationId: string;
   keyId: string;
   checksum: string;
@@ -265,9 +290,32 @@ export interface Storage {
    * In one transaction, durable before it resolves: when the document is still `pending`, stores the submission,
    * marks the document `completed` (its `updatedAt` the submission's `receivedAt`) and, with `idempotency`,
    * completes that claim with the 201 result. When it is already completed, returns the existing submission.
+   * On a document with signers (`submission.signerId`): stores the signer's submission unless they have one, marks
+   * them completed (`signer.completed`), and completes the document only with its last signer; the document's row
+   * lock orders concurrent signers, so that exactly one of them completes it. `RecordSubmissionOutcome.existing` is
+   * then the signer's own earlier submission; a signer of a document completed without them gets an error.
    */
   recordSubmission(submission: StoredSubmission, idempotency?: IdempotencyScope): Promise<RecordSubmissionOutcome>;
+  /** The submission of a document without signers (of a document with signers: one of them). */
   getSubmissionForDocument(documentId: string): Promise<StoredSubmission | null>;
+  /** The submission of one signer (`undefined`: the implicit signer), or null. */
+  getSubmissionForSigner(documentId: string, signerId: string | undefined): Promise<StoredSubmission | null>;
+  /** Every submission of a document, oldest first. */
+  listSubmissionsForDocument(documentId: string): Promise<StoredSubmission[]>;
+
+  /** Where each signer of a document with signers stands, in no particular order; empty without signers. */
+  getSignerStates(documentId: string): Promise<SignerState[]>;
+  /**
+   * Records that a signer first opened the document with their session key, and enqueues `signer.opened`; later
+   * openings change nothing. False when it was not the first.
+   */
+  recordSignerOpened(
+    documentId: string,
+    signer: { id: string; name: string },
+    event: Omit<NewAuditEvent, 'type'>,
+  ): Promise<boolean>;
+  /** Revokes a session key of this document (`revokedAt` kept when already revoked); null when it has no such key. */
+  revokeSessionKey(documentId: string, keyId: string, revokedAt: IsoTime): Promise<SessionKeyRecord | null>;
 
   /**
    * Claims an `Idempotency-Key` for a request whose body has `fingerprint`. A claim older than `expiresAfterMs`

@@ -4,6 +4,7 @@ import { newId } from '../ids.js';
 import type { AppContext } from '../http/env.js';
 import type { AuthenticatedKey, DocumentRecord, IdempotencyScope, StoredSubmission } from '../storage/types.js';
 import { checkSubmission } from './validate.js';
+import { submitAsSigner } from './submit-as-signer.js';
 
 /** How a submit is answered: the status and the result body (contract §2.6). */
 export interface SubmitResponse {
@@ -50,6 +51,7 @@ export async function submitDocument(deps: AppContext, request: SubmitRequest): 
       details: { field: 'checksum', reason: 'expected the SHA-256 of the RFC 8785 canonical JSON of the payload without checksum' },
     });
   }
+  if (document.signers) return submitAsSigner(deps, request);
   if (document.status === 'completed') {
     const existing = await deps.storage.getSubmissionForDocument(document.id);
     if (existing) return replayOrConflict(existing, checksum);

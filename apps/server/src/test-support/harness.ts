@@ -7,6 +7,8 @@ import {
   type FieldValue,
   type SdkDocument,
   type Scope,
+  type SignerDefinition,
+  type SigningOrder,
   type TextStyle,
 } from '@signet/contract';
 import { createApp } from '../app.js';
@@ -16,7 +18,7 @@ import { createApiKeyRecord } from '../documents/seed.js';
 import { newId } from '../ids.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createRateLimits, type RateLimits } from '../rate-limit/index.js';
-import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
+import { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } from '../pdf/sample.js';
 import { storageEngines, type StorageEngine } from '../storage/test-engines.js';
 import type { DocumentRecord, Organization, Storage } from '../storage/types.js';
 import { pngDataUrl } from '../submissions/test-png.js';
@@ -50,7 +52,21 @@ export interface TestApp {
   /** Every log line written, parsed, to check what is (not) logged. */
   logs: Array<Record<string, unknown>>;
   createKey(options?: KeyOptions, organizationId?: string): Promise<{ id: string; secret: string }>;
-  createDocument(options?: { pages?: number; fields?: FieldDefinition[]; organizationId?: string }): Promise<DocumentRecord>;
+  createDocument(options?: {
+    pages?: number;
+    fields?: FieldDefinition[];
+    organizationId?: string;
+    signers?: SignerDefinition[];
+    signingOrder?: SigningOrder;
+  }): Promise<DocumentRecord>;
+  /** A two-signer lease (`sampleLeaseFields`: the tenant, then the landlord), `sequential` unless told. */
+  createLease(options?: { pages?: number; signingOrder?: SigningOrder }): Promise<DocumentRecord>;
+  /** A session key of a document (issue 18), for `signerId` (none on a document without signers). */
+  createSession(
+    documentId: string,
+    signerId?: string,
+    options?: { expiresAt?: string; origins?: string[]; rateLimit?: number },
+  ): Promise<{ id: string; secret: string }>;
   /** A document of `pdf` (one page, no fields) put straight into storage, as those created before previews: none. */
   createDocumentWithoutPreview(pdf: Uint8Array): Promise<DocumentRecord>;
   /**
@@ -127,9 +143,36 @@ export async function createTestApp(
         filename: 'agreement.pdf',
         bytes: await samplePdf(pages),
         fields: options.fields ?? sampleFields(pages),
+        signers: options.signers,
+        signingOrder: options.signingOrder,
         maxPdfBytes: config.maxPdfBytes,
         logger,
       });
+    },
+    async createLease(options = {}) {
+      const pages = options.pages ?? 2;
+      return createDocument(storage, {
+        organizationId: org.id,
+        filename: 'lease.pdf',
+        bytes: await generateSamplePdf({ pages, title: 'Lease Agreement', countersigned: true }),
+        fields: sampleLeaseFields(pages),
+        signers: [...LEASE_SIGNERS],
+        signingOrder: options.signingOrder ?? 'sequential',
+        maxPdfBytes: config.maxPdfBytes,
+        logger,
+      });
+    },
+    async createSession(documentId, signerId, options = {}) {
+      const created = await createApiKeyRecord(storage, {
+        organizationId: org.id,
+        kind: 'pk',
+        expiresAt: options.expiresAt ?? new Date(Date.now() + 3600_000).toISOString(),
+        origins: options.origins,
+        rateLimit: options.rateLimit,
+        documentId,
+        ...(signerId === undefined ? {} : { signerId }),
+      });
+      return { id: created.id, secret: created.key };
     },
     async createDocumentWithoutPreview(pdf) {
       return storage.createDocument(

@@ -12,6 +12,9 @@ let uploadBody: () => FormData;
 let hook: string;
 let doomed: string;
 let delivery: string;
+/** A document with signers and a session key of it to revoke. */
+let lease: DocumentRecord;
+let sessionId: string;
 
 beforeAll(async () => {
   t = await createTestApp(undefined, { AUTH_FAILURES_PER_MINUTE: '1000' });
@@ -31,6 +34,8 @@ beforeAll(async () => {
   };
   [hook, doomed] = [await created(), await created()];
   delivery = ((await (await call(t, 'POST', `/webhooks/${hook}/test`, { key: sk })).json()) as { data: { id: string } }).data.id;
+  lease = await t.createLease();
+  sessionId = (await t.createSession(lease.id, 'tenant')).id;
 });
 afterAll(() => t.close());
 
@@ -51,6 +56,22 @@ const endpoints: Endpoint[] = [
   { name: 'GET /documents', method: 'GET', path: () => '/documents', scope: 'documents:read', management: true },
   { name: 'GET /documents/{id}', method: 'GET', path: () => `/documents/${document.id}`, scope: 'documents:read', management: true },
   { name: 'GET /documents/{id}/submission', method: 'GET', path: () => `/documents/${document.id}/submission`, scope: 'documents:read', management: true },
+  { name: 'GET /documents/{id}/submissions', method: 'GET', path: () => `/documents/${document.id}/submissions`, scope: 'documents:read', management: true },
+  {
+    name: 'POST /documents/{id}/sessions',
+    method: 'POST',
+    path: () => `/documents/${lease.id}/sessions`,
+    body: () => ({ signerId: 'landlord' }),
+    scope: 'documents:write',
+    management: true,
+  },
+  {
+    name: 'DELETE /documents/{id}/sessions/{keyId}',
+    method: 'DELETE',
+    path: () => `/documents/${lease.id}/sessions/${sessionId}`,
+    scope: 'documents:write',
+    management: true,
+  },
   ...webhookEndpoints(),
 ];
 
@@ -165,6 +186,39 @@ describe.each(endpoints.filter((e) => e.management))('$name with a pk key', (end
   it('403 INSUFFICIENT_PERMISSIONS, whatever its scopes', async () => {
     const { secret } = await t.createKey({ kind: 'pk', scopes: ['documents:read', 'documents:submit', 'documents:write'] });
     await expectError(await request(endpoint, secret), 403, 'INSUFFICIENT_PERMISSIONS');
+  });
+});
+
+/** The endpoints a session key (issue 18) may call, for its own document. */
+const SESSION_ENDPOINTS = ['POST /sdk/validate-key', 'GET /sdk/documents/{id}', 'POST /sdk/documents/submit'];
+
+describe.each(endpoints.filter((e) => !SESSION_ENDPOINTS.includes(e.name)))('$name with a session key', (endpoint) => {
+  it("403 INSUFFICIENT_PERMISSIONS: a session key reaches only its document's SDK endpoints", async () => {
+    const { secret } = await t.createSession(document.id);
+    const error = await expectError(await request(endpoint, secret), 403, 'INSUFFICIENT_PERMISSIONS');
+    expect(error.details?.reason).toEqual(expect.any(String));
+  });
+});
+
+describe.each(endpoints.filter((e) => SESSION_ENDPOINTS.includes(e.name)))('$name with a session key', (endpoint) => {
+  it('answers for its own document', async () => {
+    const { secret } = await t.createSession(document.id);
+    expect((await request(endpoint, secret)).status).toBeLessThan(300);
+  });
+  it('401 EXPIRED_API_KEY once it has expired, 401 INVALID_API_KEY once revoked', async () => {
+    const expired = await t.createSession(document.id, undefined, { expiresAt: '2026-01-01T00:00:00.000Z' });
+    await expect401(endpoint, await request(endpoint, expired.secret), 'EXPIRED_API_KEY');
+    const revoked = await t.createSession(document.id);
+    await t.storage.revokeSessionKey(document.id, revoked.id, new Date().toISOString());
+    await expect401(endpoint, await request(endpoint, revoked.secret), 'INVALID_API_KEY');
+  });
+});
+
+describe('a session key of another document', () => {
+  it('403 INSUFFICIENT_PERMISSIONS for GET /sdk/documents/{id} and the submit', async () => {
+    const { secret } = await t.createSession(lease.id, 'tenant');
+    await expectError(await call(t, 'GET', `/sdk/documents/${document.id}`, { key: secret }), 403, 'INSUFFICIENT_PERMISSIONS');
+    await expectError(await call(t, 'POST', '/sdk/documents/submit', { key: secret, body: payload }), 403, 'INSUFFICIENT_PERMISSIONS');
   });
 });
 

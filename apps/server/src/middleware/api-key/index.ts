@@ -12,6 +12,8 @@ export interface ApiKeyOptions {
   scopes?: Scope[];
   /** Management routes: `sk_` keys only. */
   secretOnly?: boolean;
+  /** Whether a session key (bound to one document) may call the route; its handler checks the document. */
+  sessions?: boolean;
 }
 
 type KeyRefusal = { code: 'INVALID_API_KEY' | 'EXPIRED_API_KEY'; message: string };
@@ -82,12 +84,28 @@ function authorize(c: Context<AppEnv>, key: AuthenticatedKey, options: ApiKeyOpt
       details: { reason: `origin ${origin} is not allowed for this key` },
     });
   }
+  if (key.documentId && !options.sessions) {
+    throw new ApiError('INSUFFICIENT_PERMISSIONS', 'A session key works only for its own document', {
+      details: { reason: `this session key is bound to document ${key.documentId}: it reaches GET /sdk/documents/{id}, POST /sdk/documents/submit and POST /sdk/validate-key` },
+    });
+  }
   const missing = (options.scopes ?? []).filter((scope) => !key.scopes.includes(scope));
   if (missing.length > 0) {
     throw new ApiError('INSUFFICIENT_PERMISSIONS', `This API key lacks the scope ${missing.join(', ')}`, {
       details: { required: options.scopes, reason: `missing scope ${missing.join(', ')}` },
     });
   }
+}
+
+/**
+ * The 403 for a session key used for another document than its own (`documentId` of the path or the payload); an
+ * organization's key passes.
+ */
+export function assertSessionDocument(key: AuthenticatedKey, documentId: string): void {
+  if (!key.documentId || key.documentId === documentId) return;
+  throw new ApiError('INSUFFICIENT_PERMISSIONS', 'This session key works only for its own document', {
+    details: { reason: `this session key is bound to document ${key.documentId}, not ${documentId}` },
+  });
 }
 
 /**

@@ -23,6 +23,8 @@ const RULE = rgb(0.82, 0.84, 0.87);
 const EVENT_LABELS: Record<AuditEventType, string> = {
   'document.created': 'Document created',
   'document.opened': 'Opened by the signer',
+  'signer.opened': 'Opened by',
+  'signer.completed': 'Signed by',
   'document.submitted': 'Submitted by the signer',
   'document.sealed': 'Sealed with a digital signature',
 };
@@ -46,12 +48,15 @@ export function appendAuditPages(pdf: PDF, input: SealInput, fonts: SealFonts): 
   writer.row('Pages', `${document.pageCount} (before this audit trail)`);
   writer.row('SHA-256 of the original file', document.sha256, { oneLine: true });
 
-  writer.heading('Submission');
-  writer.row('Submission ID', submission.id);
-  writer.row('Payload checksum (SHA-256)', submission.checksum, { oneLine: true });
-  writer.row('Submitted at (UTC)', utc(submission.receivedAt));
-  writer.row('Signer IP address', submission.clientIp ?? 'not recorded');
-  writer.row('Signer user agent', submission.userAgent ?? 'not recorded');
+  for (const signer of input.signers ?? [{ name: undefined, email: undefined, submission }]) {
+    writer.heading(signer.name === undefined ? 'Submission' : `Signer: ${signer.name}`);
+    if (signer.email) writer.row('Email', signer.email);
+    writer.row('Submission ID', signer.submission.id);
+    writer.row('Payload checksum (SHA-256)', signer.submission.checksum, { oneLine: true });
+    writer.row('Submitted at (UTC)', utc(signer.submission.receivedAt));
+    writer.row('Signer IP address', signer.submission.clientIp ?? 'not recorded');
+    writer.row('Signer user agent', signer.submission.userAgent ?? 'not recorded');
+  }
 
   writer.heading('Timeline (UTC)');
   for (const { event, label } of timeline(input)) {
@@ -75,8 +80,10 @@ function timeline(input: SealInput): Array<{ event: AuditTrailEvent; label: stri
   events.sort((a, b) => Date.parse(a.occurredAt) - Date.parse(b.occurredAt));
   let opened = false;
   return events.map((event) => {
+    if (event.signerName !== undefined) return { event, label: `${EVENT_LABELS[event.type]} ${event.signerName}` };
+    if (event.type === 'document.submitted' && input.signers) return { event, label: 'Signed by every signer' };
     if (event.type !== 'document.opened') return { event, label: EVENT_LABELS[event.type] };
-    const label = opened ? EVENT_LABELS['document.opened'] : 'First opened by the signer';
+    const label = opened ? EVENT_LABELS['document.opened'] : input.signers ? 'First opened' : 'First opened by the signer';
     opened = true;
     return { event, label };
   });

@@ -1,0 +1,112 @@
+import { fieldsOfSigner, type SignerDefinition } from '@signet/contract';
+import { ApiError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { AppContext } from '../http/env.js';
+import { signersBefore } from '../documents/signers.js';
+import type { DocumentRecord, StoredSubmission } from '../storage/types.js';
+import type { SubmitRequest, SubmitResponse } from './submit.js';
+import { checkSubmission } from './validate.js';
+
+const named = (signer: SignerDefinition) => `${signer.name} (${signer.id})`;
+
+/**
+ * The signer a submission is for: a session key's own; for an organization's key, the one signer whose fields the
+ * payload carries (a 422 naming `fields` when it carries none or several signers' fields).
+ */
+function signerOf(request: SubmitRequest): SignerDefinition {
+  const signers = request.document.signers!;
+  const bound = request.key.signerId;
+  if (bound) return signers.find((signer) => signer.id === bound)!;
+  const definitions = new Map(request.document.fields.map((field) => [field.id, field]));
+  const ids = new Set(request.payload.fields.flatMap((field) => definitions.get(field.id)?.signerId ?? []));
+  if (ids.size === 1) return signers.find((signer) => signer.id === [...ids][0])!;
+  throw new ApiError('VALIDATION_ERROR', 'A document with signers takes one signer’s fields at a time', {
+    status: 422,
+    details: {
+      field: 'fields',
+      reason: ids.size === 0
+        ? "no field of a signer of this document: send one signer's fields, or submit with that signer's session key"
+        : `fields of several signers (${[...ids].join(', ')}): each signer submits their own, best with their session key`,
+    },
+  });
+}
+
+/** The 422 for a field of another signer in the payload, naming it and whose it is. */
+function assertOwnFields(request: SubmitRequest, signer: SignerDefinition): void {
+  const { document, payload } = request;
+  const definitions = new Map(document.fields.map((field) => [field.id, field]));
+  payload.fields.forEach((field, index) => {
+    const owner = definitions.get(field.id)?.signerId;
+    if (owner === undefined || owner === signer.id) return;
+    const other = document.signers!.find((candidate) => candidate.id === owner)!;
+    throw new ApiError('VALIDATION_ERROR', `Field ${field.id} is not ${signer.name}’s to fill in`, {
+      status: 422,
+      details: { field: `fields[${index}].id`, reason: `field "${field.id}" is to be filled in by ${named(other)}, not by ${named(signer)}` },
+    });
+  });
+}
+
+function conflict(message: string, reason: string, extra: Record<string, unknown> = {}): ApiError {
+  return new ApiError('SUBMISSION_FAILED', message, { details: { reason, ...extra } });
+}
+
+/** The original result again for the accepted payload of this signer, or the 409 for any other. */
+function replayOrConflict(existing: StoredSubmission, checksum: string, signer: SignerDefinition): SubmitResponse {
+  if (existing.checksum === checksum) return { status: 200, result: existing.result };
+  throw conflict(`${signer.name} has already signed document ${existing.documentId}`, 'this signer has already completed; only their accepted payload can be sent again');
+}
+
+/**
+ * A submission to a document with signers (issue 18): one signer's fields, checked against that signer's fields
+ * only; in sequential order, only once every earlier signer has signed (409 `not_your_turn`). The document is
+ * completed, and sealed, with its last signer.
+ */
+export async function submitAsSigner(deps: AppContext, request: SubmitRequest): Promise<SubmitResponse> {
+  const { document, payload, checksum } = request;
+  const signer = signerOf(request);
+  const existing = await deps.storage.getSubmissionForSigner(document.id, signer.id);
+  if (existing) return replayOrConflict(existing, checksum, signer);
+  if (document.status === 'completed') {
+    throw conflict(`Document ${document.id} has already been completed`, 'the document is already completed');
+  }
+  assertOwnFields(request, signer);
+  const waiting = signersBefore(document, await deps.storage.getSignerStates(document.id), signer.id);
+  if (waiting.length > 0) {
+    const names = waiting.map((id) => document.signers!.find((candidate) => candidate.id === id)!.name);
+    throw conflict(`It is not ${signer.name}’s turn yet: waiting for ${names.join(', ')}`, 'not_your_turn', { waitingFor: waiting });
+  }
+  const own: DocumentRecord = { ...document, fields: fieldsOfSigner(document.fields, signer.id) };
+  const verdict = checkSubmission(payload, own, request.receivedAt);
+  if (verdict && 'missingFields' in verdict) {
+    throw new ApiError('VALIDATION_ERROR', `Required fields are missing: ${verdict.missingFields.join(', ')}`, {
+      status: 422,
+      details: { missingFields: verdict.missingFields },
+    });
+  }
+  if (verdict) {
+    throw new ApiError('VALIDATION_ERROR', `Invalid ${verdict.issue.field}: ${verdict.issue.reason}`, { status: 422, details: verdict.issue });
+  }
+
+  const receivedAt = request.receivedAt.toISOString();
+  const submissionId = newId('sub');
+  const submission: StoredSubmission = {
+    id: submissionId,
+    documentId: document.id,
+    signerId: signer.id,
+    organizationId: document.organizationId,
+    keyId: request.key.id,
+    checksum,
+    payload: request.rawText,
+    result: { success: true, submissionId, documentId: document.id, timestamp: receivedAt, message: 'Document submitted successfully' },
+    clientIp: request.clientIp,
+    userAgent: request.userAgent,
+    receivedAt,
+  };
+  const outcome = await deps.storage.recordSubmission(submission, request.idempotency);
+  deps.reads.forgetDocument(document.id);
+  if (outcome.created) {
+    deps.sealWorker?.wake();
+    return { status: 201, result: submission.result };
+  }
+  return replayOrConflict(outcome.existing, checksum, signer);
+}
