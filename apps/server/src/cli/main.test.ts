@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStorage } from '../storage/index.js';
-import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
+import { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } from '../pdf/sample.js';
 import { hashApiKey } from '../keys.js';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
@@ -97,6 +97,30 @@ describe('signet', () => {
     const bad = await signet('documents', 'create', '--org', 'acme', '--pdf', 'a.pdf', '--fields', 'bad.json');
     expect(bad.code).not.toBe(0);
     expect(bad.stderr.trim()).toMatch(/^signet: fields\[0\]\.page: /);
+  });
+
+  it('documents create --signers makes a document with signers; a field naming no signer fails naming it', async () => {
+    await writeFile(join(dir, 'lease.pdf'), await generateSamplePdf({ pages: 2, countersigned: true }));
+    await writeFile(join(dir, 'lease-fields.json'), JSON.stringify(sampleLeaseFields(2)));
+    await writeFile(join(dir, 'signers.json'), JSON.stringify([...LEASE_SIGNERS]));
+    await writeFile(join(dir, 'tenant-only.json'), JSON.stringify([LEASE_SIGNERS[0]]));
+    const create = (...extra: string[]) =>
+      signet('documents', 'create', '--org', 'acme', '--pdf', 'lease.pdf', '--fields', 'lease-fields.json', ...extra);
+    const ok = await create('--signers', 'signers.json', '--signing-order', 'sequential', '--json');
+    expect(ok.code).toBe(0);
+    const created = JSON.parse(ok.stdout);
+    expect(created.signingOrder).toBe('sequential');
+    expect(created.signers.map((s: { id: string; status: string }) => [s.id, s.status])).toEqual([
+      ['tenant', 'ready'],
+      ['landlord', 'waiting'],
+    ]);
+    const text = await create('--signers', 'signers.json');
+    expect(text.stdout).toMatch(/2 signers \(parallel\)\.$/m);
+    const bad = await create('--signers', 'tenant-only.json');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr.trim()).toMatch(/^signet: fields\[\d+\]\.signerId: no signer "landlord"/);
+    const order = await create('--signers', 'signers.json', '--signing-order', 'random');
+    expect(order.stderr.trim()).toMatch(/^signet: signingOrder: /);
   });
 
   it('seed --json creates the demo organization, documents with every field type, and two working keys', async () => {

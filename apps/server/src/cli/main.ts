@@ -7,6 +7,8 @@ import { Command, Option } from 'commander';
 import { loadConfig } from '../config.js';
 import { createDocument } from '../documents/create-document.js';
 import { documentMetadata } from '../documents/present.js';
+import { signersOf } from '../documents/signers.js';
+import type { DocumentRecord } from '../storage/types.js';
 import { createApiKeyRecord, seedDemo } from '../documents/seed.js';
 import { ApiError } from '../errors.js';
 import type { Scope } from '@signet/contract';
@@ -99,8 +101,10 @@ documents
   .requiredOption('--org <slug>', 'organization slug')
   .requiredOption('--pdf <file>', 'the PDF')
   .requiredOption('--fields <file>', 'JSON array of field definitions')
+  .option('--signers <file>', 'JSON array of signers [{ id, name, email?, order? }]; each field then names its signerId')
+  .option('--signing-order <order>', 'with --signers: parallel (default) or sequential')
   .option('--json', 'print the document metadata as JSON')
-  .action((options: { org: string; pdf: string; fields: string; json?: boolean }) =>
+  .action((options: { org: string; pdf: string; fields: string; signers?: string; signingOrder?: string; json?: boolean }) =>
     withStorage(async (storage) => {
       const organization = await storage.getOrganizationBySlug(options.org);
       if (!organization) throw new CliError(`no organization ${options.org} (create one with: signet keys create --org ${options.org} …)`);
@@ -108,15 +112,19 @@ documents
       // first was reported, and the CLI's test raced).
       const bytes = await readInput('--pdf', options.pdf);
       const fields = await readInput('--fields', options.fields);
+      const signers = options.signers === undefined ? undefined : await readInput('--signers', options.signers);
       const document = await createDocument(storage, {
         organizationId: organization.id,
         filename: basename(options.pdf),
         bytes,
         fields: new TextDecoder().decode(fields),
+        ...(signers ? { signers: new TextDecoder().decode(signers) } : {}),
+        ...(options.signingOrder ? { signingOrder: options.signingOrder } : {}),
         maxPdfBytes: loadConfig().maxPdfBytes,
       });
-      if (options.json) return print(documentMetadata(document));
-      print(`Created ${document.id}: ${document.filename}, ${document.pageCount} pages, ${document.fields.length} fields.`);
+      if (options.json) return print({ ...documentMetadata(document), ...signersPart(document) });
+      const who = document.signers ? `, ${document.signers.length} signers (${document.signingOrder})` : '';
+      print(`Created ${document.id}: ${document.filename}, ${document.pageCount} pages, ${document.fields.length} fields${who}.`);
     }),
   );
 
@@ -154,4 +162,9 @@ try {
 } catch (error) {
   process.stderr.write(`signet: ${describeFailure(error)}\n`);
   process.exit(1);
+}
+
+/** A new document's signers and their order, for `documents create --json`; nothing without signers. */
+function signersPart(document: DocumentRecord) {
+  return document.signers ? { signingOrder: document.signingOrder, signers: signersOf(document, []) } : {};
 }

@@ -25,6 +25,8 @@ export interface NewApiKeyOptions {
   /** A session key (issue 18): the document it is bound to, and the signer it signs as. */
   documentId?: string;
   signerId?: string;
+  /** Default: now. */
+  createdAt?: string;
 }
 
 /** A key as shown once at creation: the secret is in `key`, and is never stored. */
@@ -35,8 +37,6 @@ export interface CreatedApiKey {
   organizationId: string;
   scopes: Scope[];
   expiresAt: string | null;
-  createdAt: string;
-  origins: string[];
 }
 
 /**
@@ -58,7 +58,7 @@ export async function createApiKeyRecord(storage: Storage, options: NewApiKeyOpt
     revokedAt: null,
     allowedOrigins: origins,
     rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT,
-    createdAt: new Date().toISOString(),
+    createdAt: options.createdAt ?? new Date().toISOString(),
     ...(options.documentId ? { documentId: options.documentId, signerId: options.signerId ?? null } : {}),
   };
   await storage.createApiKey(record);
@@ -69,8 +69,6 @@ export async function createApiKeyRecord(storage: Storage, options: NewApiKeyOpt
     organizationId: record.organizationId,
     scopes: record.scopes,
     expiresAt: record.expiresAt,
-    createdAt: record.createdAt,
-    origins,
   };
 }
 

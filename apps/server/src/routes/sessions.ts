@@ -51,12 +51,15 @@ export function sessionHandlers(deps: AppContext): Pick<EndpointHandlers, 'creat
         const document = await findOwnDocument(deps, organizationId, params.documentId);
         const signerId = sessionSigner(document, body.signerId);
         const seconds = body.expiresInSeconds ?? SESSION_TTL_SECONDS.default;
+        const createdAt = now();
+        const origins = body.origins ?? [];
         const created = await createApiKeyRecord(deps.storage, {
           organizationId,
           kind: 'pk',
           scopes: DEFAULT_SCOPES.pk,
-          expiresAt: new Date(now().getTime() + seconds * 1000).toISOString(),
-          origins: body.origins ?? [],
+          createdAt: createdAt.toISOString(),
+          expiresAt: new Date(createdAt.getTime() + seconds * 1000).toISOString(),
+          origins,
           documentId: document.id,
           ...(signerId === undefined ? {} : { signerId }),
         });
@@ -64,8 +67,8 @@ export function sessionHandlers(deps: AppContext): Pick<EndpointHandlers, 'creat
           id: created.id,
           expiresAt: created.expiresAt,
           revokedAt: null,
-          allowedOrigins: created.origins,
-          createdAt: created.createdAt,
+          allowedOrigins: origins,
+          createdAt: createdAt.toISOString(),
           documentId: document.id,
           signerId: signerId ?? null,
         });
