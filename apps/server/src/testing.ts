@@ -7,4 +7,4 @@
  */
 export { startLiveServer, type Intercept, type LiveServer } from './test-support/live-server.js';
 export { completeValues, type KeyOptions } from './test-support/harness.js';
-export { generateSamplePdf, sampleFields } from './pdf/sample.js';
+export { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } from './pdf/sample.js';

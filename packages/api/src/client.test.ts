@@ -1,10 +1,19 @@
 import { endpoints, type EndpointName } from '@signet/contract';
-import { completeValues, generateSamplePdf, sampleFields, startLiveServer, type LiveServer } from '@signet/server/testing';
+import {
+  LEASE_SIGNERS,
+  completeValues,
+  generateSamplePdf,
+  sampleFields,
+  sampleLeaseFields,
+  startLiveServer,
+  type LiveServer,
+} from '@signet/server/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   ContractViolationError,
   SigningApiError,
   createSigningClient,
+  missingRequiredFields,
   type SigningClient,
   type SigningClientOptions,
 } from './index.js';
@@ -289,6 +298,82 @@ describe('webhooks', () => {
   });
 });
 
+describe('several signers with session keys (issue 18)', () => {
+  it('creates a two-signer document, mints a session key per signer, and each submits only their own fields', async () => {
+    const sk = client(await server.createKey({ kind: 'sk' }));
+    const pdf = (await generateSamplePdf({ pages: 2, countersigned: true })) as Uint8Array<ArrayBuffer>;
+    const created = await sk.createDocument({
+      file: new Blob([pdf]),
+      filename: 'lease.pdf',
+      fields: sampleLeaseFields(2),
+      signers: [...LEASE_SIGNERS],
+      signingOrder: 'sequential',
+    });
+    expect(created.signingOrder).toBe('sequential');
+    expect(created.signers?.map((signer) => [signer.id, signer.status])).toEqual([
+      ['tenant', 'ready'],
+      ['landlord', 'waiting'],
+    ]);
+    const tenantSession = await sk.createSession(created.id, { signerId: 'tenant', expiresInSeconds: 600 });
+    expect(tenantSession).toMatchObject({ documentId: created.id, signerId: 'tenant', origins: [], revokedAt: null });
+    const landlordSession = await sk.createSession(created.id, { signerId: 'landlord' });
+
+    const landlord = client(landlordSession.key);
+    expect(await landlord.validateKey()).toMatchObject({ valid: true, documentId: created.id, signerId: 'landlord' });
+    const early = await landlord.getDocument(created.id);
+    const outOfTurn = await failure(landlord.submitDocument(await payloadFor(early)));
+    expect(outOfTurn).toMatchObject({ code: 'SUBMISSION_FAILED', status: 409, details: { reason: 'not_your_turn', waitingFor: ['tenant'] } });
+
+    const tenant = client(tenantSession.key);
+    const view = await tenant.getDocument(created.id);
+    expect(view.signerId).toBe('tenant');
+    // The builder submits the tenant's fields only, and counts only theirs as missing.
+    expect(missingRequiredFields(view, {})).toEqual(['signer_name', 'signer_initials', 'accept_terms', 'signature', 'signed_date']);
+    const payload = await payloadFor(view);
+    expect(payload.fields.every((field) => view.fields.find((f) => f.id === field.id)?.signerId === 'tenant')).toBe(true);
+    await tenant.submitDocument(payload);
+
+    const after = await landlord.getDocument(created.id);
+    expect(after.fields.find((field) => field.id === 'signature')?.value?.type).toBe('signature');
+    // The tenant's values on the landlord's view are not the landlord's to send.
+    const landlordPayload = await payloadFor(after);
+    expect(landlordPayload.fields.map((field) => field.id)).toEqual(['landlord_signature', 'landlord_date']);
+    const result = await landlord.submitDocument(landlordPayload);
+    const submissions = await sk.listSubmissions(created.id);
+    expect(submissions.map((submission) => [submission.signerId, submission.id])).toEqual([
+      ['tenant', expect.any(String)],
+      ['landlord', result.submissionId],
+    ]);
+    expect((await sk.getManagedDocument(created.id)).status).toBe('completed');
+
+    const revoked = await sk.revokeSession(created.id, landlordSession.id);
+    expect(revoked).toMatchObject({ id: landlordSession.id, revokedAt: expect.any(String) });
+    expect(await landlord.validateKey()).toMatchObject({ valid: false });
+  });
+
+  it('buildSubmission refuses a value for another signer\'s field before it leaves', async () => {
+    const lease = await server.createLease({ signingOrder: 'parallel' });
+    const view = await client(await server.createSession(lease.id, 'landlord')).getDocument(lease.id);
+    await expect(payloadFor(view, { ...completeValues(view.fields.filter((f) => f.signerId === 'landlord')), signer_name: { type: 'text', content: 'Ada' } })).rejects.toMatchObject({
+      field: 'signer_name',
+      message: expect.stringContaining("another signer's"),
+    });
+  });
+
+  it('refusals: a session key for another document (403), an unknown signer (422)', async () => {
+    const sk = client(await server.createKey({ kind: 'sk' }));
+    const lease = await server.createLease();
+    const other = await server.createDocument({ pages: 1 });
+    const tenant = client((await sk.createSession(lease.id, { signerId: 'tenant' })).key);
+    expect(await failure(tenant.getDocument(other.id))).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS', status: 403 });
+    expect(await failure(sk.createSession(lease.id, { signerId: 'nobody' }))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      status: 422,
+      details: { field: 'signerId' },
+    });
+  });
+});
+
 describe('the endpoint table', () => {
   /** No such endpoint: only the request each call makes matters here. */
   const webhookId = 'wh_Q3hXk2v9TzR7mLpW4sNa8bYc';
@@ -316,6 +401,9 @@ describe('the endpoint table', () => {
     listWebhookDeliveries: (c) => c.listWebhookDeliveries(webhookId, { limit: 1 }),
     retryWebhookDelivery: (c) => c.retryWebhookDelivery(webhookId, 'dlv_J8kQm2XwR4tZp6LnV3yBcD5e'),
     sendTestWebhook: (c) => c.sendTestWebhook(webhookId),
+    listSubmissions: (c, id) => c.listSubmissions(id),
+    createSession: (c, id) => c.createSession(id, {}),
+    revokeSession: (c, id) => c.revokeSession(id, 'key_R2wXn8TqL5vBmK3pZ7cYd4Hs'),
   };
 
   it('the client calls every endpoint reached with a key, and nothing outside the table', async () => {

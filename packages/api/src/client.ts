@@ -4,8 +4,13 @@ import {
   endpointPath,
   type AnswerCheck,
   type AuditTrail,
+  type CreateSessionRequest,
   type CreateWebhookRequest,
+  type CreatedSession,
   type CreatedWebhook,
+  type Session,
+  type SignerDefinition,
+  type SigningOrder,
   type VerifyResult,
   type DocumentMetadata,
   type Endpoint,
@@ -83,11 +88,23 @@ export interface SigningClient {
    * `POST /documents` (sk key): a new document from a PDF and its field definitions. Retried only after a 429: the
    * endpoint takes no Idempotency-Key, so a retry after a time-out could create the document twice.
    */
-  createDocument(input: { file: Blob; filename?: string; fields: FieldDefinition[] }, options?: { signal?: AbortSignal }): Promise<ManagedDocument>;
+  createDocument(
+    input: { file: Blob; filename?: string; fields: FieldDefinition[]; signers?: SignerDefinition[]; signingOrder?: SigningOrder },
+    options?: { signal?: AbortSignal },
+  ): Promise<ManagedDocument>;
   /** `GET /documents/{documentId}` (sk key): the document with its field definitions and status. */
   getManagedDocument(documentId: string, options?: { signal?: AbortSignal }): Promise<ManagedDocument>;
-  /** `GET /documents/{documentId}/submission` (sk key): the stored submission of a completed document. */
+  /** `GET /documents/{documentId}/submission` (sk key): the stored submission of a completed document without signers. */
   getSubmission(documentId: string, options?: { signal?: AbortSignal }): Promise<SubmissionRecord>;
+  /** `GET /documents/{documentId}/submissions` (sk key): every accepted submission, one per signer who signed. */
+  listSubmissions(documentId: string, options?: { signal?: AbortSignal }): Promise<SubmissionRecord[]>;
+  /**
+   * `POST /documents/{documentId}/sessions` (sk key): a `pk_` key that works only for this document, as `signerId`,
+   * for the signer's browser (`<SigningViewer apiKey>`); shown this once. Retried only after a 429.
+   */
+  createSession(documentId: string, body: CreateSessionRequest, options?: { signal?: AbortSignal }): Promise<CreatedSession>;
+  /** `DELETE /documents/{documentId}/sessions/{keyId}` (sk key): the key is refused from then on. */
+  revokeSession(documentId: string, keyId: string, options?: { signal?: AbortSignal }): Promise<Session>;
   /**
    * `GET /documents/{documentId}/signed.pdf` (sk key): the sealed PDF's bytes. Before it is sealed the server answers
    * 409 `DOCUMENT_NOT_SEALED` with `Retry-After`, which the client waits out like any retryable answer (with the
@@ -200,17 +217,25 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
     async *allDocuments(list = {}) {
       for await (const page of documentPages(list)) yield* page.data;
     },
-    createDocument: async ({ file, filename, fields }, { signal } = {}) => {
+    createDocument: async ({ file, filename, fields, signers, signingOrder }, { signal } = {}) => {
       const form = new FormData();
       form.set('file', file, filename ?? 'document.pdf');
       form.set('fields', JSON.stringify(fields));
       if (filename) form.set('filename', filename);
+      if (signers) form.set('signers', JSON.stringify(signers));
+      if (signingOrder) form.set('signingOrder', signingOrder);
       return (await call('createDocument', { body: form, signal, replayable: false })).data;
     },
     getManagedDocument: async (documentId, { signal } = {}) =>
       (await call('getManagedDocument', { params: { documentId }, signal })).data,
     getSubmission: async (documentId, { signal } = {}) =>
       (await call('getSubmission', { params: { documentId }, signal })).data,
+    listSubmissions: async (documentId, { signal } = {}) =>
+      (await call('listSubmissions', { params: { documentId }, signal })).data,
+    createSession: async (documentId, body, { signal } = {}) =>
+      (await call('createSession', { params: { documentId }, body, signal, replayable: false })).data,
+    revokeSession: async (documentId, keyId, { signal } = {}) =>
+      (await call('revokeSession', { params: { documentId, keyId }, signal })).data,
     getSignedDocument: async (documentId, { signal } = {}) =>
       (await call('getSignedDocument', { params: { documentId }, signal, binary: true })) as unknown as Uint8Array,
     getAuditTrail: async (documentId, { signal } = {}) =>

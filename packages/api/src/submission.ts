@@ -3,6 +3,7 @@ import {
   checkPageInfo,
   checkRenderContext,
   submissionChecksum,
+  fieldsOfSigner,
   submissionIssues,
   submittedFields,
   type FieldValue,
@@ -21,8 +22,11 @@ export const DEFAULT_TEXT_STYLE: TextStyle = { fontSize: 12, fontFamily: 'Helvet
 type Values = Readonly<Record<string, FieldValue | undefined>>;
 
 export interface BuildSubmissionInput {
-  /** The document as `getDocument` returned it. */
-  document: Pick<SdkDocument, 'metadata' | 'fields'>;
+  /**
+   * The document as `getDocument` returned it. With a session key's `signerId` (several signers), only that signer's
+   * fields are submitted: the other signers' fields, and the values they carry, are theirs.
+   */
+  document: Pick<SdkDocument, 'metadata' | 'fields' | 'signerId'>;
   /** What the signer entered, by field id: `{ type: 'text', content: 'Ada' }`, `{ type: 'checkbox', checked: true }`… */
   values: Values;
   /** How the document was shown: scale, viewport size, devicePixelRatio. */
@@ -49,9 +53,15 @@ export interface BuildSubmissionInput {
  */
 export async function buildSubmission(input: BuildSubmissionInput): Promise<SubmissionPayload> {
   const { document, values } = input;
-  const ids = new Set(document.fields.map((field) => field.id));
+  const own = fieldsOfSigner(document.fields, document.signerId);
+  const ids = new Set(own.map((field) => field.id));
   for (const [id, value] of Object.entries(values)) {
-    if (!ids.has(id)) throw new SubmissionBuildError(id, `no field "${id}" in document ${document.metadata.id}`);
+    if (!ids.has(id)) {
+      const reason = document.fields.some((field) => field.id === id)
+        ? `field "${id}" is another signer's to fill in`
+        : `no field "${id}" in document ${document.metadata.id}`;
+      throw new SubmissionBuildError(id, reason);
+    }
     if (value !== undefined) checked(checkFieldValue, value, id);
   }
 
@@ -60,9 +70,9 @@ export async function buildSubmission(input: BuildSubmissionInput): Promise<Subm
     submittedAt: timestamp(input.submittedAt),
     renderContext: checked(checkRenderContext as AnswerCheck<RenderContext>, input.renderContext, 'renderContext'),
     pages: input.pages.map((page, index) => checked(checkPageInfo as AnswerCheck<PageInfo>, page, `pages[${index}]`)),
-    fields: submittedFields(document.fields, values, (field) => input.textStyles?.[field.id] ?? DEFAULT_TEXT_STYLE),
+    fields: submittedFields(own, values, (field) => input.textStyles?.[field.id] ?? DEFAULT_TEXT_STYLE),
   };
-  const rules = { pageCount: document.metadata.pageCount, fields: document.fields };
+  const rules = { pageCount: document.metadata.pageCount, fields: own };
   const issue = submissionIssues(rules, unsigned).find((found) => !found.missing);
   if (issue) throw new SubmissionBuildError(issue.fieldId ?? issue.field, issue.reason);
   return { ...unsigned, checksum: await submissionChecksum(unsigned) };
@@ -73,10 +83,11 @@ export async function buildSubmission(input: BuildSubmissionInput): Promise<Subm
  * order: the `missingFields` of the server's 422 for that submission (the contract's `submissionIssues`).
  * @example missingRequiredFields(document, {}) // ['signer_name', 'signature', …]
  */
-export function missingRequiredFields(document: Pick<SdkDocument, 'fields'>, values: Values): string[] {
-  const fields = submittedFields(document.fields, values, () => DEFAULT_TEXT_STYLE);
+export function missingRequiredFields(document: Pick<SdkDocument, 'fields' | 'signerId'>, values: Values): string[] {
+  const own = fieldsOfSigner(document.fields, document.signerId);
+  const fields = submittedFields(own, values, () => DEFAULT_TEXT_STYLE);
   // No pages to check against the page count.
-  const rules = { pageCount: Number.POSITIVE_INFINITY, fields: document.fields };
+  const rules = { pageCount: Number.POSITIVE_INFINITY, fields: own };
   return submissionIssues(rules, { fields }).flatMap((issue) =>
     issue.missing && issue.fieldId ? [issue.fieldId] : [],
   );

@@ -1,5 +1,5 @@
 import { serve, type ServerType } from '@hono/node-server';
-import type { FieldDefinition } from '@signet/contract';
+import type { FieldDefinition, SigningOrder } from '@signet/contract';
 import { createTestApp, type KeyOptions, type TestApp } from './harness.js';
 
 /** What sits in front of the real app: call `next` to reach it, or answer (or fail) without it. */
@@ -14,6 +14,10 @@ export interface LiveServer {
   createKey(options?: KeyOptions): Promise<string>;
   /** A new document of the sample agreement (`pages` long, 3 by default) or with the given fields. */
   createDocument(options?: { pages?: number; fields?: FieldDefinition[] }): Promise<{ id: string; pageCount: number }>;
+  /** A two-signer lease (the tenant, then the landlord; `sequential` unless told) of `sampleLeaseFields`. */
+  createLease(options?: { pages?: number; signingOrder?: SigningOrder }): Promise<{ id: string; pageCount: number }>;
+  /** A session key of a document, for one of its signers (none on a document without signers). */
+  createSession(documentId: string, signerId?: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -47,6 +51,13 @@ export async function startLiveServer(env: Record<string, string> = {}): Promise
     async createDocument(options) {
       const document = await test.createDocument(options);
       return { id: document.id, pageCount: document.pageCount };
+    },
+    async createLease(options) {
+      const document = await test.createLease(options);
+      return { id: document.id, pageCount: document.pageCount };
+    },
+    async createSession(documentId, signerId) {
+      return (await test.createSession(documentId, signerId)).secret;
     },
     async close() {
       await new Promise<void>((resolve) => {

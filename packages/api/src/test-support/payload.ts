@@ -1,11 +1,14 @@
-import type { FieldValue, SdkDocument, SubmissionPayload } from '@signet/contract';
+import { fieldsOfSigner, type FieldValue, type SdkDocument, type SubmissionPayload } from '@signet/contract';
 import { completeValues } from '@signet/server/testing';
 import { buildSubmission } from '../submission.js';
 
-/** A submission of `document` built by this package's own builder: every required field filled unless `values` says. */
+/**
+ * A submission of `document` built by this package's own builder: every required field (of the session key's signer,
+ * when there is one) filled unless `values` says.
+ */
 export function payloadFor(
   document: SdkDocument,
-  values: Record<string, FieldValue | undefined> = completeValues(document.fields),
+  values: Record<string, FieldValue | undefined> = completeValues(fieldsOfSigner(document.fields, document.signerId)),
 ): Promise<SubmissionPayload> {
   return buildSubmission({
     document,
