@@ -1,7 +1,7 @@
 import { serveStatic } from '@hono/node-server/serve-static';
 import { createSigningClient, SigningApiError } from '@signet/api';
 import { WebhookVerificationError, verifyWebhook } from '@signet/api/webhooks';
-import { generateSamplePdf, sampleFields } from '@signet/server/seed';
+import { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } from '@signet/server/seed';
 import { Hono } from 'hono';
 import { relative } from 'node:path';
 import { WebhookInbox } from './webhook-inbox.js';
@@ -55,6 +55,38 @@ export function createDemoApp(options: DemoOptions) {
       fields: sampleFields(pages),
     });
     return c.json({ documentId: created.id }, 201);
+  });
+
+  // A lease for two signers, the tenant first: each signs with a session key of their own (issue 18).
+  app.post('/demo-api/leases', async (c) => {
+    const pages = 2;
+    const pdf = (await generateSamplePdf({ pages, title: 'Residential Lease Agreement', countersigned: true })) as Uint8Array<ArrayBuffer>;
+    const created = await signet.createDocument({
+      file: new Blob([pdf], { type: 'application/pdf' }),
+      filename: 'residential-lease.pdf',
+      fields: sampleLeaseFields(pages),
+      signers: [...LEASE_SIGNERS],
+      signingOrder: 'sequential',
+    });
+    return c.json({ documentId: created.id }, 201);
+  });
+
+  // Where each signer stands (the page's signer switch); the sk key's view, without the fields.
+  app.get('/demo-api/documents/:id/signers', async (c) => {
+    const document = await signet.getManagedDocument(c.req.param('id'));
+    return c.json({ signingOrder: document.signingOrder ?? null, signers: document.signers ?? [] });
+  });
+
+  // A session key for one signer, minted when their page asks for it, as a host's backend does once it knows who
+  // its visitor is: it works for this document, as this signer, for an hour.
+  app.post('/demo-api/documents/:id/sessions/:signerId', async (c) => {
+    try {
+      const session = await signet.createSession(c.req.param('id'), { signerId: c.req.param('signerId'), expiresInSeconds: 3600 });
+      return c.json({ key: session.key, expiresAt: session.expiresAt }, 201);
+    } catch (error) {
+      if (error instanceof SigningApiError) return c.json({ error: error.message, code: error.code }, error.status as 422);
+      throw error;
+    }
   });
 
   app.get('/demo-api/documents/:id/submission', async (c) => {

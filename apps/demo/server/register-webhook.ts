@@ -1,7 +1,15 @@
 import type { SigningClient, WebhookEventType } from '@signet/api';
 
 /** Every event Signet sends about documents: the demo shows them all. */
-const DEMO_EVENTS: WebhookEventType[] = ['document.created', 'document.viewed', 'document.completed', 'document.sealed', 'document.sealing_failed'];
+const DEMO_EVENTS: WebhookEventType[] = [
+  'document.created',
+  'document.viewed',
+  'signer.opened',
+  'signer.completed',
+  'document.completed',
+  'document.sealed',
+  'document.sealing_failed',
+];
 
 /**
  * Registers `url` as a webhook endpoint of the sk key's organization for every document event, and returns the

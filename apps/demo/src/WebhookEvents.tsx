@@ -9,6 +9,10 @@ function describe(event: ReceivedEvent): ReactNode {
       return `${event.data.filename}, ${event.data.pageCount} ${event.data.pageCount === 1 ? 'page' : 'pages'}`;
     case 'document.viewed':
       return 'The signer opened it';
+    case 'signer.opened':
+      return `${event.data.signerName} opened it`;
+    case 'signer.completed':
+      return `${event.data.signerName} signed; ${event.data.remaining === 0 ? 'nobody' : event.data.remaining} left to sign`;
     case 'document.completed':
       return (
         <>

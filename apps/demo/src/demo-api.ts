@@ -1,4 +1,4 @@
-import type { DocumentMetadata, SubmissionResult } from '@signet/api';
+import type { DocumentMetadata, Signer, SubmissionResult } from '@signet/api';
 import type { ReceivedEvent } from '../server/webhook-inbox.js';
 
 /** What the demo's backend tells its page: where the API is, and a public key. */
@@ -22,7 +22,16 @@ export const demoApi = {
     fetch(`/demo-api/documents/${encodeURIComponent(documentId)}/events`, { signal })
       .then((r) => json<{ events: ReceivedEvent[] }>(r))
       .then((b) => b.events),
+  createLease: () => fetch('/demo-api/leases', { method: 'POST' }).then((r) => json<{ documentId: string }>(r)),
+  /** The document's signers and where they stand; none on a document without signers. */
+  signers: (documentId: string) =>
+    fetch(`/demo-api/documents/${encodeURIComponent(documentId)}/signers`).then((r) => json<{ signers: Signer[] }>(r)).then((b) => b.signers),
+  /** A session key for one signer, minted by the backend. */
+  session: (documentId: string, signerId: string) =>
+    fetch(`/demo-api/documents/${encodeURIComponent(documentId)}/sessions/${encodeURIComponent(signerId)}`, { method: 'POST' })
+      .then((r) => json<{ key: string }>(r))
+      .then((b) => b.key),
   submissionUrl: (documentId: string) => `/demo-api/documents/${encodeURIComponent(documentId)}/submission`,
 };
 
-export type { DocumentMetadata, ReceivedEvent, SubmissionResult };
+export type { DocumentMetadata, ReceivedEvent, Signer, SubmissionResult };
