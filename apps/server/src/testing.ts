@@ -6,5 +6,5 @@
  * @example const server = await startLiveServer(); const key = await server.createKey();
  */
 export { startLiveServer, type Intercept, type LiveServer } from './test-support/live-server.js';
-export { completeValues, type KeyOptions } from './test-support/harness.js';
+export { buildPayload, completeValues, type KeyOptions } from './test-support/harness.js';
 export { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } from './pdf/sample.js';

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import {
-  endpointChecks,
+  allEndpointChecks,
   endpointPath,
+  sdkEndpointChecks,
+  type EndpointCheckTable,
   type AnswerCheck,
   type AuditTrail,
   type CreateSessionRequest,
@@ -159,13 +161,8 @@ type Call<E extends Endpoint> = ([PathParams<E['path']>] extends [never] ? { par
   binary?: boolean;
 };
 
-/**
- * A client of the Signet API for browsers and Node 20+.
- * @example
- * const client = createSigningClient({ apiKey: 'pk_…', baseUrl: 'https://sign.example.com' });
- * const document = await client.getDocument('doc_…');
- */
-export function createSigningClient(options: SigningClientOptions): SigningClient {
+/** Sends calls of the endpoints of `table` with the client's key, time-outs and retries, checking their answers. */
+function createCaller(options: SigningClientOptions, table: Partial<EndpointCheckTable>) {
   const transport = new Transport({
     apiKey: options.apiKey,
     baseUrl: options.baseUrl,
@@ -177,10 +174,10 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
 
   /**
    * Calls the endpoint `name`: its method, its path with `params` filled in, its answer checked against the contract
-   * (`endpointChecks`, made from the contract's schemas without bundling zod).
+   * (the checks of `table`, made from the contract's schemas without bundling zod).
    */
   const call = <N extends EndpointName>(name: N, { params, query, ...request }: Call<Endpoints[N]>): Promise<Answer<Endpoints[N]>> => {
-    const endpoint = endpointChecks[name];
+    const endpoint = table[name]!;
     const search = new URLSearchParams();
     for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) search.set(key, value as string);
     const path = endpointPath<{ path: string }>(endpoint, (params ?? {}) as Record<string, string>);
@@ -192,6 +189,45 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
       ...(answers as { check: AnswerCheck<Answer<Endpoints[N]>>; failureCheck?: AnswerCheck<Answer<Endpoints[N]>> }),
     });
   };
+  return { call, transport };
+}
+
+/** What a signer's browser calls: a client of the SDK endpoints alone (pk keys, session keys). */
+export type SdkClient = Pick<SigningClient, 'validateKey' | 'getDocument' | 'submitDocument' | 'rateLimit'>;
+
+/** The SDK methods of a client, over `call`. */
+function sdkMethods(call: ReturnType<typeof createCaller>['call']): Omit<SdkClient, 'rateLimit'> {
+  return {
+    validateKey: ({ signal } = {}) => call('validateKey', { signal }),
+    getDocument: (documentId, { signal } = {}) => call('getDocument', { params: { documentId }, signal }),
+    submitDocument: (payload, { idempotencyKey = newIdempotencyKey(), signal } = {}) =>
+      call('submitDocument', { body: payload, headers: { 'Idempotency-Key': idempotencyKey }, signal }),
+  };
+}
+
+/**
+ * A client of the SDK endpoints only, for a signer's browser: `validateKey`, `getDocument`, `submitDocument`. It
+ * carries the checks of those answers alone, so a page that signs does not download the management endpoints'.
+ * @example const client = createSdkClient({ apiKey: sessionKey, baseUrl: 'https://sign.example.com' });
+ */
+export function createSdkClient(options: SigningClientOptions): SdkClient {
+  const { call, transport } = createCaller(options, sdkEndpointChecks);
+  return {
+    ...sdkMethods(call),
+    get rateLimit() {
+      return transport.rateLimit;
+    },
+  };
+}
+
+/**
+ * A client of the Signet API for browsers and Node 20+.
+ * @example
+ * const client = createSigningClient({ apiKey: 'pk_…', baseUrl: 'https://sign.example.com' });
+ * const document = await client.getDocument('doc_…');
+ */
+export function createSigningClient(options: SigningClientOptions): SigningClient {
+  const { call, transport } = createCaller(options, allEndpointChecks());
 
   const listDocuments = async ({ limit, cursor, signal }: ListOptions = {}): Promise<DocumentPage> => {
     const { data, pagination } = await call('listDocuments', { query: pageQuery({ limit, cursor }), signal });
@@ -208,10 +244,7 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
   }
 
   return {
-    validateKey: ({ signal } = {}) => call('validateKey', { signal }),
-    getDocument: (documentId, { signal } = {}) => call('getDocument', { params: { documentId }, signal }),
-    submitDocument: (payload, { idempotencyKey = newIdempotencyKey(), signal } = {}) =>
-      call('submitDocument', { body: payload, headers: { 'Idempotency-Key': idempotencyKey }, signal }),
+    ...sdkMethods(call),
     listDocuments,
     documentPages,
     async *allDocuments(list = {}) {

@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { GENERATED_FILE, generateAnswerChecks } from '../scripts/generate-answer-checks.js';
-import { checkErrorEnvelope, checkPageInfo, checkTimestamp, endpointChecks } from './answer-checks.js';
+import { allEndpointChecks, checkErrorEnvelope, checkPageInfo, checkTimestamp } from './answer-checks.js';
+
+const endpointChecks = allEndpointChecks();
 import { endpoints } from './endpoints.js';
 import { SdkDocumentSchema } from './schemas/document.js';
 import { ErrorEnvelopeSchema } from './schemas/envelope.js';

@@ -1,5 +1,5 @@
 import type { AnswerCheck } from './answer-check.js';
-import { checkErrorEnvelope as errorEnvelope, generatedEndpoints } from './answer-checks.generated.js';
+import { checkErrorEnvelope as errorEnvelope, managementEndpoints, sdkEndpoints } from './answer-checks.generated.js';
 import type { EndpointName, Endpoints } from './endpoints.js';
 import type { ErrorEnvelope } from './schemas/envelope.js';
 
@@ -15,15 +15,31 @@ export interface EndpointChecks<E extends Endpoints[EndpointName] = Endpoints[En
   readonly refusal?: AnswerCheck<unknown>;
 }
 
+/** The endpoints a browser calls: a pk key's and the document token's. */
+export type SdkEndpointName = keyof typeof sdkEndpoints;
+
+/** A table of endpoints' checks, by name. */
+export type EndpointCheckTable<N extends EndpointName = EndpointName> = { readonly [K in N]: EndpointChecks<Endpoints[K]> };
+
 /**
- * The endpoints of {@link endpoints} as a client calls them, without zod: made from the same table and its schemas
- * by `scripts/generate-answer-checks.ts`, so a browser refuses an answer that breaks the contract without bundling
- * zod.
+ * The endpoints a browser calls, as a client calls them, without zod: made from the contract's table and schemas by
+ * `scripts/generate-answer-checks.ts`, so a browser refuses an answer that breaks the contract without bundling zod.
  * @example
- * const { method, path, answer } = endpointChecks.getDocument;
+ * const { method, path, answer } = sdkEndpointChecks.getDocument;
  * const result = answer!(await response.json()); // { success: true, data } or { success: false, issues }
  */
-export const endpointChecks: { readonly [N in EndpointName]: EndpointChecks<Endpoints[N]> } = generatedEndpoints;
+export const sdkEndpointChecks: EndpointCheckTable<SdkEndpointName> = sdkEndpoints;
+
+let everyEndpoint: EndpointCheckTable | undefined;
+
+/**
+ * Every endpoint's checks, the management endpoints' made on first call: a bundle that calls only the SDK
+ * endpoints (the viewer) never includes them.
+ * @example allEndpointChecks().createSession.answer!(body)
+ */
+export function allEndpointChecks(): EndpointCheckTable {
+  return (everyEndpoint ??= { ...sdkEndpoints, ...managementEndpoints() });
+}
 
 /** The check of the error envelope (contract §2.1) a refusal comes in. */
 export const checkErrorEnvelope: AnswerCheck<ErrorEnvelope> = errorEnvelope as AnswerCheck<ErrorEnvelope>;

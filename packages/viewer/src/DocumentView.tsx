@@ -1,4 +1,4 @@
-import { missingRequiredFields, type SigningClient } from '@signet/api';
+import { SigningApiError, missingRequiredFields, type SdkClient } from '@signet/api';
 import { documentPreviewUrl, type FieldDefinition, type FieldValue, type SdkDocument, type SubmissionResult, type TextStyle } from '@signet/contract';
 import type { QueryKey } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
@@ -6,7 +6,7 @@ import { fieldsNamedBy } from './error-message.js';
 import { pageInfo, readingOrder, textStyle } from './fields/field-geometry.js';
 import { FieldLayer } from './fields/FieldLayer.js';
 import { GuidanceBar } from './GuidanceBar.js';
-import { signatureDialogLabels, type ViewerMessages } from './i18n/messages.js';
+import { format, signatureDialogLabels, type ViewerMessages } from './i18n/messages.js';
 import { LoadProgress } from './Page/LoadProgress.js';
 import { PdfPages } from './Page/PdfPages.js';
 import { PreviewPage } from './Page/PreviewPage.js';
@@ -22,7 +22,7 @@ import { useLatest } from './useLatest.js';
 import { useSubmit } from './useSubmit.js';
 
 export interface DocumentViewProps {
-  client: SigningClient;
+  client: SdkClient;
   document: SdkDocument;
   messages: ViewerMessages;
   /** The document's key among the host's queries (its signed copy's query is under it). */
@@ -55,9 +55,16 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
   const areaRef = useRef<HTMLDivElement>(null);
   const { mutation: submission, submittedFieldIds } = useSubmit(client, document);
   const result = submission.data;
-  const completed = Boolean(result) || document.metadata.status === 'completed';
+  const signers = useSigners(document);
+  const completed = Boolean(result) || document.metadata.status === 'completed' || signers.done;
+  const locked = completed || signers.waitingFor.length > 0;
 
   const ordered = useMemo(() => readingOrder(document.fields), [document.fields]);
+  // With a session key of one of several signers, theirs are the fields to fill in; the others' are read-only.
+  const own = useMemo(
+    () => (document.signerId === undefined ? ordered : ordered.filter((field) => field.signerId === document.signerId)),
+    [ordered, document.signerId],
+  );
   const fieldsByPage = useMemo(() => {
     const byPage = new Map<number, FieldDefinition[]>();
     for (const field of ordered) {
@@ -67,7 +74,7 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
     }
     return byPage;
   }, [ordered]);
-  const required = ordered.filter((field) => field.required);
+  const required = own.filter((field) => field.required);
   // The server's own count: the required fields a submission of these values would leave without a value.
   const missing = useMemo(() => new Set(missingRequiredFields(document, values)), [document, values]);
   const incomplete = required.filter((field) => missing.has(field.id));
@@ -160,7 +167,8 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
           fields={fields}
           values={values}
           invalid={invalid}
-          completed={completed}
+          completed={locked}
+          ownerOf={signers.ownerOf}
           pageHeight={page.height}
           cssScale={scale}
           messages={messages}
@@ -170,13 +178,16 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
         />
       );
     },
-    [fieldsByPage, values, invalid, completed, messages, idPrefix, change, openDialog],
+    [fieldsByPage, values, invalid, locked, signers.ownerOf, messages, idPrefix, change, openDialog],
   );
 
   const submitError = submission.error;
   const namedFields = submitError ? fieldsNamedBy(submitError, submittedFieldIds()) : [];
+  // Sequential order: refused because an earlier signer has not signed (another tab may have been faster to look).
+  const turnRefused = submitError instanceof SigningApiError && submitError.details?.reason === 'not_your_turn';
+  const waitingFor = turnRefused ? signers.namesOf(submitError.details?.waitingFor) : signers.waitingFor;
   // The dialog's Type tab starts with the name the signer typed into the first text field (or its initials).
-  const firstText = ordered.find((field) => field.type === 'text' && field.editable);
+  const firstText = own.find((field) => field.type === 'text' && field.editable);
   const nameValue = firstText ? values[firstText.id] : undefined;
   const typedName = nameValue?.type === 'text' ? nameValue.content : '';
 
@@ -188,7 +199,19 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
         </span>
         <ZoomControls zoom={zoom} onZoomChange={setZoom} labels={{ zoomIn: messages.zoomIn, zoomOut: messages.zoomOut, fitWidth: messages.fitWidth, value: messages.zoomValue }} />
       </div>
-      {completed && (
+      {completed && signers.othersPending.length > 0 && document.metadata.status !== 'completed' ? (
+        <StatusPanel tone="success" title={result ? messages.completedTitle : messages.alreadyCompletedTitle}>
+          {format(messages.othersPendingBody, { names: signers.othersPending.join(', ') })}
+          {result && (
+            <>
+              {' '}
+              <span className="signet-reference">
+                {messages.submissionReference}: <code>{result.submissionId}</code>
+              </span>
+            </>
+          )}
+        </StatusPanel>
+      ) : completed && (
         <StatusPanel
           tone="success"
           title={result ? messages.completedTitle : messages.alreadyCompletedTitle}
@@ -215,7 +238,12 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
           )}
         </StatusPanel>
       )}
-      {submitError && !completed && (
+      {!completed && waitingFor.length > 0 && (
+        <StatusPanel tone="info" title={messages.waitingTitle}>
+          {format(messages.waitingBody, { names: waitingFor.join(', ') })}
+        </StatusPanel>
+      )}
+      {submitError && !completed && !turnRefused && (
         <StatusPanel tone="error" title={namedFields.length > 0 ? messages.fixFields : messages.submitFailed}>
           {namedFields.length > 0 ? null : submitError.message}
         </StatusPanel>
@@ -253,7 +281,7 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
           </div>
         )}
       </div>
-      {!completed && (
+      {!locked && (
         <GuidanceBar
           done={required.length - incomplete.length}
           total={required.length}
@@ -284,6 +312,30 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
       )}
     </>
   );
+}
+
+/**
+ * A document's signers as this viewer's signer sees them (several signers, a session key): whose each other field
+ * is, whom this signer waits for (sequential order), who has yet to sign besides them, and whether they are done.
+ * Without a session key's `signerId`, every field is the signer's and nobody is waited for.
+ */
+function useSigners(document: SdkDocument) {
+  const { signers: listed, signerId } = document;
+  return useMemo(() => {
+    const signers = listed ?? [];
+    const names = new Map(signers.map((signer) => [signer.id, signer.name]));
+    const me = signers.find((signer) => signer.id === signerId);
+    const pending = (signer: { status: string }) => signer.status !== 'completed';
+    return {
+      done: me?.status === 'completed',
+      waitingFor:
+        me?.status === 'waiting' ? signers.filter((signer) => signer.order < me.order && pending(signer)).map((signer) => signer.name) : [],
+      othersPending: signers.filter((signer) => signer.id !== signerId && pending(signer)).map((signer) => signer.name),
+      namesOf: (ids: unknown) => (Array.isArray(ids) ? ids.map((id) => names.get(String(id)) ?? String(id)) : []),
+      ownerOf: (field: FieldDefinition) =>
+        signerId !== undefined && field.signerId !== undefined && field.signerId !== signerId ? (names.get(field.signerId) ?? field.signerId) : undefined,
+    };
+  }, [listed, signerId]);
 }
 
 /** "Ada Lovelace" → "AL". */

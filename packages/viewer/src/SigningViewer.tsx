@@ -1,4 +1,4 @@
-import { createSigningClient, type RetryOptions } from '@signet/api';
+import { createSdkClient, type RetryOptions } from '@signet/api';
 import { documentPreviewUrl, type FieldValue, type SdkDocument, type SubmissionResult } from '@signet/contract';
 import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -77,7 +77,7 @@ function ViewerRoot({
 }: Omit<SigningViewerProps, 'queryClient'>) {
   const messages = useMemo(() => resolveMessages(locale, overrides), [locale, overrides]);
   const apiBase = baseUrl ?? globalThis.location?.origin ?? '';
-  const client = useMemo(() => createSigningClient({ apiKey, baseUrl: apiBase, retry }), [apiKey, apiBase, retry]);
+  const client = useMemo(() => createSdkClient({ apiKey, baseUrl: apiBase, retry }), [apiKey, apiBase, retry]);
   const documentQuery = {
     queryKey: ['signet', 'document', apiBase, documentId, apiKey],
     // The client retries transient failures itself; the query must not multiply them.

@@ -148,6 +148,11 @@ const shellCss = /* css */ `
 .signet-viewer .signet-field--readonly .signet-sign-button {
   border: 1px dashed #9aa5b1; background: rgba(241, 243, 245, 0.7); color: #1f2933; cursor: default;
 }
+.signet-viewer .signet-field-owner {
+  display: flex; align-items: center; justify-content: center; width: 100%; height: 100%; padding: 0 4px;
+  border: 1px dashed #9aa5b1; border-radius: 4px; background: rgba(241, 243, 245, 0.85); color: #52606d;
+  font-size: clamp(8px, 38cqh, 12px); font-style: italic; text-align: center; overflow: hidden; line-height: 1.1;
+}
 `;
 
 export const viewerCss = shellCss + pageCss + signatureCss;

@@ -1,4 +1,4 @@
-import { buildSubmission, newIdempotencyKey, type SigningClient } from '@signet/api';
+import { buildSubmission, newIdempotencyKey, type SdkClient } from '@signet/api';
 import type { FieldValue, RenderContext, PageInfo, SdkDocument, SubmissionPayload, SubmissionResult, TextStyle } from '@signet/contract';
 import { useMutation } from '@tanstack/react-query';
 import { useRef } from 'react';
@@ -15,7 +15,7 @@ export interface SubmitInput {
  * presses Submit again after a failure without changing anything, the same payload goes with the same key, so no
  * path creates a second submission.
  */
-export function useSubmit(client: SigningClient, document: SdkDocument) {
+export function useSubmit(client: SdkClient, document: SdkDocument) {
   const prepared = useRef<{ values: SubmitInput['values']; payload: SubmissionPayload; key: string } | null>(null);
   const mutation = useMutation<SubmissionResult & { payload: SubmissionPayload }, Error, SubmitInput>({
     mutationFn: async (input) => {

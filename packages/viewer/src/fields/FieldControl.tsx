@@ -1,7 +1,7 @@
 import { SUBMISSION_LIMITS, hasValue, type FieldDefinition, type FieldValue } from '@signet/contract';
 import { DataUrlImage } from '../signature/DataUrlImage.js';
 import type { CSSProperties } from 'react';
-import type { ViewerMessages } from '../i18n/messages.js';
+import { format, type ViewerMessages } from '../i18n/messages.js';
 import { TEXT_FONT, fieldBox, textStyle } from './field-geometry.js';
 import { fitText } from './text-limit.js';
 
@@ -11,6 +11,8 @@ export interface FieldControlProps {
   invalid: boolean;
   /** The signer cannot change it: a non-editable field, or a completed document. */
   readOnly: boolean;
+  /** Another signer's field (several signers): that signer's name; it is read-only, with their value once they signed. */
+  owner?: string;
   /** Unique per viewer, for ids. */
   idPrefix: string;
   /** The page's height in PDF points and its CSS pixels per point, to size text like the PDF. */
@@ -27,14 +29,29 @@ export interface FieldControlProps {
  * the signature dialog. Its accessible name is the field's label.
  */
 export function FieldControl(props: FieldControlProps) {
-  const { field, invalid, readOnly } = props;
+  const { field, invalid, readOnly, owner } = props;
   const classes = ['signet-field', `signet-field--${field.type}`];
+  if (owner !== undefined && !hasValue(props.value)) {
+    // Nothing to show yet: whose it is, in place of a control.
+    const text = format(props.messages.toBeSignedBy, { name: owner });
+    return (
+      <div className={`${classes.join(' ')} signet-field--other`} style={fieldBox(field)} title={`${field.label}: ${text}`}>
+        <span className="signet-field-owner" role="note" aria-label={`${field.label}: ${text}`}>
+          {text}
+        </span>
+      </div>
+    );
+  }
   if (field.required && !readOnly) classes.push('signet-field--required');
   if (hasValue(props.value)) classes.push('signet-field--done');
   if (invalid) classes.push('signet-field--invalid');
   if (readOnly) classes.push('signet-field--readonly');
   const describedBy = `${props.idPrefix}-${field.id}-state`;
-  const state = [field.required && !readOnly ? props.messages.required : '', invalid ? props.messages.invalidField : '']
+  const state = [
+    field.required && !readOnly ? props.messages.required : '',
+    invalid ? props.messages.invalidField : '',
+    owner !== undefined ? format(props.messages.signedBy, { name: owner }) : '',
+  ]
     .filter(Boolean)
     .join('. ');
   return (

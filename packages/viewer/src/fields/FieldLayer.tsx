@@ -14,23 +14,29 @@ export interface FieldLayerProps {
   onChange(fieldId: string, value: FieldValue): void;
   onSign(field: FieldDefinition, trigger: HTMLButtonElement): void;
   idPrefix: string;
+  /** The name of the signer a field belongs to when it is not this signer's (several signers). */
+  ownerOf(field: FieldDefinition): string | undefined;
 }
 
 /** A page's fields, laid over its box; DOM order is reading order, so Tab follows the document. */
-export function FieldLayer({ fields, values, invalid, completed, onChange, ...shared }: FieldLayerProps) {
+export function FieldLayer({ fields, values, invalid, completed, onChange, ownerOf, ...shared }: FieldLayerProps) {
   return (
     <div className="signet-field-layer">
-      {fields.map((field) => (
-        <FieldControl
-          key={field.id}
-          {...shared}
-          field={field}
-          value={values[field.id] ?? field.value}
-          invalid={invalid.has(field.id)}
-          readOnly={completed || !field.editable}
-          onChange={(value) => onChange(field.id, value)}
-        />
-      ))}
+      {fields.map((field) => {
+        const owner = ownerOf(field);
+        return (
+          <FieldControl
+            key={field.id}
+            {...shared}
+            field={field}
+            owner={owner}
+            value={(owner === undefined ? values[field.id] : undefined) ?? field.value}
+            invalid={invalid.has(field.id)}
+            readOnly={completed || !field.editable || owner !== undefined}
+            onChange={(value) => onChange(field.id, value)}
+          />
+        );
+      })}
     </div>
   );
 }

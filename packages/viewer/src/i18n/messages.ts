@@ -43,6 +43,15 @@ export interface ViewerMessages {
   /** The zoom between the zoom buttons; `{percent}` is a whole number. */
   zoomValue: string;
   documentLabel: string;
+  /** Another signer's field before they signed; `{name}` is theirs. */
+  toBeSignedBy: string;
+  /** Another signer's field once they signed. */
+  signedBy: string;
+  /** Sequential signing before this signer's turn; `{names}` are those who sign first. */
+  waitingTitle: string;
+  waitingBody: string;
+  /** This signer is done while others still have to sign. */
+  othersPendingBody: string;
   // The signature dialog
   dialogTitleSignature: string;
   dialogTitleInitials: string;
@@ -78,6 +87,11 @@ const en: ViewerMessages = {
   completedBody: 'Thank you. Your signature has been recorded.',
   alreadyCompletedTitle: 'Already signed',
   alreadyCompletedBody: 'This document has been completed and can no longer be changed.',
+  toBeSignedBy: 'To be signed by {name}',
+  signedBy: 'Signed by {name}',
+  waitingTitle: 'Not your turn yet',
+  waitingBody: 'Waiting for {names} to sign first. You can read the document meanwhile.',
+  othersPendingBody: 'Thank you. The document is complete once the others have signed: {names}.',
   submissionReference: 'Reference',
   signedCopyPreparing: 'Preparing your signed copy…',
   signedCopyDownload: 'Download signed PDF',
@@ -133,6 +147,11 @@ const de: ViewerMessages = {
   completedBody: 'Vielen Dank. Ihre Unterschrift wurde gespeichert.',
   alreadyCompletedTitle: 'Bereits unterschrieben',
   alreadyCompletedBody: 'Dieses Dokument ist abgeschlossen und kann nicht mehr geändert werden.',
+  toBeSignedBy: 'Zu unterschreiben von {name}',
+  signedBy: 'Unterschrieben von {name}',
+  waitingTitle: 'Noch nicht an der Reihe',
+  waitingBody: 'Zuerst unterschreiben: {names}. Sie können das Dokument bis dahin lesen.',
+  othersPendingBody: 'Vielen Dank. Das Dokument ist vollständig, sobald die anderen unterschrieben haben: {names}.',
   submissionReference: 'Referenz',
   signedCopyPreparing: 'Ihre unterschriebene Kopie wird vorbereitet…',
   signedCopyDownload: 'Unterschriebenes PDF herunterladen',

@@ -1,4 +1,4 @@
-import type { SigningClient } from '@signet/api';
+import type { SdkClient } from '@signet/api';
 import type { SdkDocument } from '@signet/contract';
 import type { QueryKey } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -19,7 +19,7 @@ export function SignedCopy({
   messages,
   onSealed,
 }: {
-  client: SigningClient;
+  client: SdkClient;
   document: SdkDocument;
   queryKey: QueryKey;
   polling?: SignedCopyPolling;

@@ -1,4 +1,4 @@
-import { SigningApiError, type SigningClient } from '@signet/api';
+import { SigningApiError, type SdkClient } from '@signet/api';
 import type { SdkDocument } from '@signet/contract';
 import { useQuery, useQueryClient, type Query, type QueryKey } from '@tanstack/react-query';
 import { signedCopyPollDelay, type SignedCopyPolling } from './poll-schedule.js';
@@ -31,7 +31,7 @@ export function useSignedCopy({
   queryKey,
   polling,
 }: {
-  client: SigningClient;
+  client: SdkClient;
   /** The document as the viewer has it: the first answer (its `signedDocumentUrl`, if sealed, ends the wait at once). */
   document: SdkDocument;
   /** This document's signed copy among the host's queries. */

@@ -112,6 +112,42 @@ const createDocument: BrowserCommand<[options?: { pages?: number; fields?: Field
   return { baseUrl: s.url, documentId: document.id, pageCount: document.pageCount, apiKey: await s.createKey(options.key) };
 };
 
+/** A two-signer lease (the tenant, then the landlord) and a session key for each. */
+export interface CreatedLease {
+  baseUrl: string;
+  documentId: string;
+  pageCount: number;
+  keys: { tenant: string; landlord: string };
+}
+
+const createLease: BrowserCommand<[options?: { signingOrder?: 'parallel' | 'sequential' }]> = async (_context, options = {}): Promise<CreatedLease> => {
+  const s = await server();
+  const lease = await s.createLease({ signingOrder: options.signingOrder });
+  const keys = { tenant: await s.createSession(lease.id, 'tenant'), landlord: await s.createSession(lease.id, 'landlord') };
+  return { baseUrl: s.url, documentId: lease.id, pageCount: lease.pageCount, keys };
+};
+
+/** Signs a lease as `signerId` through the API (every field of theirs filled), as they would have on their device. */
+const signAs: BrowserCommand<[documentId: string, signerId: string]> = async (_context, documentId, signerId) => {
+  const s = await server();
+  const { buildPayload, completeValues } = (await tsImport('@signet/server/testing', import.meta.url)) as typeof import('@signet/server/testing');
+  const { fieldsOfSigner } = (await tsImport('@signet/contract', import.meta.url)) as typeof import('@signet/contract');
+  const document = (await s.test.storage.getDocument(documentId))!;
+  const own = { ...document, fields: fieldsOfSigner(document.fields, signerId) };
+  const response = await s.test.app.request('/sdk/documents/submit', {
+    method: 'POST',
+    headers: { 'X-API-Key': await s.createSession(documentId, signerId), 'Content-Type': 'application/json' },
+    body: JSON.stringify(await buildPayload(own, completeValues(own.fields))),
+  });
+  if (response.status !== 201) throw new Error(`Signing as ${signerId}: ${response.status} ${await response.text()}`);
+};
+
+/** Every stored submission of a document, its payload as received spread out, with its signer. */
+const storedSubmissions: BrowserCommand<[documentId: string]> = async (_context, documentId) => {
+  const stored = await (await server()).test.storage.listSubmissionsForDocument(documentId);
+  return stored.map((submission) => ({ ...(JSON.parse(submission.payload) as object), id: submission.id, signerId: submission.signerId }));
+};
+
 /** The stored submission of a document, its payload as received spread out (null while pending). */
 const storedSubmission: BrowserCommand<[documentId: string]> = async (_context, documentId) => {
   const stored = await (await server()).test.storage.getSubmissionForDocument(documentId);
@@ -212,6 +248,9 @@ async function documentOf(request: Request, path: string): Promise<string | null
 
 export const signetCommands = {
   createDocument,
+  createLease,
+  signAs,
+  storedSubmissions,
   storedSubmission,
   failSubmits,
   takeRequests,
@@ -225,6 +264,9 @@ export const signetCommands = {
 declare module 'vitest/browser' {
   interface BrowserCommands {
     createDocument(options?: { pages?: number; fields?: FieldDefinition[]; key?: KeyOptions }): Promise<CreatedDocument>;
+    createLease(options?: { signingOrder?: 'parallel' | 'sequential' }): Promise<CreatedLease>;
+    signAs(documentId: string, signerId: string): Promise<void>;
+    storedSubmissions(documentId: string): Promise<Array<{ id: string; signerId?: string; fields: Array<{ id: string }> }>>;
     storedSubmission(documentId: string): Promise<unknown>;
     failSubmits(documentId: string, count: number, status: number, error?: InjectedError): Promise<void>;
     takeRequests(documentId: string): Promise<RecordedRequest[]>;
