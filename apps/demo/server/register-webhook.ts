@@ -7,6 +7,7 @@ const DEMO_EVENTS: WebhookEventType[] = [
   'signer.opened',
   'signer.completed',
   'document.completed',
+  'document.declined',
   'document.sealed',
   'document.sealing_failed',
 ];

@@ -183,6 +183,10 @@ export function App() {
                       void refresh();
                       void loadSigners();
                     }}
+                    onDecline={() => {
+                      void refresh();
+                      void loadSigners();
+                    }}
                   />
                   <WebhookEvents documentId={target.documentId} />
                 </div>

@@ -1,5 +1,11 @@
 import type { DocumentMetadata } from './demo-api.js';
 
+const STATUS_TEXT: Record<DocumentMetadata['status'], string> = {
+  pending: 'Awaiting signature',
+  completed: 'Signed',
+  declined: 'Declined',
+};
+
 /** The organization's documents, newest first, with their status. */
 export function DocumentList({
   documents,
@@ -27,7 +33,7 @@ export function DocumentList({
               <span className="document-meta">
                 {document.pageCount} {document.pageCount === 1 ? 'page' : 'pages'} · {new Date(document.createdAt).toLocaleDateString()}
               </span>
-              <span className={`badge badge-${document.status}`}>{document.status === 'completed' ? 'Signed' : 'Awaiting signature'}</span>
+              <span className={`badge badge-${document.status}`}>{STATUS_TEXT[document.status]}</span>
             </span>
           </button>
         </li>

@@ -25,6 +25,8 @@ function describe(event: ReceivedEvent): ReactNode {
           Signed PDF ready, SHA-256 <code>{event.data.sha256.slice(0, 12)}…</code>
         </>
       );
+    case 'document.declined':
+      return `Declined${event.data.signerName ? ` by ${event.data.signerName}` : ''}: ${event.data.reason}`;
     case 'document.sealing_failed':
       return `Sealing gave up after ${event.data.attempts} attempts: ${event.data.error}`;
     case 'webhook.test':

@@ -18,6 +18,7 @@ import { documentHandlers } from './routes/documents.js';
 import { sealedDocumentHandlers } from './routes/sealed-documents.js';
 import { verifyHandler } from './routes/verify.js';
 import { sessionHandlers } from './routes/sessions.js';
+import { declineHandler } from './routes/sdk-decline.js';
 import { webhookHandlers } from './routes/webhooks.js';
 import { registerReferenceRoutes } from './routes/reference.js';
 import { registerHealthRoute } from './routes/health.js';
@@ -69,6 +70,7 @@ export function createApp(dependencies: AppDependencies, options: { isShuttingDo
     ...verifyHandler(deps),
     ...webhookHandlers(deps),
     ...sessionHandlers(deps),
+    ...declineHandler(deps),
   });
   registerReferenceRoutes(app);
   registerHealthRoute(app, deps, options.isShuttingDown ?? (() => false));

@@ -374,6 +374,23 @@ describe('several signers with session keys (issue 18)', () => {
   });
 });
 
+describe('declining (issue 19)', () => {
+  it('declineDocument: the document is declined; a repeat answers the first decline; a submission is refused', async () => {
+    const document = await server.createDocument({ pages: 1 });
+    const signer = client(await server.createKey());
+    const declined = await signer.declineDocument(document.id, 'The deposit is wrong');
+    expect(declined).toMatchObject({ documentId: document.id, status: 'declined', reason: 'The deposit is wrong' });
+    expect(await signer.declineDocument(document.id, 'Something else')).toEqual(declined);
+    const view = await signer.getDocument(document.id);
+    expect(view.metadata.status).toBe('declined');
+    expect(await failure(signer.submitDocument(await payloadFor(view)))).toMatchObject({
+      code: 'SUBMISSION_FAILED',
+      status: 409,
+      details: { reason: 'declined' },
+    });
+  });
+});
+
 describe('the endpoint table', () => {
   /** No such endpoint: only the request each call makes matters here. */
   const webhookId = 'wh_Q3hXk2v9TzR7mLpW4sNa8bYc';
@@ -402,6 +419,7 @@ describe('the endpoint table', () => {
     retryWebhookDelivery: (c) => c.retryWebhookDelivery(webhookId, 'dlv_J8kQm2XwR4tZp6LnV3yBcD5e'),
     sendTestWebhook: (c) => c.sendTestWebhook(webhookId),
     listSubmissions: (c, id) => c.listSubmissions(id),
+    declineDocument: (c, id) => c.declineDocument(id, 'The terms changed'),
     createSession: (c, id) => c.createSession(id, {}),
     revokeSession: (c, id) => c.revokeSession(id, 'key_R2wXn8TqL5vBmK3pZ7cYd4Hs'),
   };

@@ -10,6 +10,7 @@ import {
   type CreateWebhookRequest,
   type CreatedSession,
   type CreatedWebhook,
+  type DeclineResult,
   type Session,
   type SignerDefinition,
   type SigningOrder,
@@ -80,6 +81,11 @@ export interface SigningClient {
   getDocument(documentId: string, options?: { signal?: AbortSignal }): Promise<SdkDocument>;
   /** `POST /sdk/documents/submit`, always with an `Idempotency-Key`, so a retried submit never submits twice. */
   submitDocument(payload: SubmissionPayload, options?: SubmitOptions): Promise<SubmissionResult>;
+  /**
+   * `POST /sdk/documents/{documentId}/decline`: the signer declines, with a reason; the document takes no submission
+   * any more. Safe to retry: a declined document answers its first decline.
+   */
+  declineDocument(documentId: string, reason: string, options?: { signal?: AbortSignal }): Promise<DeclineResult>;
   /** `GET /documents` (sk key): one page. */
   listDocuments(options?: ListOptions): Promise<DocumentPage>;
   /** Every page of `GET /documents`, following the cursor. */
@@ -193,7 +199,7 @@ function createCaller(options: SigningClientOptions, table: Partial<EndpointChec
 }
 
 /** What a signer's browser calls: a client of the SDK endpoints alone (pk keys, session keys). */
-export type SdkClient = Pick<SigningClient, 'validateKey' | 'getDocument' | 'submitDocument' | 'rateLimit'>;
+export type SdkClient = Pick<SigningClient, 'validateKey' | 'getDocument' | 'submitDocument' | 'declineDocument' | 'rateLimit'>;
 
 /** The SDK methods of a client, over `call`. */
 function sdkMethods(call: ReturnType<typeof createCaller>['call']): Omit<SdkClient, 'rateLimit'> {
@@ -202,11 +208,13 @@ function sdkMethods(call: ReturnType<typeof createCaller>['call']): Omit<SdkClie
     getDocument: (documentId, { signal } = {}) => call('getDocument', { params: { documentId }, signal }),
     submitDocument: (payload, { idempotencyKey = newIdempotencyKey(), signal } = {}) =>
       call('submitDocument', { body: payload, headers: { 'Idempotency-Key': idempotencyKey }, signal }),
+    declineDocument: (documentId, reason, { signal } = {}) => call('declineDocument', { params: { documentId }, body: { reason }, signal }),
   };
 }
 
 /**
- * A client of the SDK endpoints only, for a signer's browser: `validateKey`, `getDocument`, `submitDocument`. It
+ * A client of the SDK endpoints only, for a signer's browser: `validateKey`, `getDocument`, `submitDocument`,
+ * `declineDocument`. It
  * carries the checks of those answers alone, so a page that signs does not download the management endpoints'.
  * @example const client = createSdkClient({ apiKey: sessionKey, baseUrl: 'https://sign.example.com' });
  */

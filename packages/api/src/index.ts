@@ -30,6 +30,7 @@ export type {
   SubmissionResult,
   TextStyle,
   CreateSessionRequest,
+  DeclineResult,
   CreatedSession,
   ManagedDocument,
   Session,

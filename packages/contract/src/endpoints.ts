@@ -3,7 +3,13 @@ import type { ErrorCode } from './errors.js';
 import { idSchema, type ApiKeyKind } from './ids.js';
 import { PAGE_LIMIT, ErrorEnvelopeSchema, paginatedList, successEnvelope } from './schemas/envelope.js';
 import { KeyValidationResultSchema, type Scope } from './schemas/key.js';
-import { DocumentMetadataSchema, ManagedDocumentSchema, SdkDocumentSchema } from './schemas/document.js';
+import {
+  DeclineRequestSchema,
+  DeclineResultSchema,
+  DocumentMetadataSchema,
+  ManagedDocumentSchema,
+  SdkDocumentSchema,
+} from './schemas/document.js';
 import { SubmissionPayloadSchema, SubmissionRecordSchema, SubmissionResultSchema } from './schemas/submission.js';
 import { CreateSessionRequestSchema, CreatedSessionSchema, SessionSchema } from './schemas/signers.js';
 import { AuditTrailSchema, VerifyResultSchema, VerifyUploadSchema } from './schemas/audit.js';
@@ -301,7 +307,7 @@ export const endpoints = {
       409: {
         codes: ['SUBMISSION_FAILED'],
         description:
-          'The document (or this signer) has already completed; or, in sequential order, an earlier signer has not signed yet (`details.reason: "not_your_turn"`, `details.waitingFor`); or the same Idempotency-Key is in flight (then with `Retry-After`)',
+          'The document (or this signer) has already completed; or it was declined (`details.reason: "declined"`); or, in sequential order, an earlier signer has not signed yet (`details.reason: "not_your_turn"`, `details.waitingFor`); or the same Idempotency-Key is in flight (then with `Retry-After`)',
         headers: z.object({ 'Retry-After': seconds.optional() }),
       },
       413: tooLarge,
@@ -314,6 +320,29 @@ export const endpoints = {
         description:
           "The payload breaks a document rule (`details.missingFields`, or `details.field` and `details.reason`: also another signer's field), names no single signer of a document with signers, or the Idempotency-Key was used with another body",
       },
+      500: internal,
+    },
+  },
+  declineDocument: {
+    method: 'post',
+    path: '/sdk/documents/{documentId}/decline',
+    tags: ['SDK'],
+    summary: 'Decline to sign',
+    description:
+      'The signer declines, with a reason: the document becomes `declined` and takes no submission any more (409, `details.reason: "declined"`). Declining a declined document again answers the first decline (200). No envelope.',
+    access: { by: 'key', kinds: ['pk', 'sk'], scopes: ['documents:submit'], sessions: true },
+    request: { params: DocumentIdParamsSchema, body: json(DeclineRequestSchema) },
+    responses: { 200: { description: 'The document is declined', content: json(DeclineResultSchema) } },
+    errors: {
+      400: invalid,
+      ...keyErrors,
+      403: sessionRefused,
+      404: documentNotFound,
+      409: {
+        codes: ['SUBMISSION_FAILED'],
+        description: 'The document is completed, or this signer has already signed (`details.reason`)',
+      },
+      413: tooLarge,
       500: internal,
     },
   },

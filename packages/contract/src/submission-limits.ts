@@ -6,3 +6,6 @@ export const SUBMISSION_LIMITS = {
   positionTolerance: 0.001,
   maxFutureSkewMs: 5 * 60 * 1000,
 } as const;
+
+/** Longest reason a signer may give for declining (issue 19). */
+export const DECLINE_REASON_MAX_LENGTH = 1000;

@@ -1,5 +1,13 @@
 import { SigningApiError, missingRequiredFields, type SdkClient } from '@signet/api';
-import { documentPreviewUrl, type FieldDefinition, type FieldValue, type SdkDocument, type SubmissionResult, type TextStyle } from '@signet/contract';
+import {
+  documentPreviewUrl,
+  type DeclineResult,
+  type FieldDefinition,
+  type FieldValue,
+  type SdkDocument,
+  type SubmissionResult,
+  type TextStyle,
+} from '@signet/contract';
 import type { QueryKey } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { fieldsNamedBy } from './error-message.js';
@@ -20,6 +28,7 @@ import { SignedCopy } from './signed-copy/SignedCopy.js';
 import { StatusPanel } from './StatusPanel.js';
 import { useLatest } from './useLatest.js';
 import { useSubmit } from './useSubmit.js';
+import { DeclineForm } from './DeclineForm.js';
 
 export interface DocumentViewProps {
   client: SdkClient;
@@ -31,6 +40,7 @@ export interface DocumentViewProps {
   onReady?(document: SdkDocument): void;
   onFieldChange?(fieldId: string, value: FieldValue): void;
   onComplete?(result: SubmissionResult): void;
+  onDecline?(result: DeclineResult): void;
   onSealed?(signedDocumentUrl: string): void;
   onError?(error: Error): void;
 }
@@ -57,7 +67,12 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
   const result = submission.data;
   const signers = useSigners(document);
   const completed = Boolean(result) || document.metadata.status === 'completed' || signers.done;
-  const locked = completed || signers.waitingFor.length > 0;
+  const [declining, setDeclining] = useState(false);
+  const [declinedNow, setDeclinedNow] = useState(false);
+  const submitRefusal = submission.error instanceof SigningApiError ? submission.error.details?.reason : undefined;
+  // Declined here, before (on opening), or meanwhile elsewhere (a submission refused as declined).
+  const declined = declinedNow || document.metadata.status === 'declined' || submitRefusal === 'declined';
+  const locked = completed || declined || signers.waitingFor.length > 0;
 
   const ordered = useMemo(() => readingOrder(document.fields), [document.fields]);
   // With a session key of one of several signers, theirs are the fields to fill in; the others' are read-only.
@@ -184,8 +199,8 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
   const submitError = submission.error;
   const namedFields = submitError ? fieldsNamedBy(submitError, submittedFieldIds()) : [];
   // Sequential order: refused because an earlier signer has not signed (another tab may have been faster to look).
-  const turnRefused = submitError instanceof SigningApiError && submitError.details?.reason === 'not_your_turn';
-  const waitingFor = turnRefused ? signers.namesOf(submitError.details?.waitingFor) : signers.waitingFor;
+  const turnRefused = submitRefusal === 'not_your_turn';
+  const waitingFor = turnRefused ? signers.namesOf((submitError as SigningApiError).details?.waitingFor) : signers.waitingFor;
   // The dialog's Type tab starts with the name the signer typed into the first text field (or its initials).
   const firstText = own.find((field) => field.type === 'text' && field.editable);
   const nameValue = firstText ? values[firstText.id] : undefined;
@@ -197,6 +212,11 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
         <span className="signet-title" title={document.metadata.filename}>
           {document.metadata.filename}
         </span>
+        {!locked && !declining && (
+          <button type="button" className="signet-button signet-button--secondary" onClick={() => setDeclining(true)}>
+            {messages.decline}
+          </button>
+        )}
         <ZoomControls zoom={zoom} onZoomChange={setZoom} labels={{ zoomIn: messages.zoomIn, zoomOut: messages.zoomOut, fitWidth: messages.fitWidth, value: messages.zoomValue }} />
       </div>
       {completed && signers.othersPending.length > 0 && document.metadata.status !== 'completed' ? (
@@ -238,12 +258,29 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
           )}
         </StatusPanel>
       )}
-      {!completed && waitingFor.length > 0 && (
+      {declined && !completed && (
+        <StatusPanel tone="info" title={messages.declinedTitle}>
+          {messages.declinedBody}
+        </StatusPanel>
+      )}
+      {declining && !declined && (
+        <DeclineForm
+          messages={messages}
+          onCancel={() => setDeclining(false)}
+          onDecline={async (reason) => {
+            const answer = await client.declineDocument(document.metadata.id, reason);
+            setDeclinedNow(true);
+            setDeclining(false);
+            events.current.onDecline?.(answer);
+          }}
+        />
+      )}
+      {!completed && !declined && waitingFor.length > 0 && (
         <StatusPanel tone="info" title={messages.waitingTitle}>
           {format(messages.waitingBody, { names: waitingFor.join(', ') })}
         </StatusPanel>
       )}
-      {submitError && !completed && !turnRefused && (
+      {submitError && !completed && !turnRefused && !declined && (
         <StatusPanel tone="error" title={namedFields.length > 0 ? messages.fixFields : messages.submitFailed}>
           {namedFields.length > 0 ? null : submitError.message}
         </StatusPanel>

@@ -1,5 +1,5 @@
 import { createSdkClient, type RetryOptions } from '@signet/api';
-import { documentPreviewUrl, type FieldValue, type SdkDocument, type SubmissionResult } from '@signet/contract';
+import { documentPreviewUrl, type DeclineResult, type FieldValue, type SdkDocument, type SubmissionResult } from '@signet/contract';
 import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useViewerStyles } from './adopt-styles.js';
@@ -38,6 +38,8 @@ export interface SigningViewerProps {
   onFieldChange?(fieldId: string, value: FieldValue): void;
   /** The submission was accepted. */
   onComplete?(result: SubmissionResult): void;
+  /** The signer declined to sign, with a reason (the document is then `declined`). */
+  onDecline?(result: DeclineResult): void;
   /**
    * The signed PDF is ready (after a submission, or on opening a sealed document): its download URL, which the
    * completed state also offers as a link. Once per viewer.

@@ -105,6 +105,10 @@ const shellCss = /* css */ `
 .signet-viewer .signet-status-title { margin: 0; font-weight: 650; }
 .signet-viewer .signet-status-text { margin: 2px 0 0; color: var(--_muted); }
 .signet-viewer .signet-status .signet-button { margin-top: 10px; }
+.signet-viewer .signet-toolbar > .signet-button { margin-left: auto; min-height: 32px; padding: 4px 12px; }
+.signet-viewer .signet-decline { display: flex; flex-direction: column; gap: 8px; margin-top: 6px; }
+.signet-viewer .signet-decline-label { display: flex; flex-direction: column; gap: 4px; font-weight: 600; color: var(--_text); }
+.signet-viewer .signet-decline textarea { width: 100%; min-width: min(420px, 70vw); padding: 6px 8px; font: inherit; font-weight: 400; resize: vertical; }
 .signet-viewer .signet-reference code { font-size: 0.9em; background: #f1f3f5; padding: 1px 4px; border-radius: 4px; }
 /* The signed copy under the completed state: a line that waits calmly, then a link that looks like a button. The line
    is as tall as the link that replaces it, so the pages below do not move when it arrives. */

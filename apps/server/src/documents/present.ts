@@ -26,6 +26,10 @@ export function sealingOf(state: SealState): Sealing {
 /** A document with its field definitions, its sealing and its signers, as the management endpoints show it. */
 export function managedDocument(document: DocumentRecord, sealing: Sealing, states: readonly SignerState[]): ManagedDocument {
   const managed: ManagedDocument = { ...documentMetadata(document), fields: document.fields, sealing };
+  if (document.declined) {
+    const { reason, at, signerId } = document.declined;
+    managed.declined = { reason, declinedAt: at, ...(signerId ? { signerId } : {}) };
+  }
   if (!document.signers) return managed;
   return { ...managed, signingOrder: document.signingOrder ?? 'parallel', signers: signersOf(document, states) };
 }

@@ -198,6 +198,26 @@ const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
       await call(broken(), 'POST', '/sdk/documents/submit', { key: KEY, body: payload }),
     ];
   },
+  async declineDocument() {
+    const pk = (await t.createKey()).secret;
+    const [declined, completed] = [await t.createDocument({ pages: 1 }), await t.createDocument({ pages: 1 })];
+    expect((await call(t, 'POST', '/sdk/documents/submit', { key: pk, body: await buildPayload(completed) })).status).toBe(201);
+    const limited = (await t.createKey({ rateLimit: 1 })).secret;
+    const path = (id: string) => `/sdk/documents/${id}/decline`;
+    const body = { reason: 'The rent is wrong' };
+    return [
+      await call(t, 'POST', path(declined.id), { key: pk, body }),
+      await call(t, 'POST', path(declined.id), { key: pk, body: { reason: '' } }),
+      await call(t, 'POST', path(declined.id), { body }),
+      await call(t, 'POST', path(declined.id), { key: (await t.createKey({ scopes: ['documents:read'] })).secret, body }),
+      await call(t, 'POST', path(DOC), { key: pk, body }),
+      await call(t, 'POST', path(completed.id), { key: pk, body }),
+      await call(t, 'POST', path(declined.id), { key: pk, body: { reason: 'x'.repeat(20_000) } }),
+      await call(t, 'POST', path(declined.id), { key: limited, body }),
+      await call(t, 'POST', path(declined.id), { key: limited, body }),
+      await call(broken(), 'POST', path(declined.id), { key: KEY, body }),
+    ];
+  },
   async getDocumentFile() {
     const document = await t.createDocument();
     const { file } = await documentUrls(t, (await t.createKey()).secret, document.id);

@@ -3,6 +3,7 @@ import { documentPreviews } from './migrations/002_document_previews.js';
 import { sealing } from './migrations/003_sealing.js';
 import { webhooks } from './migrations/004_webhooks.js';
 import { signers } from './migrations/005_signers.js';
+import { declines } from './migrations/006_declines.js';
 import type { DdlDialect, SqlDatabase } from './sql-database.js';
 
 /**
@@ -17,7 +18,7 @@ export interface Migration {
 }
 
 /** Every migration, oldest first. */
-export const MIGRATIONS: readonly Migration[] = [initial, documentPreviews, sealing, webhooks, signers];
+export const MIGRATIONS: readonly Migration[] = [initial, documentPreviews, sealing, webhooks, signers, declines];
 
 /**
  * Brings the schema up to date; safe to run on every start and from several instances at once.

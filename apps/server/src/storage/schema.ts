@@ -126,7 +126,8 @@ export function toAuthenticatedKey(row: AuthenticatedKeyRow): AuthenticatedKey {
 }
 
 export const DOCUMENT_COLUMNS = `id, organization_id, filename, mime_type, page_count, file_size, sha256, fields,
-  status, version, created_at, updated_at, signers, signing_order`;
+  status, version, created_at, updated_at, signers, signing_order, declined_at, decline_reason, declined_by, declined_ip,
+  declined_user_agent`;
 
 export interface DocumentRow {
   id: string;
@@ -143,6 +144,11 @@ export interface DocumentRow {
   updated_at: Millis;
   signers: string | null;
   signing_order: string | null;
+  declined_at: Millis | null;
+  decline_reason: string | null;
+  declined_by: string | null;
+  declined_ip: string | null;
+  declined_user_agent: string | null;
 }
 
 /** The values of a `documents` row, in the order of `DOCUMENT_COLUMNS`. */
@@ -162,6 +168,11 @@ export function documentValues(document: DocumentRecord): unknown[] {
     toMillis(document.updatedAt),
     document.signers ? JSON.stringify(document.signers) : null,
     document.signers ? (document.signingOrder ?? 'parallel') : null,
+    document.declined ? toMillis(document.declined.at) : null,
+    document.declined?.reason ?? null,
+    document.declined?.signerId ?? null,
+    document.declined?.ip ?? null,
+    document.declined?.userAgent ?? null,
   ];
 }
 
@@ -177,13 +188,24 @@ export function toDocument(row: DocumentRow): DocumentRecord {
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
     version: row.version,
-    status: row.status as DocumentStatus,
+    status: row.declined_at === null ? (row.status as DocumentStatus) : 'declined',
     fields: JSON.parse(row.fields) as DocumentRecord['fields'],
     ...(row.signers === null
       ? {}
       : {
           signers: JSON.parse(row.signers) as NonNullable<DocumentRecord['signers']>,
           signingOrder: row.signing_order as NonNullable<DocumentRecord['signingOrder']>,
+        }),
+    ...(row.declined_at === null
+      ? {}
+      : {
+          declined: {
+            reason: row.decline_reason ?? '',
+            at: toIso(row.declined_at),
+            signerId: row.declined_by,
+            ip: row.declined_ip,
+            userAgent: row.declined_user_agent,
+          },
         }),
   };
 }

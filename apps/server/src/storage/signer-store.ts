@@ -77,7 +77,7 @@ export async function recordSignerOpened(
   });
 }
 
-export type SignerSubmissionOutcome = 'created' | 'already-submitted' | 'document-completed';
+export type SignerSubmissionOutcome = 'created' | 'already-submitted' | 'document-completed' | 'document-declined';
 
 /**
  * A signer's submission, in the caller's transaction: the document's row lock first, so that of two signers
@@ -91,11 +91,12 @@ export async function recordSignerSubmission(
   idempotency: IdempotencyScope | undefined,
 ): Promise<{ outcome: SignerSubmissionOutcome; enqueued: number }> {
   const { documentId, signerId, receivedAt } = submission;
-  const document = await tx.get<{ status: string; signers: string; organization_id: string }>(
-    'SELECT status, signers, organization_id FROM documents WHERE id = ? FOR UPDATE',
+  const document = await tx.get<{ status: string; signers: string; organization_id: string; declined_at: unknown }>(
+    'SELECT status, signers, organization_id, declined_at FROM documents WHERE id = ? FOR UPDATE',
     [documentId],
   );
   if (!document) throw new Error(`Cannot record a submission: no document ${documentId}`);
+  if (document.declined_at !== null) return { outcome: 'document-declined', enqueued: 0 };
   const own = await tx.get('SELECT 1 AS found FROM submissions WHERE document_id = ? AND signer_id = ?', [documentId, signerId]);
   if (own) return { outcome: 'already-submitted', enqueued: 0 };
   if (document.status !== 'pending') return { outcome: 'document-completed', enqueued: 0 };

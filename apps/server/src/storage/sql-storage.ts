@@ -30,8 +30,10 @@ import type { SqlDatabase } from './sql-database.js';
 import * as sealing from './sealing-store.js';
 import * as webhooks from './webhook-store.js';
 import * as signers from './signer-store.js';
+import * as declines from './decline-store.js';
 import { readChunks, writeChunks } from './chunks.js';
 import { byOccurrence } from './sealing-rows.js';
+import { DocumentDeclinedError } from './types.js';
 import type {
   ApiKeyRecord,
   AuditEvent,
@@ -48,6 +50,7 @@ import type {
   RecordSubmissionOutcome,
   SessionKeyRecord,
   SignerState,
+  DocumentDecline,
   SealJob,
   SealJobStatus,
   SealState,
@@ -72,7 +75,7 @@ const INSERT_ORGANIZATION = `INSERT INTO organizations (${ORGANIZATION_COLUMNS})
   ON CONFLICT (slug) DO NOTHING`;
 const INSERT_API_KEY = `INSERT INTO api_keys (${API_KEY_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const API_KEY_BY_HASH = `${AUTHENTICATED_KEY_SELECT} WHERE k.hash = ?`;
-const INSERT_DOCUMENT = `INSERT INTO documents (${DOCUMENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_DOCUMENT = `INSERT INTO documents (${DOCUMENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const DOCUMENT_BY_ID = `SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = ?`;
 const DOCUMENTS_FIRST_PAGE = `SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE organization_id = ?
   ORDER BY created_at DESC, id DESC LIMIT ?`;
@@ -199,7 +202,7 @@ export class SqlStorage implements Storage {
       // concurrent call waits, then finds it completed (0 rows).
       const created = await this.#db.groupCommit(async (tx) => {
         const completed = await tx.run(
-          "UPDATE documents SET status = 'completed', updated_at = ? WHERE id = ? AND status = 'pending'",
+          "UPDATE documents SET status = 'completed', updated_at = ? WHERE id = ? AND status = 'pending' AND declined_at IS NULL",
           [toMillis(submission.receivedAt), submission.documentId],
         );
         if (completed !== 1) return false;
@@ -239,8 +242,9 @@ export class SqlStorage implements Storage {
       if (!this.#db.isUniqueViolation(error)) throw error;
     }
     const existing = await this.getSubmissionForDocument(submission.documentId);
-    if (!existing) throw new Error(`Cannot record a submission: no pending document ${submission.documentId}`);
-    return { created: false, existing };
+    if (existing) return { created: false, existing };
+    if ((await this.getDocument(submission.documentId))?.declined) throw new DocumentDeclinedError(submission.documentId);
+    throw new Error(`Cannot record a submission: no pending document ${submission.documentId}`);
   }
 
   async #recordSignerSubmission(
@@ -252,6 +256,7 @@ export class SqlStorage implements Storage {
       this.#enqueued(enqueued);
       return { created: true, submission };
     }
+    if (outcome === 'document-declined') throw new DocumentDeclinedError(submission.documentId);
     const existing = await this.getSubmissionForSigner(submission.documentId, submission.signerId);
     if (!existing) throw new Error(`Cannot record a submission: document ${submission.documentId} is completed`);
     return { created: false, existing };
@@ -283,6 +288,12 @@ export class SqlStorage implements Storage {
     const { first, enqueued } = await signers.recordSignerOpened(this.#db, documentId, signer, event);
     this.#enqueued(enqueued);
     return first;
+  }
+
+  async declineDocument(documentId: string, decline: DocumentDecline & { signerName?: string }): Promise<DocumentRecord | null> {
+    const { enqueued } = await declines.declineDocument(this.#db, documentId, decline);
+    this.#enqueued(enqueued);
+    return this.getDocument(documentId);
   }
 
   revokeSessionKey(documentId: string, keyId: string, revokedAt: IsoTime): Promise<SessionKeyRecord | null> {
@@ -353,11 +364,13 @@ export class SqlStorage implements Storage {
   }
 
   async listAuditEvents(documentId: string): Promise<AuditEvent[]> {
-    const [events, signerEvents] = await Promise.all([
+    const [events, signerEvents, declineEvents] = await Promise.all([
       sealing.listAuditEvents(this.#db, documentId),
       signers.listSignerEvents(this.#db, documentId),
+      declines.declineEvents(this.#db, documentId),
     ]);
-    return signerEvents.length === 0 ? events : [...events, ...signerEvents].sort(byOccurrence);
+    const derived = [...signerEvents, ...declineEvents];
+    return derived.length === 0 ? events : [...events, ...derived].sort(byOccurrence);
   }
 
   claimSealJob(owner: string, options: { now: Date; leaseMs: number }): Promise<SealJob | null> {

@@ -68,6 +68,18 @@ export interface DocumentRecord {
   signers?: SignerDefinition[];
   /** Present with `signers`. */
   signingOrder?: SigningOrder;
+  /** Present once a signer declined it (`status` is then `declined`). */
+  declined?: DocumentDecline;
+}
+
+/** Why, when, by whom and from where a document was declined. */
+export interface DocumentDecline {
+  reason: string;
+  at: IsoTime;
+  /** The signer who declined, on a document with signers. */
+  signerId: string | null;
+  ip: string | null;
+  userAgent: string | null;
 }
 
 /** Where one signer of a document with signers stands (`document_signers`). */
@@ -80,7 +92,7 @@ export interface SignerState {
   submissionId: string | null;
 }
 
-export type NewDocument = Omit<DocumentRecord, 'updatedAt' | 'version' | 'status'>;
+export type NewDocument = Omit<DocumentRecord, 'updatedAt' | 'version' | 'status' | 'declined'>;
 
 /** An image of a document's first page as displayed, shown before the PDF itself has loaded (`pdf/preview.ts`). */
 export interface DocumentPreview {
@@ -251,6 +263,14 @@ export type RecordSubmissionOutcome =
   | { created: true; submission: StoredSubmission }
   | { created: false; existing: StoredSubmission };
 
+/** `recordSubmission` of a document declined before the submission's transaction (issue 19): nothing is stored. */
+export class DocumentDeclinedError extends Error {
+  constructor(readonly documentId: string) {
+    super(`Document ${documentId} has been declined`);
+    this.name = 'DocumentDeclinedError';
+  }
+}
+
 /**
  * Everything Signet keeps. Two engines implement it with the same behaviour: embedded SQLite and PostgreSQL.
  * PDFs are stored in the database in chunks so that range reads touch only the bytes asked for.
@@ -314,6 +334,12 @@ export interface Storage {
     signer: { id: string; name: string },
     event: Omit<NewAuditEvent, 'type'>,
   ): Promise<boolean>;
+  /**
+   * Declines a pending document (issue 19) and enqueues `document.declined`, in one transaction. Resolves with the
+   * document as it stands after: declined by this call, declined earlier (its first decline kept), or completed
+   * (then untouched); null when there is no such document.
+   */
+  declineDocument(documentId: string, decline: DocumentDecline & { signerName?: string }): Promise<DocumentRecord | null>;
   /** Revokes a session key of this document (`revokedAt` kept when already revoked); null when it has no such key. */
   revokeSessionKey(documentId: string, keyId: string, revokedAt: IsoTime): Promise<SessionKeyRecord | null>;
 

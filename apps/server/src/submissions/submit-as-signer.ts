@@ -4,7 +4,7 @@ import { newId } from '../ids.js';
 import type { AppContext } from '../http/env.js';
 import { signersBefore } from '../documents/signers.js';
 import type { DocumentRecord, StoredSubmission } from '../storage/types.js';
-import type { SubmitRequest, SubmitResponse } from './submit.js';
+import { recordOrRefuse, type SubmitRequest, type SubmitResponse } from './submit.js';
 import { checkSubmission } from './validate.js';
 
 const named = (signer: SignerDefinition) => `${signer.name} (${signer.id})`;
@@ -102,7 +102,7 @@ export async function submitAsSigner(deps: AppContext, request: SubmitRequest): 
     userAgent: request.userAgent,
     receivedAt,
   };
-  const outcome = await deps.storage.recordSubmission(submission, request.idempotency);
+  const outcome = await recordOrRefuse(deps, submission, request.idempotency);
   deps.reads.forgetDocument(document.id);
   if (outcome.created) {
     deps.sealWorker?.wake();

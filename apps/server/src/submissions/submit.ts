@@ -2,7 +2,7 @@ import { type SubmissionPayload, type SubmissionResult } from '@signet/contract'
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { AppContext } from '../http/env.js';
-import type { AuthenticatedKey, DocumentRecord, IdempotencyScope, StoredSubmission } from '../storage/types.js';
+import { DocumentDeclinedError, type AuthenticatedKey, type DocumentRecord, type IdempotencyScope, type StoredSubmission } from '../storage/types.js';
 import { checkSubmission } from './validate.js';
 import { submitAsSigner } from './submit-as-signer.js';
 
@@ -32,6 +32,23 @@ function alreadyCompleted(documentId: string): ApiError {
   });
 }
 
+/** The 409 for a submission to a declined document (issue 19). */
+export function declined(documentId: string): ApiError {
+  return new ApiError('SUBMISSION_FAILED', `Document ${documentId} has been declined`, {
+    details: { reason: 'declined' },
+  });
+}
+
+/** `storage.recordSubmission`, with a document declined meanwhile answered as the 409 it is. */
+export async function recordOrRefuse(deps: AppContext, submission: StoredSubmission, idempotency: IdempotencyScope | undefined) {
+  try {
+    return await deps.storage.recordSubmission(submission, idempotency);
+  } catch (error) {
+    if (error instanceof DocumentDeclinedError) throw declined(error.documentId);
+    throw error;
+  }
+}
+
 /** The answer to a payload arriving for a completed document: the original result again, or a 409. */
 function replayOrConflict(existing: StoredSubmission, checksum: string): SubmitResponse {
   if (existing.checksum === checksum) return { status: 200, result: existing.result };
@@ -51,6 +68,7 @@ export async function submitDocument(deps: AppContext, request: SubmitRequest): 
       details: { field: 'checksum', reason: 'expected the SHA-256 of the RFC 8785 canonical JSON of the payload without checksum' },
     });
   }
+  if (document.status === 'declined') throw declined(document.id);
   if (document.signers) return submitAsSigner(deps, request);
   if (document.status === 'completed') {
     const existing = await deps.storage.getSubmissionForDocument(document.id);
@@ -91,7 +109,7 @@ export async function submitDocument(deps: AppContext, request: SubmitRequest): 
     userAgent: request.userAgent,
     receivedAt,
   };
-  const outcome = await deps.storage.recordSubmission(submission, request.idempotency);
+  const outcome = await recordOrRefuse(deps, submission, request.idempotency);
   deps.reads.forgetDocument(document.id);
   if (outcome.created) {
     deps.sealWorker?.wake();

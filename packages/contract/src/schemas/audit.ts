@@ -8,6 +8,7 @@ export const AUDIT_EVENT_TYPES = [
   'signer.opened',
   'signer.completed',
   'document.submitted',
+  'document.declined',
   'document.sealed',
 ] as const;
 export const AuditEventTypeSchema = z.enum(AUDIT_EVENT_TYPES);

@@ -2,9 +2,11 @@ import { z } from '../zod.js';
 import { idSchema } from '../ids.js';
 import { FieldDefinitionSchema } from './field.js';
 import { TimestampSchema } from './timestamp.js';
+import { DECLINE_REASON_MAX_LENGTH } from '../submission-limits.js';
 import { SdkSignerSchema, SignerIdSchema, SignerSchema, SigningOrderSchema } from './signers.js';
 
-export const DOCUMENT_STATUSES = ['pending', 'completed'] as const;
+/** `pending` until signed, `completed` once every signer has, `declined` once a signer declined (issue 19). */
+export const DOCUMENT_STATUSES = ['pending', 'completed', 'declined'] as const;
 export const DocumentStatusSchema = z.enum(DOCUMENT_STATUSES);
 export type DocumentStatus = z.infer<typeof DocumentStatusSchema>;
 
@@ -64,8 +66,31 @@ export const ManagedDocumentSchema = DocumentMetadataSchema.extend({
   sealing: SealingSchema,
   signingOrder: SigningOrderSchema.optional().meta({ description: 'Present when the document has signers' }),
   signers: z.array(SignerSchema).optional().meta({ description: 'Present when the document has signers, in their order' }),
+  declined: z
+    .object({ reason: z.string(), declinedAt: TimestampSchema, signerId: SignerIdSchema.optional() })
+    .optional()
+    .meta({ description: 'Present once declined: why, when, and by which signer (on a document with signers)' }),
 }).meta({ id: 'ManagedDocument' });
 export type ManagedDocument = z.infer<typeof ManagedDocumentSchema>;
 
 /** The `fields` part of `POST /documents`: a JSON array of field definitions. */
 export const FieldDefinitionListSchema = z.array(FieldDefinitionSchema).max(500);
+
+/** `POST /sdk/documents/{documentId}/decline`: why the signer declines. */
+export const DeclineRequestSchema = z
+  .object({ reason: z.string().trim().min(1).max(DECLINE_REASON_MAX_LENGTH) })
+  .strict()
+  .meta({ id: 'DeclineRequest' });
+export type DeclineRequest = z.infer<typeof DeclineRequestSchema>;
+
+/** Its answer (no envelope): the document is declined, since `declinedAt`, for `reason`. */
+export const DeclineResultSchema = z
+  .object({
+    documentId: idSchema('doc'),
+    status: z.literal('declined'),
+    reason: z.string(),
+    declinedAt: TimestampSchema,
+    signerId: SignerIdSchema.optional(),
+  })
+  .meta({ id: 'DeclineResult' });
+export type DeclineResult = z.infer<typeof DeclineResultSchema>;

@@ -9,6 +9,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'signer.opened',
   'signer.completed',
   'document.completed',
+  'document.declined',
   'document.sealed',
   'document.sealing_failed',
 ] as const;
@@ -135,6 +136,14 @@ export const DocumentCompletedDataSchema = z.object({
   checksum: z.string(),
   signers: z.array(z.object({ signerId: z.string(), submissionId: idSchema('sub') })).optional(),
 });
+/** `document.declined`: a signer declined to sign (`reason`); no submission is accepted any more. */
+export const DocumentDeclinedDataSchema = z.object({
+  documentId,
+  reason: z.string(),
+  declinedAt: TimestampSchema,
+  signerId: z.string().optional(),
+  signerName: z.string().optional(),
+});
 /** `document.sealed`: the signed PDF is ready at `signedDocumentUrl` (`GET /documents/{id}/signed.pdf`, sk key). */
 export const DocumentSealedDataSchema = z.object({
   documentId,
@@ -165,6 +174,7 @@ export const WebhookEventSchema = z
     envelope('signer.opened', SignerOpenedDataSchema),
     envelope('signer.completed', SignerCompletedDataSchema),
     envelope('document.completed', DocumentCompletedDataSchema),
+    envelope('document.declined', DocumentDeclinedDataSchema),
     envelope('document.sealed', DocumentSealedDataSchema),
     envelope('document.sealing_failed', DocumentSealingFailedDataSchema),
     envelope('webhook.test', WebhookTestDataSchema),

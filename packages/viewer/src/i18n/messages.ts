@@ -52,6 +52,13 @@ export interface ViewerMessages {
   waitingBody: string;
   /** This signer is done while others still have to sign. */
   othersPendingBody: string;
+  /** Declining (issue 19): the toolbar's button, the form, and the declined state. */
+  decline: string;
+  declineTitle: string;
+  declineReason: string;
+  declineConfirm: string;
+  declinedTitle: string;
+  declinedBody: string;
   // The signature dialog
   dialogTitleSignature: string;
   dialogTitleInitials: string;
@@ -92,6 +99,12 @@ const en: ViewerMessages = {
   waitingTitle: 'Not your turn yet',
   waitingBody: 'Waiting for {names} to sign first. You can read the document meanwhile.',
   othersPendingBody: 'Thank you. The document is complete once the others have signed: {names}.',
+  decline: 'Decline',
+  declineTitle: 'Decline to sign this document?',
+  declineReason: 'Tell the sender why',
+  declineConfirm: 'Decline to sign',
+  declinedTitle: 'Declined',
+  declinedBody: 'This document was declined and can no longer be signed.',
   submissionReference: 'Reference',
   signedCopyPreparing: 'Preparing your signed copy…',
   signedCopyDownload: 'Download signed PDF',
@@ -152,6 +165,12 @@ const de: ViewerMessages = {
   waitingTitle: 'Noch nicht an der Reihe',
   waitingBody: 'Zuerst unterschreiben: {names}. Sie können das Dokument bis dahin lesen.',
   othersPendingBody: 'Vielen Dank. Das Dokument ist vollständig, sobald die anderen unterschrieben haben: {names}.',
+  decline: 'Ablehnen',
+  declineTitle: 'Unterschrift ablehnen?',
+  declineReason: 'Teilen Sie dem Absender den Grund mit',
+  declineConfirm: 'Unterschrift ablehnen',
+  declinedTitle: 'Abgelehnt',
+  declinedBody: 'Dieses Dokument wurde abgelehnt und kann nicht mehr unterschrieben werden.',
   submissionReference: 'Referenz',
   signedCopyPreparing: 'Ihre unterschriebene Kopie wird vorbereitet…',
   signedCopyDownload: 'Unterschriebenes PDF herunterladen',

@@ -14,6 +14,8 @@ let doomed: string;
 let delivery: string;
 /** A document with signers and a session key of it to revoke. */
 let lease: DocumentRecord;
+/** A document to decline (declining again answers the first decline). */
+let declinable: DocumentRecord;
 let sessionId: string;
 
 beforeAll(async () => {
@@ -35,6 +37,7 @@ beforeAll(async () => {
   [hook, doomed] = [await created(), await created()];
   delivery = ((await (await call(t, 'POST', `/webhooks/${hook}/test`, { key: sk })).json()) as { data: { id: string } }).data.id;
   lease = await t.createLease();
+  declinable = await t.createDocument({ pages: 1 });
   sessionId = (await t.createSession(lease.id, 'tenant')).id;
 });
 afterAll(() => t.close());
@@ -52,6 +55,14 @@ const endpoints: Endpoint[] = [
   { name: 'POST /sdk/validate-key', method: 'POST', path: () => '/sdk/validate-key', management: false },
   { name: 'GET /sdk/documents/{id}', method: 'GET', path: () => `/sdk/documents/${document.id}`, scope: 'documents:read', management: false },
   { name: 'POST /sdk/documents/submit', method: 'POST', path: () => '/sdk/documents/submit', body: () => payload, scope: 'documents:submit', management: false },
+  {
+    name: 'POST /sdk/documents/{id}/decline',
+    method: 'POST',
+    path: () => `/sdk/documents/${declinable.id}/decline`,
+    body: () => ({ reason: 'The terms changed' }),
+    scope: 'documents:submit',
+    management: false,
+  },
   { name: 'POST /documents', method: 'POST', path: () => '/documents', body: () => uploadBody(), scope: 'documents:write', management: true },
   { name: 'GET /documents', method: 'GET', path: () => '/documents', scope: 'documents:read', management: true },
   { name: 'GET /documents/{id}', method: 'GET', path: () => `/documents/${document.id}`, scope: 'documents:read', management: true },

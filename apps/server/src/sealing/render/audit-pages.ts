@@ -26,6 +26,7 @@ const EVENT_LABELS: Record<AuditEventType, string> = {
   'signer.opened': 'Opened by',
   'signer.completed': 'Signed by',
   'document.submitted': 'Submitted by the signer',
+  'document.declined': 'Declined',
   'document.sealed': 'Sealed with a digital signature',
 };
 
