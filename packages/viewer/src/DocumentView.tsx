@@ -201,6 +201,12 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
   // Sequential order: refused because an earlier signer has not signed (another tab may have been faster to look).
   const turnRefused = submitRefusal === 'not_your_turn';
   const waitingFor = turnRefused ? signers.namesOf((submitError as SigningApiError).details?.waitingFor) : signers.waitingFor;
+  // What the live region says when the signer signs or declines here (a failed submission is an alert of its own).
+  const announcement = result
+    ? `${messages.completedTitle}. ${messages.completedBody}`
+    : declinedNow
+      ? `${messages.declinedTitle}. ${messages.declinedBody}`
+      : '';
   // The dialog's Type tab starts with the name the signer typed into the first text field (or its initials).
   const firstText = own.find((field) => field.type === 'text' && field.editable);
   const nameValue = firstText ? values[firstText.id] : undefined;
@@ -219,8 +225,12 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
         )}
         <ZoomControls zoom={zoom} onZoomChange={setZoom} labels={{ zoomIn: messages.zoomIn, zoomOut: messages.zoomOut, fitWidth: messages.fitWidth, value: messages.zoomValue }} />
       </div>
+      {/* One live region, there from the start, says each change of state once (issue 19). */}
+      <div className="signet-visually-hidden" role="status" aria-live="polite">
+        {announcement}
+      </div>
       {completed && signers.othersPending.length > 0 && document.metadata.status !== 'completed' ? (
-        <StatusPanel tone="success" title={result ? messages.completedTitle : messages.alreadyCompletedTitle}>
+        <StatusPanel tone="success" live={false} title={result ? messages.completedTitle : messages.alreadyCompletedTitle}>
           {format(messages.othersPendingBody, { names: signers.othersPending.join(', ') })}
           {result && (
             <>
@@ -234,6 +244,7 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
       ) : completed && (
         <StatusPanel
           tone="success"
+          live={false}
           title={result ? messages.completedTitle : messages.alreadyCompletedTitle}
           action={
             <SignedCopy
@@ -259,7 +270,7 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
         </StatusPanel>
       )}
       {declined && !completed && (
-        <StatusPanel tone="info" title={messages.declinedTitle}>
+        <StatusPanel tone="info" live={false} title={messages.declinedTitle}>
           {messages.declinedBody}
         </StatusPanel>
       )}

@@ -6,14 +6,17 @@ export function StatusPanel({
   title,
   children,
   action,
+  live = true,
 }: {
   tone: 'info' | 'error' | 'success';
+  /** Whether it is its own live region; `false` where the viewer's live region announces it instead. */
+  live?: boolean;
   title: string;
   children?: ReactNode;
   action?: ReactNode;
 }) {
   return (
-    <div className={`signet-status signet-status--${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
+    <div className={`signet-status signet-status--${tone}`} role={live ? (tone === 'error' ? 'alert' : 'status') : undefined}>
       <span className="signet-status-icon" aria-hidden="true">
         {tone === 'error' ? '!' : tone === 'success' ? '✓' : 'i'}
       </span>

@@ -84,7 +84,7 @@ const shellCss = /* css */ `
 .signet-viewer .signet-guidance-actions { display: flex; gap: 8px; }
 @media (max-width: 480px) {
   .signet-viewer .signet-guidance-actions { width: 100%; }
-  .signet-viewer .signet-guidance-actions .signet-button { flex: 1 1 0; padding: 8px 10px; }
+  .signet-viewer .signet-guidance-actions .signet-button { flex: 1 1 0; padding: 8px 10px; min-width: 0; white-space: normal; }
   .signet-viewer .signet-toolbar { padding: 6px 8px; }
 }
 
@@ -156,6 +156,12 @@ const shellCss = /* css */ `
   display: flex; align-items: center; justify-content: center; width: 100%; height: 100%; padding: 0 4px;
   border: 1px dashed #9aa5b1; border-radius: 4px; background: rgba(241, 243, 245, 0.85); color: #52606d;
   font-size: clamp(8px, 38cqh, 12px); font-style: italic; text-align: center; overflow: hidden; line-height: 1.1;
+}
+/* Windows high contrast: the system's colours, with every field's boundary and the focus drawn in them. */
+@media (forced-colors: active) {
+  .signet-viewer .signet-input, .signet-viewer .signet-sign-button, .signet-viewer .signet-field-owner { border: 2px solid CanvasText; }
+  .signet-viewer .signet-field--required .signet-input, .signet-viewer .signet-field--required .signet-sign-button { border-color: Highlight; }
+  .signet-viewer :focus-visible { outline: 3px solid Highlight; outline-offset: 2px; }
 }
 `;
 

@@ -7,12 +7,14 @@ import { decodePng, inkPixels } from './test-input.js';
 
 afterEach(cleanup);
 
-test('is a modal dialog named by its title, with the field, focused on the selected tab', () => {
+test('is a modal dialog named by its title once, described by the field, focused on the selected tab', () => {
   const { dialog } = renderDialog({ fieldLabel: 'Signature of the customer' });
   expect(dialog.open).toBe(true);
   expect(dialog.matches(':modal')).toBe(true);
   expect(dialog.getAttribute('aria-modal')).toBe('true');
-  expect(screen.getByRole('dialog', { name: 'Add your signature Signature of the customer' })).toBe(dialog);
+  // Named once (issue 19): "Add your signature", not "Add your signature Signature of the customer".
+  expect(screen.getByRole('dialog', { name: 'Add your signature' })).toBe(dialog);
+  expect(screen.getByRole('dialog', { description: 'Signature of the customer' })).toBe(dialog);
   expect(dialog.closest('.signet-viewer')).not.toBeNull();
 
   const tabs = screen.getAllByRole('tab');

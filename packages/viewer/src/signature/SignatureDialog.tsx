@@ -136,6 +136,7 @@ function OpenSignatureDialog({ kind, fieldLabel, labels, initialName = '', onCan
       data-kind={kind}
       aria-modal="true"
       aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-field`}
       aria-busy={busy || undefined}
       onKeyDown={onDialogKeyDown}
       onCancel={(event) => {
@@ -152,8 +153,12 @@ function OpenSignatureDialog({ kind, fieldLabel, labels, initialName = '', onCan
           void apply();
         }}
       >
-        <h2 id={`${id}-title`} className="signet-sig-title">
-          {labels.title} <span className="signet-sig-field">{fieldLabel}</span>
+        {/* The dialog is named by the title alone ("Add your initials"); the field's label describes it. */}
+        <h2 className="signet-sig-title">
+          <span id={`${id}-title`}>{labels.title}</span>{' '}
+          <span id={`${id}-field`} className="signet-sig-field">
+            {fieldLabel}
+          </span>
         </h2>
         <div role="tablist" aria-labelledby={`${id}-title`} className="signet-sig-tabs" onKeyDown={onTabKeyDown}>
           {TABS.map((name) => (
