@@ -37,14 +37,14 @@ const checks = [
     limit: '174 kB',
   },
   {
-    // For a host without TanStack Query of its own: the same plus its copy (~10 KB). Held at what it measures.
+    // For a host without TanStack Query of its own: the same plus its copy (~10 KB). Held near what it measures.
     name: '@signet/viewer, React external, TanStack Query inside, without the pdf.js worker',
     path: 'packages/viewer/src/index.ts',
     import: { 'packages/viewer/src/index.ts': '{ SigningViewer }' },
     ignore: REACT,
     gzip: true,
     modifyEsbuildConfig: browser,
-    limit: '184 kB',
+    limit: '184.5 kB',
   },
 ];
 

@@ -54,9 +54,12 @@ function trimmed(node: unknown, at: string): unknown {
   return out;
 }
 
-/** Whether a browser calls the endpoint (a pk key, or a document token): its checks are in every client bundle. */
+/**
+ * Whether a signer's browser calls the endpoint (those a session key may call, and the document token's): its checks
+ * are in every client bundle, the viewer's included.
+ */
 function isSdk(endpoint: Endpoint): boolean {
-  return endpoint.access.by === 'document-token' || endpoint.access.kinds.includes('pk');
+  return endpoint.access.by === 'document-token' || endpoint.access.sessions === true;
 }
 
 /**
@@ -105,7 +108,7 @@ ${sdk.schemas}
 export const checkErrorEnvelope = check(errorEnvelope);
 ${Object.keys(VALUES).map((name) => `export const check${name[0]!.toUpperCase()}${name.slice(1)} = check(${name});`).join('\n')}
 
-/** The endpoints a browser calls (pk keys, document tokens). */
+/** The endpoints a signer's browser calls (a session key's, the document token's). */
 export const sdkEndpoints = {
 ${sdk.routes}
 } as const;

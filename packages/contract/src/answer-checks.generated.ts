@@ -89,13 +89,6 @@ const definitions: Record<string, JsonSchema> = {
   "__schema69": {"type":"string","const":"declined"},
   "__schema70": {"type":"string"},
   "__schema71": {"allOf":[{"$ref":"#/definitions/__schema32"}]},
-  "VerifyResult": {"type":"object","properties":{"sealed":{"$ref":"#/definitions/__schema72"},"intact":{"$ref":"#/definitions/__schema73"},"documentId":{"$ref":"#/definitions/__schema74"},"submissionId":{"$ref":"#/definitions/__schema75"},"sealedAt":{"$ref":"#/definitions/__schema76"},"sha256":{"$ref":"#/definitions/__schema77"}},"required":["sealed","intact","sha256"]},
-  "__schema72": {"type":"boolean"},
-  "__schema73": {"type":"boolean"},
-  "__schema74": {"type":"string","pattern":"^doc_[A-Za-z0-9]{20,64}$"},
-  "__schema75": {"type":"string","pattern":"^sub_[A-Za-z0-9]{20,64}$"},
-  "__schema76": {"allOf":[{"$ref":"#/definitions/__schema9"}]},
-  "__schema77": {"type":"string","pattern":"^[0-9a-f]{64}$"},
 };
 
 const check = (schema: JsonSchema) => checkAnswer<unknown>(schema, definitions);
@@ -109,7 +102,6 @@ const validateKeyRefusal = {"$ref":"#/definitions/KeyRefusal"};
 const getDocumentAnswer = {"$ref":"#/definitions/SdkDocument"};
 const submitDocumentAnswer = {"$ref":"#/definitions/SubmissionResult"};
 const declineDocumentAnswer = {"$ref":"#/definitions/DeclineResult"};
-const verifyDocumentAnswer = {"type":"object","properties":{"success":{"type":"boolean","const":true},"data":{"$ref":"#/definitions/VerifyResult"},"meta":{"$ref":"#/definitions/Meta"}},"required":["success","data","meta"]};
 
 export const checkErrorEnvelope = check(errorEnvelope);
 export const checkTimestamp = check(timestamp);
@@ -117,7 +109,7 @@ export const checkFieldValue = check(fieldValue);
 export const checkRenderContext = check(renderContext);
 export const checkPageInfo = check(pageInfo);
 
-/** The endpoints a browser calls (pk keys, document tokens). */
+/** The endpoints a signer's browser calls (a session key's, the document token's). */
 export const sdkEndpoints = {
   validateKey: { method: 'post', path: '/sdk/validate-key', answer: check(validateKeyAnswer), refusal: check(validateKeyRefusal) },
   getDocument: { method: 'get', path: '/sdk/documents/{documentId}', answer: check(getDocumentAnswer) },
@@ -126,7 +118,6 @@ export const sdkEndpoints = {
   getDocumentFile: { method: 'get', path: '/sdk/documents/{documentId}/file' },
   getDocumentPreview: { method: 'get', path: '/sdk/documents/{documentId}/preview' },
   getSignedDocumentFile: { method: 'get', path: '/sdk/documents/{documentId}/signed.pdf' },
-  verifyDocument: { method: 'post', path: '/verify', answer: check(verifyDocumentAnswer) },
 } as const;
 
 /** The management endpoints (sk keys): made when asked for, so that a bundle that never asks leaves them out. */
@@ -235,31 +226,38 @@ export function managementEndpoints() {
     "__schema82": {"type":["string","null"]},
     "__schema83": {"type":"string"},
     "__schema84": {"type":"string"},
-    "CreatedWebhook": {"type":"object","properties":{"id":{"$ref":"#/definitions/__schema85"},"url":{"$ref":"#/definitions/__schema86"},"events":{"$ref":"#/definitions/__schema87"},"description":{"$ref":"#/definitions/__schema88"},"enabled":{"$ref":"#/definitions/__schema89"},"disabledReason":{"$ref":"#/definitions/__schema90"},"createdAt":{"$ref":"#/definitions/__schema5"},"updatedAt":{"$ref":"#/definitions/__schema5"},"secret":{"$ref":"#/definitions/__schema91"}},"required":["id","url","events","description","enabled","disabledReason","createdAt","updatedAt","secret"]},
-    "__schema85": {"type":"string","pattern":"^wh_[A-Za-z0-9]{20,64}$"},
-    "__schema86": {"type":"string"},
-    "__schema87": {"type":"array","items":{"type":"string","enum":["document.created","document.viewed","signer.opened","signer.completed","document.completed","document.declined","document.sealed","document.sealing_failed"]}},
-    "__schema88": {"type":["string","null"]},
-    "__schema89": {"type":"boolean"},
-    "__schema90": {"type":["string","null"]},
-    "__schema91": {"type":"string","pattern":"^whsec_[A-Za-z0-9+/]+={0,2}$"},
-    "Webhook": {"type":"object","properties":{"id":{"$ref":"#/definitions/__schema85"},"url":{"$ref":"#/definitions/__schema86"},"events":{"$ref":"#/definitions/__schema87"},"description":{"$ref":"#/definitions/__schema88"},"enabled":{"$ref":"#/definitions/__schema89"},"disabledReason":{"$ref":"#/definitions/__schema90"},"createdAt":{"$ref":"#/definitions/__schema5"},"updatedAt":{"$ref":"#/definitions/__schema5"}},"required":["id","url","events","description","enabled","disabledReason","createdAt","updatedAt"]},
-    "RotatedWebhookSecret": {"type":"object","properties":{"id":{"$ref":"#/definitions/__schema92"},"secret":{"$ref":"#/definitions/__schema91"},"previousSecretExpiresAt":{"$ref":"#/definitions/__schema5"}},"required":["id","secret","previousSecretExpiresAt"]},
-    "__schema92": {"type":"string","pattern":"^wh_[A-Za-z0-9]{20,64}$"},
-    "WebhookDelivery": {"type":"object","properties":{"id":{"$ref":"#/definitions/__schema93"},"webhookId":{"$ref":"#/definitions/__schema94"},"eventId":{"$ref":"#/definitions/__schema95"},"eventType":{"$ref":"#/definitions/__schema96"},"documentId":{"$ref":"#/definitions/__schema97"},"status":{"$ref":"#/definitions/__schema98"},"attempts":{"$ref":"#/definitions/__schema99"},"lastStatusCode":{"$ref":"#/definitions/__schema100"},"lastError":{"$ref":"#/definitions/__schema101"},"lastResponseBody":{"$ref":"#/definitions/__schema102"},"lastDurationMs":{"$ref":"#/definitions/__schema103"},"nextAttemptAt":{"$ref":"#/definitions/__schema104"},"createdAt":{"$ref":"#/definitions/__schema5"},"deliveredAt":{"$ref":"#/definitions/__schema105"}},"required":["id","webhookId","eventId","eventType","documentId","status","attempts","lastStatusCode","lastError","lastResponseBody","lastDurationMs","nextAttemptAt","createdAt","deliveredAt"]},
-    "__schema93": {"type":"string","pattern":"^dlv_[A-Za-z0-9]{20,64}$"},
-    "__schema94": {"type":"string","pattern":"^wh_[A-Za-z0-9]{20,64}$"},
-    "__schema95": {"type":"string","pattern":"^msg_[A-Za-z0-9]{20,64}$"},
-    "__schema96": {"type":"string"},
-    "__schema97": {"anyOf":[{"type":"string","pattern":"^doc_[A-Za-z0-9]{20,64}$"},{"type":"null"}]},
-    "__schema98": {"type":"string","enum":["pending","sending","succeeded","failed"]},
-    "__schema99": {"type":"integer","minimum":0,"maximum":9007199254740991},
-    "__schema100": {"anyOf":[{"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991},{"type":"null"}]},
-    "__schema101": {"type":["string","null"]},
-    "__schema102": {"type":["string","null"]},
-    "__schema103": {"anyOf":[{"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991},{"type":"null"}]},
-    "__schema104": {"anyOf":[{"$ref":"#/definitions/__schema5"},{"type":"null"}]},
-    "__schema105": {"anyOf":[{"$ref":"#/definitions/__schema5"},{"type":"null"}]},
+    "VerifyResult": {"type":"object","properties":{"sealed":{"$ref":"#/definitions/__schema85"},"intact":{"$ref":"#/definitions/__schema86"},"documentId":{"$ref":"#/definitions/__schema87"},"submissionId":{"$ref":"#/definitions/__schema88"},"sealedAt":{"$ref":"#/definitions/__schema89"},"sha256":{"$ref":"#/definitions/__schema90"}},"required":["sealed","intact","sha256"]},
+    "__schema85": {"type":"boolean"},
+    "__schema86": {"type":"boolean"},
+    "__schema87": {"type":"string","pattern":"^doc_[A-Za-z0-9]{20,64}$"},
+    "__schema88": {"type":"string","pattern":"^sub_[A-Za-z0-9]{20,64}$"},
+    "__schema89": {"allOf":[{"$ref":"#/definitions/__schema5"}]},
+    "__schema90": {"type":"string","pattern":"^[0-9a-f]{64}$"},
+    "CreatedWebhook": {"type":"object","properties":{"id":{"$ref":"#/definitions/__schema91"},"url":{"$ref":"#/definitions/__schema92"},"events":{"$ref":"#/definitions/__schema93"},"description":{"$ref":"#/definitions/__schema94"},"enabled":{"$ref":"#/definitions/__schema95"},"disabledReason":{"$ref":"#/definitions/__schema96"},"createdAt":{"$ref":"#/definitions/__schema5"},"updatedAt":{"$ref":"#/definitions/__schema5"},"secret":{"$ref":"#/definitions/__schema97"}},"required":["id","url","events","description","enabled","disabledReason","createdAt","updatedAt","secret"]},
+    "__schema91": {"type":"string","pattern":"^wh_[A-Za-z0-9]{20,64}$"},
+    "__schema92": {"type":"string"},
+    "__schema93": {"type":"array","items":{"type":"string","enum":["document.created","document.viewed","signer.opened","signer.completed","document.completed","document.declined","document.sealed","document.sealing_failed"]}},
+    "__schema94": {"type":["string","null"]},
+    "__schema95": {"type":"boolean"},
+    "__schema96": {"type":["string","null"]},
+    "__schema97": {"type":"string","pattern":"^whsec_[A-Za-z0-9+/]+={0,2}$"},
+    "Webhook": {"type":"object","properties":{"id":{"$ref":"#/definitions/__schema91"},"url":{"$ref":"#/definitions/__schema92"},"events":{"$ref":"#/definitions/__schema93"},"description":{"$ref":"#/definitions/__schema94"},"enabled":{"$ref":"#/definitions/__schema95"},"disabledReason":{"$ref":"#/definitions/__schema96"},"createdAt":{"$ref":"#/definitions/__schema5"},"updatedAt":{"$ref":"#/definitions/__schema5"}},"required":["id","url","events","description","enabled","disabledReason","createdAt","updatedAt"]},
+    "RotatedWebhookSecret": {"type":"object","properties":{"id":{"$ref":"#/definitions/__schema98"},"secret":{"$ref":"#/definitions/__schema97"},"previousSecretExpiresAt":{"$ref":"#/definitions/__schema5"}},"required":["id","secret","previousSecretExpiresAt"]},
+    "__schema98": {"type":"string","pattern":"^wh_[A-Za-z0-9]{20,64}$"},
+    "WebhookDelivery": {"type":"object","properties":{"id":{"$ref":"#/definitions/__schema99"},"webhookId":{"$ref":"#/definitions/__schema100"},"eventId":{"$ref":"#/definitions/__schema101"},"eventType":{"$ref":"#/definitions/__schema102"},"documentId":{"$ref":"#/definitions/__schema103"},"status":{"$ref":"#/definitions/__schema104"},"attempts":{"$ref":"#/definitions/__schema105"},"lastStatusCode":{"$ref":"#/definitions/__schema106"},"lastError":{"$ref":"#/definitions/__schema107"},"lastResponseBody":{"$ref":"#/definitions/__schema108"},"lastDurationMs":{"$ref":"#/definitions/__schema109"},"nextAttemptAt":{"$ref":"#/definitions/__schema110"},"createdAt":{"$ref":"#/definitions/__schema5"},"deliveredAt":{"$ref":"#/definitions/__schema111"}},"required":["id","webhookId","eventId","eventType","documentId","status","attempts","lastStatusCode","lastError","lastResponseBody","lastDurationMs","nextAttemptAt","createdAt","deliveredAt"]},
+    "__schema99": {"type":"string","pattern":"^dlv_[A-Za-z0-9]{20,64}$"},
+    "__schema100": {"type":"string","pattern":"^wh_[A-Za-z0-9]{20,64}$"},
+    "__schema101": {"type":"string","pattern":"^msg_[A-Za-z0-9]{20,64}$"},
+    "__schema102": {"type":"string"},
+    "__schema103": {"anyOf":[{"type":"string","pattern":"^doc_[A-Za-z0-9]{20,64}$"},{"type":"null"}]},
+    "__schema104": {"type":"string","enum":["pending","sending","succeeded","failed"]},
+    "__schema105": {"type":"integer","minimum":0,"maximum":9007199254740991},
+    "__schema106": {"anyOf":[{"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991},{"type":"null"}]},
+    "__schema107": {"type":["string","null"]},
+    "__schema108": {"type":["string","null"]},
+    "__schema109": {"anyOf":[{"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991},{"type":"null"}]},
+    "__schema110": {"anyOf":[{"$ref":"#/definitions/__schema5"},{"type":"null"}]},
+    "__schema111": {"anyOf":[{"$ref":"#/definitions/__schema5"},{"type":"null"}]},
   };
 
   const check = (schema: JsonSchema) => checkAnswer<unknown>(schema, definitions);
@@ -271,6 +269,7 @@ export function managementEndpoints() {
   const createSessionAnswer = {"type":"object","properties":{"success":{"type":"boolean","const":true},"data":{"$ref":"#/definitions/CreatedSession"},"meta":{"$ref":"#/definitions/Meta"}},"required":["success","data","meta"]};
   const revokeSessionAnswer = {"type":"object","properties":{"success":{"type":"boolean","const":true},"data":{"$ref":"#/definitions/Session"},"meta":{"$ref":"#/definitions/Meta"}},"required":["success","data","meta"]};
   const getAuditTrailAnswer = {"type":"object","properties":{"success":{"type":"boolean","const":true},"data":{"$ref":"#/definitions/AuditTrail"},"meta":{"$ref":"#/definitions/Meta"}},"required":["success","data","meta"]};
+  const verifyDocumentAnswer = {"type":"object","properties":{"success":{"type":"boolean","const":true},"data":{"$ref":"#/definitions/VerifyResult"},"meta":{"$ref":"#/definitions/Meta"}},"required":["success","data","meta"]};
   const createWebhookAnswer = {"type":"object","properties":{"success":{"type":"boolean","const":true},"data":{"$ref":"#/definitions/CreatedWebhook"},"meta":{"$ref":"#/definitions/Meta"}},"required":["success","data","meta"]};
   const listWebhooksAnswer = {"type":"object","properties":{"success":{"type":"boolean","const":true},"data":{"type":"array","items":{"$ref":"#/definitions/Webhook"}},"pagination":{"$ref":"#/definitions/Pagination"},"meta":{"$ref":"#/definitions/Meta"}},"required":["success","data","pagination","meta"]};
   const getWebhookAnswer = {"type":"object","properties":{"success":{"type":"boolean","const":true},"data":{"$ref":"#/definitions/Webhook"},"meta":{"$ref":"#/definitions/Meta"}},"required":["success","data","meta"]};
@@ -291,6 +290,7 @@ export function managementEndpoints() {
     revokeSession: { method: 'delete', path: '/documents/{documentId}/sessions/{keyId}', answer: check(revokeSessionAnswer) },
     getSignedDocument: { method: 'get', path: '/documents/{documentId}/signed.pdf' },
     getAuditTrail: { method: 'get', path: '/documents/{documentId}/audit', answer: check(getAuditTrailAnswer) },
+    verifyDocument: { method: 'post', path: '/verify', answer: check(verifyDocumentAnswer) },
     createWebhook: { method: 'post', path: '/webhooks', answer: check(createWebhookAnswer) },
     listWebhooks: { method: 'get', path: '/webhooks', answer: check(listWebhooksAnswer) },
     getWebhook: { method: 'get', path: '/webhooks/{webhookId}', answer: check(getWebhookAnswer) },

@@ -15,7 +15,7 @@ export interface EndpointChecks<E extends Endpoints[EndpointName] = Endpoints[En
   readonly refusal?: AnswerCheck<unknown>;
 }
 
-/** The endpoints a browser calls: a pk key's and the document token's. */
+/** The endpoints a signer's browser calls: a session key's and the document token's. */
 export type SdkEndpointName = keyof typeof sdkEndpoints;
 
 /** A table of endpoints' checks, by name. */

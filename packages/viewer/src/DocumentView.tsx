@@ -10,9 +10,11 @@ import {
 } from '@signet/contract';
 import type { QueryKey } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { fieldsNamedBy } from './error-message.js';
 import { pageInfo, readingOrder, textStyle } from './fields/field-geometry.js';
 import { FieldLayer } from './fields/FieldLayer.js';
+import { LayerSlot, trackFocus, type LayerGeometry } from './fields/LayerSlot.js';
 import { GuidanceBar } from './GuidanceBar.js';
 import { format, signatureDialogLabels, type ViewerMessages } from './i18n/messages.js';
 import { LoadProgress } from './Page/LoadProgress.js';
@@ -73,6 +75,12 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
   // Declined here, before (on opening), or meanwhile elsewhere (a submission refused as declined).
   const declined = declinedNow || document.metadata.status === 'declined' || submitRefusal === 'declined';
   const locked = completed || declined || signers.waitingFor.length > 0;
+
+  // Page 1's fields are rendered once, into this element, which moves from the preview image to pdf.js's page: they
+  // can be filled in before pdf.js is ready, and keep focus and what was typed when the page replaces the image.
+  const [page1Layer] = useState(() => globalThis.document.createElement('div'));
+  const [page1Geometry, setPage1Geometry] = useState<LayerGeometry | null>(null);
+  useEffect(() => trackFocus(page1Layer), [page1Layer]);
 
   const ordered = useMemo(() => readingOrder(document.fields), [document.fields]);
   // With a session key of one of several signers, theirs are the fields to fill in; the others' are read-only.
@@ -169,6 +177,26 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
     );
   };
 
+  // A page's fields over it, `pageHeight` points high at `cssScale` CSS pixels a point.
+  const fieldLayer = useCallback(
+    (fields: FieldDefinition[], pageHeight: number, cssScale: number) => (
+      <FieldLayer
+        fields={fields}
+        values={values}
+        invalid={invalid}
+        completed={locked}
+        ownerOf={signers.ownerOf}
+        pageHeight={pageHeight}
+        cssScale={cssScale}
+        messages={messages}
+        idPrefix={idPrefix}
+        onChange={change}
+        onSign={openDialog}
+      />
+    ),
+    [values, invalid, locked, signers.ownerOf, messages, idPrefix, change, openDialog],
+  );
+
   // Their boxes stay mounted when scrolled far away, so that Tab and Next reach every field.
   const pagesWithFields = useMemo(() => new Set(fieldsByPage.keys()), [fieldsByPage]);
   // Stable between renders that change nothing on the pages, so the page list does not re-render every box; pages
@@ -177,36 +205,20 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
     (page: PageGeometry, scale: number) => {
       const fields = fieldsByPage.get(page.pageNumber);
       if (!fields) return null;
-      return (
-        <FieldLayer
-          fields={fields}
-          values={values}
-          invalid={invalid}
-          completed={locked}
-          ownerOf={signers.ownerOf}
-          pageHeight={page.height}
-          cssScale={scale}
-          messages={messages}
-          idPrefix={idPrefix}
-          onChange={change}
-          onSign={openDialog}
-        />
-      );
+      if (page.pageNumber === 1) {
+        return <LayerSlot element={page1Layer} geometry={{ pageHeight: page.height, cssScale: scale }} onGeometry={setPage1Geometry} />;
+      }
+      return fieldLayer(fields, page.height, scale);
     },
-    [fieldsByPage, values, invalid, locked, signers.ownerOf, messages, idPrefix, change, openDialog],
+    [fieldsByPage, fieldLayer, page1Layer],
   );
+  const page1Fields = fieldsByPage.get(1);
 
   const submitError = submission.error;
   const namedFields = submitError ? fieldsNamedBy(submitError, submittedFieldIds()) : [];
   // Sequential order: refused because an earlier signer has not signed (another tab may have been faster to look).
   const turnRefused = submitRefusal === 'not_your_turn';
   const waitingFor = turnRefused ? signers.namesOf((submitError as SigningApiError).details?.waitingFor) : signers.waitingFor;
-  // What the live region says when the signer signs or declines here (a failed submission is an alert of its own).
-  const announcement = result
-    ? `${messages.completedTitle}. ${messages.completedBody}`
-    : declinedNow
-      ? `${messages.declinedTitle}. ${messages.declinedBody}`
-      : '';
   // The dialog's Type tab starts with the name the signer typed into the first text field (or its initials).
   const firstText = own.find((field) => field.type === 'text' && field.editable);
   const nameValue = firstText ? values[firstText.id] : undefined;
@@ -225,55 +237,58 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
         )}
         <ZoomControls zoom={zoom} onZoomChange={setZoom} labels={{ zoomIn: messages.zoomIn, zoomOut: messages.zoomOut, fitWidth: messages.fitWidth, value: messages.zoomValue }} />
       </div>
-      {/* One live region, there from the start, says each change of state once (issue 19). */}
-      <div className="signet-visually-hidden" role="status" aria-live="polite">
-        {announcement}
+      {/*
+        One live region, there from the first render, holds the signed and declined states: each is said once, as
+        its panel appears in it (a region inserted with its content is not reliably announced). A failed
+        submission is an alert of its own; progress is the guidance bar's live text.
+      */}
+      <div className="signet-announcer" role="status" aria-live="polite">
+        {completed && signers.othersPending.length > 0 && document.metadata.status !== 'completed' ? (
+          <StatusPanel tone="success" live={false} title={result ? messages.completedTitle : messages.alreadyCompletedTitle}>
+            {format(messages.othersPendingBody, { names: signers.othersPending.join(', ') })}
+            {result && (
+              <>
+                {' '}
+                <span className="signet-reference">
+                  {messages.submissionReference}: <code>{result.submissionId}</code>
+                </span>
+              </>
+            )}
+          </StatusPanel>
+        ) : completed && (
+          <StatusPanel
+            tone="success"
+            live={false}
+            title={result ? messages.completedTitle : messages.alreadyCompletedTitle}
+            action={
+              <SignedCopy
+                client={client}
+                document={document}
+                queryKey={[...queryKey, 'signed-copy']}
+                polling={signedCopyPolling}
+                messages={messages}
+                onSealed={(url) => events.current.onSealed?.(url)}
+              />
+            }
+          >
+            {result ? (
+              <>
+                {messages.completedBody}{' '}
+                <span className="signet-reference">
+                  {messages.submissionReference}: <code>{result.submissionId}</code>
+                </span>
+              </>
+            ) : (
+              messages.alreadyCompletedBody
+            )}
+          </StatusPanel>
+        )}
+        {declined && !completed && (
+          <StatusPanel tone="info" live={false} title={messages.declinedTitle}>
+            {messages.declinedBody}
+          </StatusPanel>
+        )}
       </div>
-      {completed && signers.othersPending.length > 0 && document.metadata.status !== 'completed' ? (
-        <StatusPanel tone="success" live={false} title={result ? messages.completedTitle : messages.alreadyCompletedTitle}>
-          {format(messages.othersPendingBody, { names: signers.othersPending.join(', ') })}
-          {result && (
-            <>
-              {' '}
-              <span className="signet-reference">
-                {messages.submissionReference}: <code>{result.submissionId}</code>
-              </span>
-            </>
-          )}
-        </StatusPanel>
-      ) : completed && (
-        <StatusPanel
-          tone="success"
-          live={false}
-          title={result ? messages.completedTitle : messages.alreadyCompletedTitle}
-          action={
-            <SignedCopy
-              client={client}
-              document={document}
-              queryKey={[...queryKey, 'signed-copy']}
-              polling={signedCopyPolling}
-              messages={messages}
-              onSealed={(url) => events.current.onSealed?.(url)}
-            />
-          }
-        >
-          {result ? (
-            <>
-              {messages.completedBody}{' '}
-              <span className="signet-reference">
-                {messages.submissionReference}: <code>{result.submissionId}</code>
-              </span>
-            </>
-          ) : (
-            messages.alreadyCompletedBody
-          )}
-        </StatusPanel>
-      )}
-      {declined && !completed && (
-        <StatusPanel tone="info" live={false} title={messages.declinedTitle}>
-          {messages.declinedBody}
-        </StatusPanel>
-      )}
       {declining && !declined && (
         <DeclineForm
           messages={messages}
@@ -321,13 +336,14 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
         ) : preview ? (
           <>
             <LoadProgress progress={progress} label={messages.loadingPdf} className="signet-progress--top" />
-            <PreviewPage preview={preview} zoom={zoom} />
+            <PreviewPage preview={preview} zoom={zoom} renderOverlay={renderOverlay} />
           </>
         ) : (
           <div className="signet-loading">
             <LoadProgress progress={progress} label={messages.loadingPdf} />
           </div>
         )}
+        {page1Fields && page1Geometry && createPortal(fieldLayer(page1Fields, page1Geometry.pageHeight, page1Geometry.cssScale), page1Layer)}
       </div>
       {!locked && (
         <GuidanceBar

@@ -27,10 +27,10 @@ describe('declining', () => {
     await userEvent.fill(screen.getByRole('textbox', { name: 'Tell the sender why' }), 'The rent is not what we agreed.');
     await userEvent.click(screen.getByRole('button', { name: 'Decline to sign' }));
     await screen.findByText('This document was declined and can no longer be signed.');
-    // Said once, by the viewer's live region (there from the start), not by the panel as well.
-    const live = document.querySelector('.signet-visually-hidden[role="status"][aria-live="polite"]')!;
-    expect(live.textContent).toBe('Declined. This document was declined and can no longer be signed.');
-    expect(screen.getByText('This document was declined and can no longer be signed.').closest('[role]')).toBe(null);
+    // Said once: the panel appears in the viewer's live region, there from the start; the panel is not one itself.
+    const panel = screen.getByText('This document was declined and can no longer be signed.').closest('.signet-status')!;
+    expect(panel.getAttribute('role')).toBeNull();
+    expect(panel.parentElement!.matches('.signet-announcer[role="status"][aria-live="polite"]')).toBe(true);
     expect(declines).toEqual([expect.objectContaining({ documentId: doc.documentId, status: 'declined', reason: 'The rent is not what we agreed.' })]);
     expect(screen.queryByRole('button', { name: /finish and submit/i })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Decline' })).toBeNull();

@@ -160,7 +160,6 @@ const shellCss = /* css */ `
 /* Windows high contrast: the system's colours, with every field's boundary and the focus drawn in them. */
 @media (forced-colors: active) {
   .signet-viewer .signet-input, .signet-viewer .signet-sign-button, .signet-viewer .signet-field-owner { border: 2px solid CanvasText; }
-  .signet-viewer .signet-field--required .signet-input, .signet-viewer .signet-field--required .signet-sign-button { border-color: Highlight; }
   .signet-viewer :focus-visible { outline: 3px solid Highlight; outline-offset: 2px; }
 }
 `;

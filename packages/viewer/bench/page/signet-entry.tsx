@@ -10,9 +10,10 @@ import type { BenchParams, MountedViewer } from './protocol.js';
  * - firstPaint: from `mount` until page 1 is on screen: the paint time Chromium reports (Element Timing) for page
  *   1's preview image, or `pageDrawn` if pdf.js is first (no preview on the server, or a slow image).
  * - pageDrawn: from `mount` until page 1 carries `data-painted` (pdf.js's finished bitmap is on screen).
- * - interactive: page 1 is painted and its fields are mounted (the viewer called `onReady` and a field of page 1
- *   is in the DOM), and then the main thread has yielded once (the next animation frame, then a macrotask), so an
- *   input event would be handled.
+ * - interactive: a text field of page 1 accepts input (in the DOM, on page 1 or on its preview image, neither
+ *   read-only nor disabled), and then the main thread has yielded once (the next animation frame, then a
+ *   macrotask), so an input event would be handled. Since issue 19 the fields are on the preview before pdf.js has
+ *   drawn anything.
  * @example const { firstPaint, interactive } = mount(document.getElementById('root')!, params);
  */
 export function mount(root: HTMLElement, params: BenchParams): MountedViewer {
@@ -21,7 +22,6 @@ export function mount(root: HTMLElement, params: BenchParams): MountedViewer {
   const firstPaint = deferred<number>();
   const pageDrawn = deferred<number>();
   const interactive = deferred<number | null>();
-  let ready = false;
   let painted = false;
   let signalled = false;
   let shown = false;
@@ -48,11 +48,11 @@ export function mount(root: HTMLElement, params: BenchParams): MountedViewer {
       pageDrawn.resolve(at - start);
       show(at);
     }
-    if (painted && ready && !signalled && root.querySelector('[data-page-number="1"] [data-signet-field]')) {
+    if (!signalled && root.querySelector(PAGE_1_TEXT_FIELD)) {
       signalled = true;
-      observer.disconnect();
       requestAnimationFrame(() => setTimeout(() => interactive.resolve(performance.now() - start), 0));
     }
+    if (painted && signalled) observer.disconnect();
   };
   const observer = new MutationObserver(check);
   observer.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-painted'] });
@@ -62,10 +62,6 @@ export function mount(root: HTMLElement, params: BenchParams): MountedViewer {
     <SigningViewer
       {...params}
       className="bench-viewer"
-      onReady={() => {
-        ready = true;
-        check();
-      }}
       onError={(error) => {
         firstPaint.reject(error);
         pageDrawn.reject(error);
@@ -88,6 +84,10 @@ export function mount(root: HTMLElement, params: BenchParams): MountedViewer {
     },
   };
 }
+
+/** A text field of page 1 that takes input, whether page 1 is pdf.js's page or the server's preview image. */
+const PAGE_1_TEXT_FIELD =
+  ':is([data-page-number="1"], [data-preview-page="1"]) input[type="text"][data-signet-field]:not([readonly]):not([disabled])';
 
 function deferred<T>() {
   let resolve!: (value: T) => void;

@@ -1,6 +1,6 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { commands } from 'vitest/browser';
+import { commands, userEvent } from 'vitest/browser';
 import { renderViewer, untilReady } from '../test-support/render-viewer.js';
 
 afterEach(() => cleanup());
@@ -37,15 +37,26 @@ describe('page 1 preview', () => {
       // Fitted to the width like the pages will be: 900 px wide viewer, 24 px padding, a scrollbar's gutter.
       expect(previewBox.width).toBeGreaterThan(800);
       expect(previewBox.height / previewBox.width).toBeCloseTo(792 / 612, 2);
-      // Nothing of pdf.js yet: no canvas, no page list, no fields, not ready; the load is announced.
+      // Nothing of pdf.js yet: no canvas, no page list, not ready; the load is announced.
       expect(document.querySelector('canvas')).toBeNull();
       expect(document.querySelector('[data-page-number]')).toBeNull();
-      expect(screen.queryByRole('textbox', { name: 'Full legal name' })).toBeNull();
       expect(events.ready).toBe(0);
       expect(document.querySelector('.signet-progress--top[role="progressbar"]')?.getAttribute('aria-label')).toBe('Loading PDF');
+      // But page 1's fields are on the image already (issue 19): the signer can start while pdf.js starts.
+      const name = await screen.findByRole('textbox', { name: 'Full legal name' });
+      const fieldBox = rectOf(name);
+      await userEvent.click(name);
+      await userEvent.keyboard('Ada Love');
 
       await commands.releaseFile(doc.documentId);
       await untilReady();
+      // The same field, with what was typed, its focus and its caret, where it was: typing goes on.
+      expect(screen.getByRole('textbox', { name: 'Full legal name' })).toBe(name);
+      expect(document.activeElement).toBe(name);
+      await userEvent.keyboard('lace');
+      expect((name as HTMLInputElement).value).toBe('Ada Lovelace');
+      const movedBox = rectOf(name);
+      for (const side of ['top', 'left', 'width', 'height'] as const) expect(Math.abs(movedBox[side] - fieldBox[side])).toBeLessThanOrEqual(1);
       const page1 = document.querySelector('[data-page-number="1"]')!;
       // Drawn exactly where the preview was: the switch moves nothing.
       const drawnBox = rectOf(page1);
