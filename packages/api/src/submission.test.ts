@@ -137,6 +137,42 @@ describe('missingRequiredFields', () => {
   });
 });
 
+describe("with a session key's signerId (several signers, issue 18)", () => {
+  /** The landlord's view of a parallel lease: the tenant's fields (with their prefilled agreement number) are not theirs. */
+  async function landlordView() {
+    const lease = await server.createLease({ signingOrder: 'parallel' });
+    const client = createSigningClient({ apiKey: await server.createSession(lease.id, 'landlord'), baseUrl: server.url, retry: false });
+    return { client, document: await client.getDocument(lease.id) };
+  }
+  it("submits only the signer's own fields: another signer's prefill stays out, and the server accepts it", async () => {
+    const { client, document } = await landlordView();
+    expect(document.signerId).toBe('landlord');
+    const values = completeValues(document.fields.filter((field) => field.signerId === 'landlord'));
+    const payload = await build(document, values);
+    expect(payload.fields.map((field) => field.id)).toEqual(['landlord_signature', 'landlord_date']);
+    await expect(client.submitDocument(payload)).resolves.toMatchObject({ documentId: document.metadata.id });
+  });
+
+  it("refuses a value for another signer's field, even its own prefill", async () => {
+    const { document } = await landlordView();
+    const prefill = document.fields.find((field) => field.id === 'agreement_number')!.value!;
+    const error = await buildError(build(document, { agreement_number: prefill }));
+    expect(error).toMatchObject({ field: 'agreement_number', reason: 'field "agreement_number" is another signer\'s to fill in' });
+  });
+
+  it("counts only the signer's own required fields as missing; without signerId, every field as before", async () => {
+    const { document } = await landlordView();
+    expect(missingRequiredFields(document, {})).toEqual(['landlord_signature', 'landlord_date']);
+    expect(missingRequiredFields(document, { landlord_date: { type: 'date', content: '2026-11-24' } })).toEqual(['landlord_signature']);
+    const { signerId: _signerId, ...withoutSigner } = document;
+    expect(missingRequiredFields(withoutSigner, {})).toEqual(
+      document.fields.filter((field) => field.required).map((field) => field.id),
+    );
+    const all = await build(withoutSigner, completeValues(document.fields));
+    expect(all.fields.map((field) => field.id)).toEqual(expect.arrayContaining(['agreement_number', 'signer_name', 'landlord_signature']));
+  });
+});
+
 describe('pagination', () => {
   it('the iterator over 95 documents with limit 20 yields each once', async () => {
     const org = await server.test.storage.ensureOrganization('org-pages', 'Paged Org');
