@@ -76,6 +76,31 @@ describe('several signers', { timeout: 60_000 }, () => {
     expect(stored[0]!.fields.map((field) => field.id)).not.toContain('landlord_signature');
   });
 
+  it("Next goes to the signer's own fields only; a submit refused as not_your_turn says whom they wait for", async () => {
+    // Parallel order lets the landlord start; the refusal stands for the server's answer when the order changed meanwhile.
+    const lease = await commands.createLease({ signingOrder: 'parallel' });
+    const { completed, errors } = renderAs(lease, 'landlord');
+    await untilPainted();
+    expect(await screen.findByText('0 of 2 required fields complete')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Next field' }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Landlord signature' })));
+
+    await typeSignature('Landlord signature', 'Lars Landlord');
+    await userEvent.fill(screen.getByLabelText('Date'), '2026-11-25');
+    await commands.failSubmits(lease.documentId, 1, 409, {
+      code: 'SUBMISSION_FAILED',
+      message: 'Another signer signs first',
+      details: { reason: 'not_your_turn', waitingFor: ['tenant'] },
+    });
+    await userEvent.click(screen.getByRole('button', { name: /finish and submit/i }));
+    const notice = await screen.findByText('Not your turn yet');
+    expect(notice.closest('[role="status"]')!.textContent).toContain('Waiting for Tina Tenant to sign first.');
+    expect(screen.queryByText('Another signer signs first')).toBeNull();
+    expect(completed).toEqual([]);
+    expect(errors.map((error) => (error as { details?: { reason?: string } }).details?.reason)).toEqual(['not_your_turn']);
+    expect(await commands.storedSubmissions(lease.documentId)).toEqual([]);
+  });
+
   it("shows the first signer's values read-only to the second, who completes the document", async () => {
     const lease = await commands.createLease();
     await commands.signAs(lease.documentId, 'tenant');
