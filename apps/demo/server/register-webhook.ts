@@ -1,16 +1,8 @@
 import type { SigningClient, WebhookEventType } from '@signet/api';
+import { WEBHOOK_EVENT_TYPES } from '@signet/api/webhooks';
 
-/** Every event Signet sends about documents: the demo shows them all. */
-const DEMO_EVENTS: WebhookEventType[] = [
-  'document.created',
-  'document.viewed',
-  'signer.opened',
-  'signer.completed',
-  'document.completed',
-  'document.declined',
-  'document.sealed',
-  'document.sealing_failed',
-];
+/** Every event Signet sends: the demo shows them all. */
+const DEMO_EVENTS: WebhookEventType[] = [...WEBHOOK_EVENT_TYPES];
 
 /**
  * Registers `url` as a webhook endpoint of the sk key's organization for every document event, and returns the

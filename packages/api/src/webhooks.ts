@@ -1,6 +1,8 @@
 import { WebhookEventSchema, type WebhookEvent } from '@signet/contract';
 
 export type { WebhookEvent, WebhookEventData, WebhookEventType } from '@signet/contract';
+/** Every event type an endpoint may subscribe to, in the contract's order. */
+export { WEBHOOK_EVENT_TYPES } from '@signet/contract';
 
 /** The headers a webhook request arrives with: a Fetch `Headers`, or a plain record in any case (Node's `req.headers`). */
 export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;

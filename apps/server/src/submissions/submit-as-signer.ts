@@ -1,10 +1,9 @@
 import { fieldsOfSigner, type SignerDefinition } from '@signet/contract';
 import { ApiError } from '../errors.js';
-import { newId } from '../ids.js';
 import type { AppContext } from '../http/env.js';
 import { signersBefore } from '../documents/signers.js';
 import type { DocumentRecord, StoredSubmission } from '../storage/types.js';
-import { recordOrRefuse, type SubmitRequest, type SubmitResponse } from './submit.js';
+import { refuseBrokenRules, storeSubmission, type SubmitRequest, type SubmitResponse } from './submit.js';
 import { checkSubmission } from './validate.js';
 
 const named = (signer: SignerDefinition) => `${signer.name} (${signer.id})`;
@@ -76,37 +75,7 @@ export async function submitAsSigner(deps: AppContext, request: SubmitRequest): 
     throw conflict(`It is not ${signer.name}’s turn yet: waiting for ${names.join(', ')}`, 'not_your_turn', { waitingFor: waiting });
   }
   const own: DocumentRecord = { ...document, fields: fieldsOfSigner(document.fields, signer.id) };
-  const verdict = checkSubmission(payload, own, request.receivedAt);
-  if (verdict && 'missingFields' in verdict) {
-    throw new ApiError('VALIDATION_ERROR', `Required fields are missing: ${verdict.missingFields.join(', ')}`, {
-      status: 422,
-      details: { missingFields: verdict.missingFields },
-    });
-  }
-  if (verdict) {
-    throw new ApiError('VALIDATION_ERROR', `Invalid ${verdict.issue.field}: ${verdict.issue.reason}`, { status: 422, details: verdict.issue });
-  }
-
-  const receivedAt = request.receivedAt.toISOString();
-  const submissionId = newId('sub');
-  const submission: StoredSubmission = {
-    id: submissionId,
-    documentId: document.id,
-    signerId: signer.id,
-    organizationId: document.organizationId,
-    keyId: request.key.id,
-    checksum,
-    payload: request.rawText,
-    result: { success: true, submissionId, documentId: document.id, timestamp: receivedAt, message: 'Document submitted successfully' },
-    clientIp: request.clientIp,
-    userAgent: request.userAgent,
-    receivedAt,
-  };
-  const outcome = await recordOrRefuse(deps, submission, request.idempotency);
-  deps.reads.forgetDocument(document.id);
-  if (outcome.created) {
-    deps.sealWorker?.wake();
-    return { status: 201, result: submission.result };
-  }
-  return replayOrConflict(outcome.existing, checksum, signer);
+  refuseBrokenRules(checkSubmission(payload, own, request.receivedAt));
+  const stored = await storeSubmission(deps, request, signer.id);
+  return 'existing' in stored ? replayOrConflict(stored.existing, checksum, signer) : stored;
 }

@@ -3,7 +3,7 @@ import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { AppContext } from '../http/env.js';
 import { DocumentDeclinedError, type AuthenticatedKey, type DocumentRecord, type IdempotencyScope, type StoredSubmission } from '../storage/types.js';
-import { checkSubmission } from './validate.js';
+import { checkSubmission, type SubmissionCheck } from './validate.js';
 import { submitAsSigner } from './submit-as-signer.js';
 
 /** How a submit is answered: the status and the result body (contract §2.6). */
@@ -40,7 +40,7 @@ export function declined(documentId: string): ApiError {
 }
 
 /** `storage.recordSubmission`, with a document declined meanwhile answered as the 409 it is. */
-export async function recordOrRefuse(deps: AppContext, submission: StoredSubmission, idempotency: IdempotencyScope | undefined) {
+async function recordOrRefuse(deps: AppContext, submission: StoredSubmission, idempotency: IdempotencyScope | undefined) {
   try {
     return await deps.storage.recordSubmission(submission, idempotency);
   } catch (error) {
@@ -75,7 +75,13 @@ export async function submitDocument(deps: AppContext, request: SubmitRequest): 
     if (existing) return replayOrConflict(existing, checksum);
     throw alreadyCompleted(document.id);
   }
-  const verdict = checkSubmission(payload, document, request.receivedAt);
+  refuseBrokenRules(checkSubmission(payload, document, request.receivedAt));
+  const stored = await storeSubmission(deps, request);
+  return 'existing' in stored ? replayOrConflict(stored.existing, checksum) : stored;
+}
+
+/** The 422 for a submission that breaks a document rule (`checkSubmission`'s verdict); nothing when it keeps them all. */
+export function refuseBrokenRules(verdict: SubmissionCheck): void {
   if (verdict && 'missingFields' in verdict) {
     throw new ApiError('VALIDATION_ERROR', `Required fields are missing: ${verdict.missingFields.join(', ')}`, {
       status: 422,
@@ -88,15 +94,27 @@ export async function submitDocument(deps: AppContext, request: SubmitRequest): 
       details: verdict.issue,
     });
   }
+}
 
+/**
+ * Stores a checked submission (of `signerId`, on a document with signers) durably: the 201 with its new result, or
+ * the submission storage found there first (a concurrent or earlier one), for the caller to replay or refuse.
+ */
+export async function storeSubmission(
+  deps: AppContext,
+  request: SubmitRequest,
+  signerId?: string,
+): Promise<SubmitResponse | { existing: StoredSubmission }> {
+  const { document } = request;
   const receivedAt = request.receivedAt.toISOString();
   const submissionId = newId('sub');
   const submission: StoredSubmission = {
     id: submissionId,
     documentId: document.id,
+    ...(signerId === undefined ? {} : { signerId }),
     organizationId: document.organizationId,
     keyId: request.key.id,
-    checksum,
+    checksum: request.checksum,
     payload: request.rawText,
     result: {
       success: true,
@@ -111,9 +129,7 @@ export async function submitDocument(deps: AppContext, request: SubmitRequest): 
   };
   const outcome = await recordOrRefuse(deps, submission, request.idempotency);
   deps.reads.forgetDocument(document.id);
-  if (outcome.created) {
-    deps.sealWorker?.wake();
-    return { status: 201, result: submission.result };
-  }
-  return replayOrConflict(outcome.existing, checksum);
+  if (!outcome.created) return { existing: outcome.existing };
+  deps.sealWorker?.wake();
+  return { status: 201, result: submission.result };
 }
