@@ -59,6 +59,28 @@ export interface ViewerMessages {
   declineConfirm: string;
   declinedTitle: string;
   declinedBody: string;
+  /** Field types and validation (issue 19, item 3): what the signer sees before submitting. */
+  invalidEmail: string;
+  invalidPhone: string;
+  invalidNumber: string;
+  /** `{min}`, `{max}` and `{step}` are numbers, formatted for the locale. */
+  numberMin: string;
+  numberMax: string;
+  numberStep: string;
+  /** `{count}` characters. */
+  tooShort: string;
+  tooLong: string;
+  patternMismatch: string;
+  invalidOption: string;
+  chooseOption: string;
+  imageAdd: string;
+  imageChange: string;
+  /** `{size}` is the limit, such as "1 MB". */
+  imageTooLarge: string;
+  /** The step-by-step panel on phones (issue 19, item 6): `{n}` of `{m}` fields. */
+  stepCount: string;
+  previousField: string;
+  closeSteps: string;
   // The signature dialog
   dialogTitleSignature: string;
   dialogTitleInitials: string;
@@ -126,6 +148,23 @@ const en: ViewerMessages = {
   fitWidth: 'Fit to width',
   zoomValue: '{percent}%',
   documentLabel: 'Document to sign',
+  invalidEmail: 'Enter an email address, such as name@example.com',
+  invalidPhone: 'Enter a phone number, such as +1 555 010 0199',
+  invalidNumber: 'Enter a number',
+  numberMin: 'Enter {min} or more',
+  numberMax: 'Enter {max} or less',
+  numberStep: 'Enter a multiple of {step}',
+  tooShort: 'Enter at least {count} characters',
+  tooLong: 'Enter at most {count} characters',
+  patternMismatch: 'This entry is not in the expected format',
+  invalidOption: 'Choose one of the options',
+  chooseOption: 'Choose…',
+  imageAdd: 'Add a photo or scan',
+  imageChange: 'Replace image',
+  imageTooLarge: 'The image must be at most {size}',
+  stepCount: '{n} of {m}',
+  previousField: 'Previous',
+  closeSteps: 'Done',
   dialogTitleSignature: 'Add your signature',
   dialogTitleInitials: 'Add your initials',
   draw: 'Draw',
@@ -192,6 +231,23 @@ const de: ViewerMessages = {
   fitWidth: 'An Breite anpassen',
   zoomValue: '{percent}\u00a0%',
   documentLabel: 'Zu unterschreibendes Dokument',
+  invalidEmail: 'Geben Sie eine E-Mail-Adresse ein, z. B. name@example.com',
+  invalidPhone: 'Geben Sie eine Telefonnummer ein, z. B. +49 30 1234567',
+  invalidNumber: 'Geben Sie eine Zahl ein',
+  numberMin: 'Geben Sie {min} oder mehr ein',
+  numberMax: 'Geben Sie {max} oder weniger ein',
+  numberStep: 'Geben Sie ein Vielfaches von {step} ein',
+  tooShort: 'Geben Sie mindestens {count} Zeichen ein',
+  tooLong: 'Geben Sie höchstens {count} Zeichen ein',
+  patternMismatch: 'Diese Eingabe hat nicht das erwartete Format',
+  invalidOption: 'Wählen Sie eine der Optionen',
+  chooseOption: 'Bitte wählen…',
+  imageAdd: 'Foto oder Scan hinzufügen',
+  imageChange: 'Bild ersetzen',
+  imageTooLarge: 'Das Bild darf höchstens {size} groß sein',
+  stepCount: '{n} von {m}',
+  previousField: 'Zurück',
+  closeSteps: 'Fertig',
   dialogTitleSignature: 'Unterschrift hinzufügen',
   dialogTitleInitials: 'Initialen hinzufügen',
   draw: 'Zeichnen',
