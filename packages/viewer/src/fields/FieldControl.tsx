@@ -1,9 +1,7 @@
-import { SUBMISSION_LIMITS, hasValue, type FieldDefinition, type FieldValue } from '@signet/contract';
-import { DataUrlImage } from '../signature/DataUrlImage.js';
-import type { CSSProperties } from 'react';
+import { hasValue, type FieldDefinition, type FieldValue } from '@signet/contract';
 import { format, type ViewerMessages } from '../i18n/messages.js';
-import { TEXT_FONT, fieldBox, textStyle } from './field-geometry.js';
-import { fitText } from './text-limit.js';
+import { fieldBox } from './field-geometry.js';
+import { FieldInput } from './FieldInput.js';
 
 export interface FieldControlProps {
   field: FieldDefinition;
@@ -56,7 +54,7 @@ export function FieldControl(props: FieldControlProps) {
     .join('. ');
   return (
     <div className={classes.join(' ')} style={fieldBox(field)} title={field.label}>
-      <Control {...props} describedBy={state ? describedBy : undefined} />
+      <FieldInput {...props} describedBy={state ? describedBy : undefined} />
       {state && (
         <span id={describedBy} className="signet-visually-hidden">
           {state}
@@ -64,76 +62,4 @@ export function FieldControl(props: FieldControlProps) {
       )}
     </div>
   );
-}
-
-function Control(props: FieldControlProps & { describedBy: string | undefined }) {
-  const { field, value, invalid, readOnly, pageHeight, cssScale, messages, onChange, onSign, describedBy } = props;
-  // Required and invalid travel as states where ARIA allows them (inputs) and as a description everywhere,
-  // since a button may carry neither aria-required nor aria-invalid.
-  const common = { 'data-signet-field': field.id, 'aria-label': field.label, 'aria-describedby': describedBy };
-  const states = { ...common, 'aria-required': field.required || undefined, 'aria-invalid': invalid || undefined };
-  switch (field.type) {
-    case 'text':
-    case 'date': {
-      // Both hold `content`: free text, or an ISO date from the browser's date picker.
-      const type = field.type;
-      const content = value?.type === type ? value.content : '';
-      const style: CSSProperties = { fontSize: `${textStyle(field, pageHeight).fontSize * cssScale}px` };
-      if (type === 'text') style.fontFamily = TEXT_FONT.css;
-      return (
-        <input
-          {...states}
-          type={type}
-          className="signet-input"
-          style={style}
-          value={content}
-          placeholder={type === 'text' ? field.placeholder : undefined}
-          readOnly={readOnly}
-          autoComplete="off"
-          onChange={(event) => {
-            const next = event.target.value;
-            onChange({ type, content: type === 'text' ? fitText(content, next, SUBMISSION_LIMITS.maxTextLength) : next });
-          }}
-        />
-      );
-    }
-    case 'checkbox': {
-      const checked = value?.type === 'checkbox' && value.checked;
-      return (
-        <input
-          {...states}
-          type="checkbox"
-          className="signet-checkbox"
-          checked={checked}
-          disabled={readOnly}
-          onChange={(event) => onChange({ type: 'checkbox', checked: event.target.checked })}
-        />
-      );
-    }
-    case 'signature':
-    case 'initials': {
-      const image = value?.type === field.type ? value.imageData : undefined;
-      const prompt = field.type === 'signature' ? messages.signHere : messages.initialHere;
-      return (
-        <button
-          {...common}
-          type="button"
-          className="signet-sign-button"
-          disabled={readOnly}
-          onClick={(event) => onSign(field, event.currentTarget)}
-        >
-          {image ? (
-            <DataUrlImage src={image} className="signet-sign-image" />
-          ) : (
-            <span className="signet-sign-prompt">
-              <span className="signet-sign-icon" aria-hidden="true">
-                ✎
-              </span>
-              <span className="signet-sign-text">{prompt}</span>
-            </span>
-          )}
-        </button>
-      );
-    }
-  }
 }
