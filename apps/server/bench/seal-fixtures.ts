@@ -5,6 +5,7 @@ import { generateSamplePdf, sampleFields } from '../src/pdf/sample.js';
 import { openStorage } from '../src/storage/index.js';
 import { dataUrlOf, makePng, pngDataUrl } from '../src/submissions/test-png.js';
 import { checkRoundTrip, insertPendingDocuments, SIGNATURE_PNG_BYTES, storeGetDocument } from './fixtures.js';
+import { sampleValue } from '../src/pdf/sample-values.js';
 
 /** One kind of document the sealing phases submit, and the fresh pending copies of it left to submit. */
 export interface SealDocumentKind {
@@ -81,18 +82,7 @@ const TEXT_STYLE: TextStyle = { fontSize: 14, fontFamily: 'Helvetica', textAlign
 
 /** A value for every field, as a signer completes them: the signature is the submit phase's 20 KB PNG. */
 function valueOf(field: FieldDefinition): FieldValue {
-  switch (field.type) {
-    case 'text':
-      return { type: 'text', content: 'Ada Lovelace' };
-    case 'signature':
-      return { type: 'signature', imageData: SIGNATURE };
-    case 'initials':
-      return { type: 'initials', imageData: INITIALS };
-    case 'date':
-      return { type: 'date', content: '2026-11-22' };
-    case 'checkbox':
-      return { type: 'checkbox', checked: true };
-  }
+  return field.type === 'initials' ? { type: 'initials', imageData: INITIALS } : sampleValue(field, SIGNATURE);
 }
 
 /**

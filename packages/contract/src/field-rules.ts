@@ -1,4 +1,5 @@
-import type { FieldDefinition, FieldValue } from './schemas/field.js';
+import { fieldPattern, fieldValueProblem, isTextType } from './field-validation.js';
+import type { FieldDefinition, FieldType, FieldValue } from './schemas/field.js';
 
 export interface FieldDefinitionIssue {
   /** Path of the offending member, such as `fields[2].width`. */
@@ -28,7 +29,48 @@ export function fieldDefinitionIssues(fields: readonly FieldDefinition[], pageCo
     if (field.value && field.value.type !== field.type) {
       issues.push({ field: at('value.type'), reason: `a ${field.type} field cannot hold a ${field.value.type} value` });
     }
+    issues.push(...typeRuleIssues(field, at));
   });
+  return issues;
+}
+
+const CHOICE_TYPES: ReadonlySet<FieldType> = new Set(['select', 'radio']);
+const TEXT_RULES = ['minLength', 'maxLength', 'pattern', 'message'] as const;
+const NUMBER_RULES = ['min', 'max', 'step'] as const;
+
+/** The rules of a field's `options` and `validation` (issue 19): which types take them, and that they agree. */
+function typeRuleIssues(field: FieldDefinition, at: (member: string) => string): FieldDefinitionIssue[] {
+  const issues: FieldDefinitionIssue[] = [];
+  const { type, options, validation = {} } = field;
+  if (CHOICE_TYPES.has(type)) {
+    if (!options) issues.push({ field: at('options'), reason: `a ${type} field needs options` });
+    const values = new Set<string>();
+    options?.forEach((option, index) => {
+      if (values.has(option.value)) issues.push({ field: at(`options[${index}].value`), reason: `duplicate option "${option.value}"` });
+      values.add(option.value);
+    });
+  } else if (options) {
+    issues.push({ field: at('options'), reason: `a ${type} field takes no options` });
+  }
+  const allowed: readonly string[] = isTextType(type) ? TEXT_RULES : type === 'number' ? NUMBER_RULES : [];
+  for (const rule of Object.keys(validation)) {
+    if (!allowed.includes(rule)) issues.push({ field: at(`validation.${rule}`), reason: `a ${type} field takes no ${rule} rule` });
+  }
+  if (validation.min !== undefined && validation.max !== undefined && validation.min > validation.max) {
+    issues.push({ field: at('validation.max'), reason: 'must not be less than min' });
+  }
+  if (validation.minLength !== undefined && validation.maxLength !== undefined && validation.minLength > validation.maxLength) {
+    issues.push({ field: at('validation.maxLength'), reason: 'must not be less than minLength' });
+  }
+  if (validation.pattern !== undefined && !fieldPattern(validation.pattern)) {
+    issues.push({ field: at('validation.pattern'), reason: 'is not a valid regular expression' });
+  }
+  if (validation.message !== undefined && validation.pattern === undefined) {
+    issues.push({ field: at('validation.message'), reason: 'is the message of a pattern, and there is none' });
+  }
+  // A prefill the signer could not submit unchanged would be a trap.
+  const problem = field.value?.type === type ? fieldValueProblem(field, field.value) : null;
+  if (problem) issues.push({ field: at(`value.${problem.member}`), reason: problem.reason });
   return issues;
 }
 
@@ -53,10 +95,18 @@ export function hasValue(value: FieldValue | undefined): boolean {
   switch (value.type) {
     case 'text':
     case 'date':
+    case 'number':
+    case 'email':
+    case 'phone':
+    case 'textarea':
       return value.content.trim().length > 0;
+    case 'select':
+    case 'radio':
+      return value.value !== '';
     case 'signature':
     case 'initials':
-      return value.imageData.length > 'data:image/png;base64,'.length;
+    case 'image':
+      return value.imageData.length > value.imageData.indexOf(',') + 1;
     case 'checkbox':
       return value.checked;
   }

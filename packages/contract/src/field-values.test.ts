@@ -1,21 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codePointCount, dataUrlByteLength, sameFieldValue, textValueIssue } from './field-values.js';
-import { SUBMISSION_LIMITS } from './submission-limits.js';
-
-describe('textValueIssue', () => {
-  it('counts characters, not UTF-16 units', () => {
-    const emoji = '😀'.repeat(SUBMISSION_LIMITS.maxTextLength);
-    expect(textValueIssue({ type: 'text', content: emoji })).toBeNull();
-    expect(textValueIssue({ type: 'text', content: `${emoji}😀` })).toMatch(/at most/);
-  });
-
-  it('wants a real YYYY-MM-DD for a non-blank date', () => {
-    expect(textValueIssue({ type: 'date', content: '2024-02-29' })).toBeNull();
-    expect(textValueIssue({ type: 'date', content: '' })).toBeNull();
-    expect(textValueIssue({ type: 'date', content: '2023-02-29' })).toBe('must be a real date written YYYY-MM-DD');
-    expect(textValueIssue({ type: 'checkbox', checked: false })).toBeNull();
-  });
-});
+import { codePointCount, dataUrlByteLength, sameFieldValue } from './field-values.js';
 
 describe('sameFieldValue', () => {
   it('compares members, whatever their order', () => {

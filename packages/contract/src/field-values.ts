@@ -1,22 +1,4 @@
-import { isIsoDate } from './field-rules.js';
 import type { FieldValue } from './schemas/field.js';
-import { SUBMISSION_LIMITS } from './submission-limits.js';
-
-/**
- * What a text or date value breaks of the rules every entered value keeps (SPEC §6): more characters than
- * `SUBMISSION_LIMITS.maxTextLength` (code points, not UTF-16 units), or a non-blank date that is not a real
- * `YYYY-MM-DD`. Null when it keeps them, and for the other types (their images and boxes have rules of their own).
- * The server and the client's submission builder both check values with it, so they cannot disagree.
- * @example textValueIssue({ type: 'date', content: '2026-02-30' }) // 'must be a real date written YYYY-MM-DD'
- */
-export function textValueIssue(value: FieldValue): string | null {
-  if (value.type !== 'text' && value.type !== 'date') return null;
-  if (isTooLong(value.content)) return `must be at most ${SUBMISSION_LIMITS.maxTextLength} characters`;
-  if (value.type === 'date' && value.content.trim() !== '' && !isIsoDate(value.content)) {
-    return 'must be a real date written YYYY-MM-DD';
-  }
-  return null;
-}
 
 /**
  * Whether two field values are the same. Values are flat objects of primitives, so comparing their members one
@@ -51,10 +33,4 @@ export function codePointCount(text: string, upTo = Infinity): number {
   let count = 0;
   for (const _ of text) if (++count > upTo) break;
   return count;
-}
-
-/** Over the limit in characters (code points); only counted when the UTF-16 length already exceeds it. */
-function isTooLong(content: string): boolean {
-  const limit = SUBMISSION_LIMITS.maxTextLength;
-  return content.length > limit && codePointCount(content, limit) > limit;
 }

@@ -16,6 +16,7 @@ export * from './submission-rules.js';
 export * from './endpoints.js';
 export * from './endpoint-path.js';
 export * from './field-rules.js';
+export * from './field-validation.js';
 export * from './submission-limits.js';
 export * from './timestamp-text.js';
 export * from './answer-checks.js';

@@ -1,5 +1,6 @@
-import { dataUrlByteLength, sameFieldValue, textValueIssue } from './field-values.js';
+import { sameFieldValue } from './field-values.js';
 import { hasValue } from './field-rules.js';
+import { fieldValueProblem, isTextType } from './field-validation.js';
 import type { FieldDefinition, FieldValue, TextStyle } from './schemas/field.js';
 import type { PageInfo, SubmittedField } from './schemas/submission.js';
 import { SUBMISSION_LIMITS } from './submission-limits.js';
@@ -35,8 +36,8 @@ export interface SubmissionRulesOptions {
   /** The clock `submittedAt` may be at most `SUBMISSION_LIMITS.maxFutureSkewMs` ahead of. Default: now. */
   now?: Date;
   /**
-   * What is wrong with a signature or initials image (`data:image/png;base64,…`), or null. The default checks its
-   * decoded size only, in any JavaScript runtime; the server passes its full PNG inspection.
+   * What is wrong with a signature, initials or image field's image (a PNG data URL, or a JPEG one for `image`), or
+   * null. The default checks its decoded size only, in any JavaScript runtime; the server passes its full inspection.
    */
   imageIssue?(imageData: string): string | null;
 }
@@ -45,7 +46,6 @@ export interface SubmissionRulesOptions {
 const TOLERANCE = SUBMISSION_LIMITS.positionTolerance + 1e-9;
 const POSITION_KEYS = ['x', 'y', 'width', 'height'] as const;
 const MAX_SKEW_MINUTES = SUBMISSION_LIMITS.maxFutureSkewMs / 60_000;
-const MAX_IMAGE_MIB = SUBMISSION_LIMITS.maxImageBytes / (1024 * 1024);
 
 /**
  * Every document rule a well-formed submission breaks against the document it is for (SPEC §6): in payload order
@@ -72,7 +72,7 @@ export function submissionIssues(
 
   const definitions = new Map(document.fields.map((definition) => [definition.id, definition]));
   const submitted = new Map<string, FieldValue>();
-  const imageIssue = options.imageIssue ?? imageSizeIssue;
+  const imageIssue = options.imageIssue;
   payload.fields.forEach((field, index) => {
     const at = `fields[${index}]`;
     const definition = definitions.get(field.id);
@@ -100,9 +100,17 @@ export function submissionIssues(
 }
 
 /**
+ * Whether a field's value is text drawn in a font, and so carries its `style`: text, and the types typed like it.
+ * @example isTypedText('email') // true; isTypedText('date') // false
+ */
+export function isTypedText(type: FieldDefinition['type']): boolean {
+  return type === 'text' || type === 'number' || isTextType(type);
+}
+
+/**
  * The fields a submission carries for `values` (what the signer entered, by field id): every field with a value,
  * entered or else prefilled, in the document's order, with the document's own id, type, page and position, and
- * `styleOf` its style for a text field. The rules are {@link submissionIssues}'s to check.
+ * `styleOf` its style for a field of typed text. The rules are {@link submissionIssues}'s to check.
  * @example submittedFields(document.fields, { signer_name: { type: 'text', content: 'Ada' } }, () => style)
  */
 export function submittedFields(
@@ -121,7 +129,7 @@ export function submittedFields(
       page,
       position: { x, y, width, height },
       value,
-      ...(type === 'text' ? { style: styleOf(definition) } : {}),
+      ...(isTypedText(type) ? { style: styleOf(definition) } : {}),
     });
   }
   return submitted;
@@ -156,7 +164,7 @@ function fieldIssue(
   field: SubmittedField,
   definition: FieldDefinition,
   at: string,
-  imageIssue: (imageData: string) => string | null,
+  imageIssue: ((imageData: string) => string | null) | undefined,
 ): SubmissionIssue | null {
   if (field.type !== definition.type) {
     return { field: `${at}.type`, reason: `field "${field.id}" is a ${definition.type} field, not ${field.type}` };
@@ -180,33 +188,11 @@ function fieldIssue(
       ? null
       : { field: `${at}.value`, reason: `field "${field.id}" is not editable; its value must be the prefilled one` };
   }
-  return valueIssue(field.value, definition.required, `${at}.value`, imageIssue);
-}
-
-function valueIssue(
-  value: FieldValue,
-  required: boolean,
-  at: string,
-  imageIssue: (imageData: string) => string | null,
-): SubmissionIssue | null {
-  switch (value.type) {
-    case 'text':
-    case 'date': {
-      const reason = textValueIssue(value);
-      return reason ? { field: `${at}.content`, reason } : null;
-    }
-    case 'signature':
-    case 'initials': {
-      const reason = imageIssue(value.imageData);
-      return reason ? { field: `${at}.imageData`, reason } : null;
-    }
-    case 'checkbox':
-      return required && !value.checked ? { field: `${at}.checked`, reason: 'a required checkbox must be checked' } : null;
+  if (field.value.type === 'checkbox') {
+    return definition.required && !field.value.checked
+      ? { field: `${at}.value.checked`, reason: 'a required checkbox must be checked' }
+      : null;
   }
-}
-
-function imageSizeIssue(imageData: string): string | null {
-  return dataUrlByteLength(imageData) > SUBMISSION_LIMITS.maxImageBytes
-    ? `image is larger than ${MAX_IMAGE_MIB} MiB once decoded`
-    : null;
+  const problem = fieldValueProblem(definition, field.value, imageIssue);
+  return problem ? { field: `${at}.value.${problem.member}`, reason: problem.reason } : null;
 }

@@ -16,6 +16,7 @@ import type { PdfInfo } from '../pdf/inspect.js';
 import { PdfLimitError, sharedPdfPool, type PdfPool } from '../pdf/pool/index.js';
 import type { DocumentRecord, Storage } from '../storage/types.js';
 import { storeDocumentPreview } from './document-preview.js';
+import { unsafePatternIssues } from './pattern-safety.js';
 
 export interface CreateDocumentInput {
   organizationId: string;
@@ -96,7 +97,8 @@ export async function createDocument(storage: Storage, input: CreateDocumentInpu
     throw validationError(issuePath(['fields', ...issue.path]), issue.message);
   }
   const { signers, signingOrder } = parseSigners(input);
-  const issue = fieldDefinitionIssues(parsed.data, pageCount)[0] ?? signerIssues(signers, parsed.data)[0];
+  const issue =
+    fieldDefinitionIssues(parsed.data, pageCount)[0] ?? unsafePatternIssues(parsed.data)[0] ?? signerIssues(signers, parsed.data)[0];
   if (issue) throw validationError(issue.field, issue.reason);
 
   const document = await storage.createDocument(

@@ -21,7 +21,7 @@ interface FieldBox {
   height: number;
 }
 
-type SampleField = Omit<FieldDefinition, 'page' | 'x' | 'y' | 'width' | 'height'> & { box: FieldBox };
+export type SampleField = Omit<FieldDefinition, 'page' | 'x' | 'y' | 'width' | 'height'> & { box: FieldBox };
 
 /**
  * The single layout table: the PDF draws these boxes and `sampleFields` turns them into field definitions,
@@ -180,23 +180,23 @@ const FINAL_CLAUSES: ReadonlyArray<readonly [string, string]> = [
   ],
 ];
 
-interface Fonts {
+export interface Fonts {
   regular: PDFFont;
   bold: PDFFont;
 }
 
-const INK = rgb(0.11, 0.11, 0.13);
-const MUTED = rgb(0.42, 0.43, 0.47);
+export const INK = rgb(0.11, 0.11, 0.13);
+export const MUTED = rgb(0.42, 0.43, 0.47);
 const BOX_BORDER = rgb(0.62, 0.66, 0.74);
 const BOX_FILL = rgb(0.965, 0.972, 0.99);
 
 /** Standard fonts speak WinAnsi; anything else would make pdf-lib throw, so it becomes "?". */
-function winAnsi(text: string): string {
+export function winAnsi(text: string): string {
   return text.replace(/[^\x20-\x7E\xA0-\xFF]/g, '?');
 }
 
 /** pdf-lib's y is from the bottom; the layout's `top` is from the top. */
-function baselineY(top: number): number {
+export function baselineY(top: number): number {
   return PAGE_HEIGHT - top;
 }
 
@@ -287,7 +287,7 @@ function fillBand(page: PDFPage, flow: TextFlow, source: ClauseSource, top: numb
   }
 }
 
-function drawFieldBox(page: PDFPage, field: SampleField, fonts: Fonts): void {
+export function drawFieldBox(page: PDFPage, field: SampleField, fonts: Fonts): void {
   const { x, top, width, height } = field.box;
   const y = PAGE_HEIGHT - top - height;
   if (field.type === 'checkbox') {
@@ -419,7 +419,7 @@ function checkPageCount(pages: number): number {
 
 const fraction = (points: number, of: number) => Math.round((points / of) * 10_000) / 10_000;
 
-function toDefinition(field: SampleField, page: number): FieldDefinition {
+export function toDefinition(field: SampleField, page: number): FieldDefinition {
   const { box, value, ...rest } = field;
   return {
     ...rest,

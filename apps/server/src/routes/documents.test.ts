@@ -41,7 +41,7 @@ describe('POST /documents', () => {
     ['fields that are not JSON', async () => uploadForm(await generateSamplePdf({ pages: 1 }), '{nope'), 'fields'],
     ['a field past the page edge', async () => uploadForm(await generateSamplePdf({ pages: 1 }), [{ ...sampleFields(1)[1], x: 0.9, width: 0.2 }]), 'fields[0].width'],
     ['a field on a page that does not exist', async () => uploadForm(await generateSamplePdf({ pages: 1 }), [{ ...sampleFields(1)[1], page: 2 }]), 'fields[0].page'],
-    ['a field of an unknown type', async () => uploadForm(await generateSamplePdf({ pages: 1 }), [{ ...sampleFields(1)[1], type: 'radio' }]), 'fields[0].type'],
+    ['a field of an unknown type', async () => uploadForm(await generateSamplePdf({ pages: 1 }), [{ ...sampleFields(1)[1], type: 'slider' }]), 'fields[0].type'],
   ])('400 VALIDATION_ERROR for %s, naming it', async (_case, form, field) => {
     const res = await upload(await form());
     expect(res.status).toBe(400);

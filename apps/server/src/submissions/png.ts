@@ -53,7 +53,7 @@ export function inspectPngDataUrl(dataUrl: string, limits: PngLimits): PngInspec
  * `Buffer.from` skips characters that are not base64 and ignores stray trailing bits, so the only reliable test is
  * that encoding the bytes again gives back the same text (padding may be left out).
  */
-function isCanonicalBase64(base64: string, bytes: Buffer): boolean {
+export function isCanonicalBase64(base64: string, bytes: Buffer): boolean {
   const encoded = bytes.toString('base64');
   if (base64.length === encoded.length) return base64 === encoded;
   let unpadded = encoded.length;
@@ -110,7 +110,8 @@ function checkChunkChain(bytes: Buffer): string | null {
   return 'PNG is truncated';
 }
 
-function overSize(maxBytes: number): string {
+/** The reason an image is refused for its size, with the limit in MiB when it is a whole number of them. */
+export function overSize(maxBytes: number): string {
   const mib = 1024 * 1024;
   const limit = maxBytes % mib === 0 ? `${maxBytes / mib} MiB` : `${maxBytes} bytes`;
   return `image is larger than ${limit} once decoded`;

@@ -1,5 +1,6 @@
 import { SUBMISSION_LIMITS, submissionIssues, type SubmissionPayload } from '@signet/contract';
 import type { DocumentRecord } from '../storage/types.js';
+import { inspectJpegDataUrl } from './jpeg.js';
 import { inspectPngDataUrl } from './png.js';
 
 /**
@@ -8,12 +9,15 @@ import { inspectPngDataUrl } from './png.js';
  */
 export type SubmissionCheck = { issue: { field: string; reason: string } } | { missingFields: string[] } | null;
 
-const PNG_LIMITS = { maxBytes: SUBMISSION_LIMITS.maxImageBytes, maxSide: SUBMISSION_LIMITS.maxImageSide };
+const IMAGE_LIMITS = { maxBytes: SUBMISSION_LIMITS.maxImageBytes, maxSide: SUBMISSION_LIMITS.maxImageSide };
 
-/** The server's image rule: a real PNG within the limits, its bytes read (the contract's default reads only the size). */
-function pngIssue(imageData: string): string | null {
-  const png = inspectPngDataUrl(imageData, PNG_LIMITS);
-  return png.ok ? null : png.reason;
+/**
+ * The server's image rule: a real PNG (or, for an image field, whose schema allows it, a JPEG) within the limits,
+ * its bytes read (the contract's default reads only the size).
+ */
+function imageIssue(imageData: string): string | null {
+  const image = imageData.startsWith('data:image/jpeg;') ? inspectJpegDataUrl(imageData, IMAGE_LIMITS) : inspectPngDataUrl(imageData, IMAGE_LIMITS);
+  return image.ok ? null : image.reason;
 }
 
 /**
@@ -28,7 +32,7 @@ function pngIssue(imageData: string): string | null {
  * }
  */
 export function checkSubmission(payload: SubmissionPayload, document: DocumentRecord, now: Date): SubmissionCheck {
-  const issues = submissionIssues(document, payload, { now, imageIssue: pngIssue });
+  const issues = submissionIssues(document, payload, { now, imageIssue });
   const rule = issues.find((issue) => !issue.missing);
   if (rule) return { issue: { field: rule.field, reason: rule.reason } };
   const missingFields = issues.flatMap((issue) => (issue.missing && issue.fieldId ? [issue.fieldId] : []));

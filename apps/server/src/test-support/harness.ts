@@ -26,6 +26,7 @@ import { sharedPdfPool } from '../pdf/pool/index.js';
 import { SealWorker } from '../sealing/seal-worker.js';
 import { createTestPki } from '../sealing/signing/test-pki.js';
 import type { SigningKey } from '../sealing/types.js';
+import { sampleValue } from '../pdf/sample-values.js';
 
 /** The engines the app tests run on: SQLite always, PostgreSQL where reachable (always in CI). */
 export const engines: StorageEngine[] = await storageEngines();
@@ -214,22 +215,7 @@ export async function createTestApp(
 export function completeValues(fields: readonly FieldDefinition[]): Record<string, FieldValue> {
   const values: Record<string, FieldValue> = {};
   for (const field of fields) {
-    if (!field.editable) continue;
-    switch (field.type) {
-      case 'text':
-        values[field.id] = { type: 'text', content: 'Ada Lovelace' };
-        break;
-      case 'signature':
-      case 'initials':
-        values[field.id] = { type: field.type, imageData: pngDataUrl(120, 40) };
-        break;
-      case 'date':
-        values[field.id] = { type: 'date', content: '2026-11-22' };
-        break;
-      case 'checkbox':
-        values[field.id] = { type: 'checkbox', checked: true };
-        break;
-    }
+    if (field.editable) values[field.id] = sampleValue(field, pngDataUrl(120, 40));
   }
   return values;
 }

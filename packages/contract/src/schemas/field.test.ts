@@ -18,7 +18,11 @@ describe('field definitions', () => {
   });
 
   it('refuse unknown types, coordinates outside [0, 1] and images that are not PNG data URLs', () => {
-    expect(FieldDefinitionSchema.safeParse({ ...base, type: 'radio' }).success).toBe(false);
+    expect(FieldDefinitionSchema.safeParse({ ...base, type: 'slider' }).success).toBe(false);
+    expect(FieldValueSchema.safeParse({ type: 'image', imageData: 'data:image/gif;base64,AAAA' }).success).toBe(false);
+    expect(FieldValueSchema.safeParse({ type: 'image', imageData: 'data:image/jpeg;base64,AAAA' }).success).toBe(true);
+    expect(FieldDefinitionSchema.safeParse({ ...base, validation: { step: 0 } }).success).toBe(false);
+    expect(FieldDefinitionSchema.safeParse({ ...base, options: [] }).success).toBe(false);
     expect(FieldDefinitionSchema.safeParse({ ...base, x: 1.2 }).success).toBe(false);
     expect(FieldValueSchema.safeParse({ type: 'signature', imageData: 'data:image/jpeg;base64,AAAA' }).success).toBe(false);
   });

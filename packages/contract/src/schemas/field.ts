@@ -1,7 +1,23 @@
 import { z } from '../zod.js';
 
-/** The five field types (contract §2.4 shows `text` and `signature`; SPEC §4 adds the rest). */
-export const FIELD_TYPES = ['text', 'signature', 'initials', 'date', 'checkbox'] as const;
+/**
+ * The field types: contract §2.4 shows `text` and `signature`, SPEC §4 adds `initials`, `date` and `checkbox`, and
+ * issue 19 the types forms need (`number`, `email`, `phone`, `textarea`, `select`, `radio`, `image`).
+ */
+export const FIELD_TYPES = [
+  'text',
+  'signature',
+  'initials',
+  'date',
+  'checkbox',
+  'number',
+  'email',
+  'phone',
+  'textarea',
+  'select',
+  'radio',
+  'image',
+] as const;
 export const FieldTypeSchema = z.enum(FIELD_TYPES);
 export type FieldType = z.infer<typeof FieldTypeSchema>;
 
@@ -12,12 +28,29 @@ export const FieldIdSchema = z
 
 const PNG_DATA_URL = /^data:image\/png;base64,[A-Za-z0-9+/]+={0,2}$/;
 const ImageDataSchema = z.string().regex(PNG_DATA_URL, 'must be a data URL of a base64-encoded PNG');
+const PHOTO_DATA_URL = /^data:image\/(png|jpeg);base64,[A-Za-z0-9+/]+={0,2}$/;
+const PhotoDataSchema = z.string().regex(PHOTO_DATA_URL, 'must be a data URL of a base64-encoded PNG or JPEG');
 
 export const TextValueSchema = z.object({ type: z.literal('text'), content: z.string() });
 export const SignatureValueSchema = z.object({ type: z.literal('signature'), imageData: ImageDataSchema });
 export const InitialsValueSchema = z.object({ type: z.literal('initials'), imageData: ImageDataSchema });
 export const DateValueSchema = z.object({ type: z.literal('date'), content: z.string() });
 export const CheckboxValueSchema = z.object({ type: z.literal('checkbox'), checked: z.boolean() });
+/** A number as the signer wrote it, in decimal (`-12.5`): exact digits, no binary rounding; blank is no value. */
+export const NumberValueSchema = z.object({
+  type: z.literal('number'),
+  content: z.string().meta({ description: 'A decimal number such as `42` or `-0.5`, or blank' }),
+});
+export const EmailValueSchema = z.object({ type: z.literal('email'), content: z.string() });
+export const PhoneValueSchema = z.object({ type: z.literal('phone'), content: z.string() });
+/** Multi-line text: line breaks are `\n`. */
+export const TextareaValueSchema = z.object({ type: z.literal('textarea'), content: z.string() });
+/** The chosen option's `value`, or blank. */
+export const SelectValueSchema = z.object({ type: z.literal('select'), value: z.string() });
+/** The chosen option's `value` of the group, or blank. */
+export const RadioValueSchema = z.object({ type: z.literal('radio'), value: z.string() });
+/** A photo or scan: PNG or JPEG, at most `SUBMISSION_LIMITS.maxImageBytes` decoded. */
+export const ImageValueSchema = z.object({ type: z.literal('image'), imageData: PhotoDataSchema });
 
 /** A field's value, by type (contract §2.5 and SPEC §4). */
 export const FieldValueSchema = z
@@ -27,6 +60,13 @@ export const FieldValueSchema = z
     InitialsValueSchema,
     DateValueSchema,
     CheckboxValueSchema,
+    NumberValueSchema,
+    EmailValueSchema,
+    PhoneValueSchema,
+    TextareaValueSchema,
+    SelectValueSchema,
+    RadioValueSchema,
+    ImageValueSchema,
   ])
   .meta({ id: 'FieldValue' });
 export type FieldValue = z.infer<typeof FieldValueSchema>;
@@ -43,6 +83,31 @@ export type TextStyle = z.infer<typeof TextStyleSchema>;
 
 const fraction = z.number().min(0).max(1);
 
+/** One choice of a `select` or `radio` field: the `value` submitted, and the `label` the signer reads. */
+export const FieldOptionSchema = z
+  .object({ value: z.string().min(1).max(200), label: z.string().min(1).max(200) })
+  .meta({ id: 'FieldOption' });
+export type FieldOption = z.infer<typeof FieldOptionSchema>;
+
+/**
+ * Optional rules of a field's value, checked by the viewer before submitting and by the server (422 naming the
+ * field): `min`, `max` and `step` for a `number` field; `minLength`, `maxLength` and `pattern` (a JavaScript regular
+ * expression the whole value must match, as HTML's `pattern`) for `text`, `email`, `phone` and `textarea`;
+ * `message`, what the signer is told when `pattern` does not match.
+ */
+export const FieldValidationSchema = z
+  .object({
+    min: z.number().optional(),
+    max: z.number().optional(),
+    step: z.number().positive().optional(),
+    minLength: z.number().int().min(0).max(10_000).optional(),
+    maxLength: z.number().int().min(1).max(10_000).optional(),
+    pattern: z.string().min(1).max(500).optional(),
+    message: z.string().min(1).max(200).optional(),
+  })
+  .meta({ id: 'FieldValidation' });
+export type FieldValidation = z.infer<typeof FieldValidationSchema>;
+
 /** A predefined field of a document (contract §2.4); `value` is an optional prefill (SPEC §4). */
 export const FieldDefinitionSchema = z
   .object({
@@ -58,6 +123,10 @@ export const FieldDefinitionSchema = z
     label: z.string().min(1).max(200),
     placeholder: z.string().max(200).optional(),
     value: FieldValueSchema.optional(),
+    options: z.array(FieldOptionSchema).min(1).max(50).optional().meta({
+      description: 'The choices of a `select` or `radio` field (required there, refused on other types)',
+    }),
+    validation: FieldValidationSchema.optional(),
     signerId: FieldIdSchema.optional().meta({
       description: 'The signer who fills this field in, one of the document\'s `signers`; absent on a document without signers',
     }),

@@ -1,5 +1,5 @@
 import { ops, rgb, type PDF, type PDFPage } from '@libpdf/core';
-import type { FieldDefinition, SubmittedField } from '@signet/contract';
+import type { FieldDefinition, FieldOption, SubmittedField, TextStyle } from '@signet/contract';
 import { SealError } from '../errors.js';
 import type { SealFonts } from './fonts.js';
 import { displayedPage, fieldRect, type DisplayedRect } from './page-geometry.js';
@@ -10,8 +10,9 @@ import { defaultTextStyle, layoutField } from './text-layout.js';
 const INK = rgb(0x11 / 255, 0x18 / 255, 0x27 / 255);
 
 /**
- * Draws each submitted value into its field's rectangle on `pdf`'s pages: text and dates in the submitted style,
- * signature and initials images fitted with their aspect ratio kept, a check mark for a ticked box. The rectangle
+ * Draws each submitted value into its field's rectangle on `pdf`'s pages: text (of every typed kind), dates and a
+ * chosen option's label in the submitted style, signature, initials and image-field pictures fitted with their
+ * aspect ratio kept, a check mark for a ticked box, a radio group's circles with the chosen one filled. The rectangle
  * is the field's definition (the submission's position where a value has none), a fraction of the page as
  * displayed; every value is drawn in displayed coordinates through one `cm` and clipped to its rectangle.
  * @example await drawValues(pdf, input.fields, input.submission.values, embedSealFonts(pdf))
@@ -38,24 +39,41 @@ export async function drawValues(pdf: PDF, fields: readonly FieldDefinition[], v
       ops.clip(),
       ops.endPath(),
     ]);
-    await drawValue(pdf, page, value, rect, fonts);
+    await drawValue(pdf, page, value, definition, rect, fonts);
     page.drawOperators([ops.popGraphicsState()]);
   }
 }
 
-async function drawValue(pdf: PDF, page: PDFPage, field: SubmittedField, rect: DisplayedRect, fonts: SealFonts): Promise<void> {
+async function drawValue(
+  pdf: PDF,
+  page: PDFPage,
+  field: SubmittedField,
+  definition: FieldDefinition | undefined,
+  rect: DisplayedRect,
+  fonts: SealFonts,
+): Promise<void> {
   const { value } = field;
   switch (value.type) {
     case 'text':
-    case 'date': {
-      const style = field.style ?? defaultTextStyle(rect.height);
-      for (const line of layoutField(value.content, rect, style, fonts.regular)) {
-        page.drawText(line.text, { x: line.x, y: line.y, font: fonts.regular, size: style.fontSize, color: INK });
-      }
+    case 'date':
+    case 'number':
+    case 'email':
+    case 'phone':
+    case 'textarea':
+      drawText(page, value.content, rect, field.style ?? defaultTextStyle(rect.height), fonts);
+      return;
+    case 'select': {
+      // The option's label, as the signer read it; its value is in the audit trail and the submission.
+      const option = definition?.options?.find((choice) => choice.value === value.value);
+      drawText(page, option?.label ?? value.value, rect, field.style ?? defaultTextStyle(rect.height), fonts);
       return;
     }
+    case 'radio':
+      page.drawOperators(radioGroup(page, definition?.options ?? [], value.value, rect, fonts));
+      return;
     case 'signature':
-    case 'initials': {
+    case 'initials':
+    case 'image': {
       const image = pdf.embedPng(await fitSignatureImage(value.imageData, rect));
       const scale = Math.min(rect.width / image.width, rect.height / image.height);
       const [width, height] = [image.width * scale, image.height * scale];
@@ -66,6 +84,50 @@ async function drawValue(pdf: PDF, page: PDFPage, field: SubmittedField, rect: D
       if (value.checked) page.drawOperators(checkMark(rect));
       return;
   }
+}
+
+function drawText(page: PDFPage, text: string, rect: DisplayedRect, style: TextStyle, fonts: SealFonts): void {
+  for (const line of layoutField(text, rect, style, fonts.regular)) {
+    page.drawText(line.text, { x: line.x, y: line.y, font: fonts.regular, size: style.fontSize, color: INK });
+  }
+}
+
+/**
+ * A radio group as the viewer lays it out: its options in rows of equal height, top to bottom, each a circle and
+ * its label; the chosen one's circle filled.
+ */
+function radioGroup(page: PDFPage, options: readonly FieldOption[], chosen: string, rect: DisplayedRect, fonts: SealFonts) {
+  const rowHeight = rect.height / Math.max(1, options.length);
+  const radius = Math.min(rowHeight * 0.3, rect.width * 0.05);
+  const style = defaultTextStyle(rowHeight);
+  const operators = [ops.pushGraphicsState(), ops.setStrokingRGB(INK.red, INK.green, INK.blue), ops.setLineWidth(radius * 0.2)];
+  options.forEach((option, index) => {
+    const centreY = rect.y + rect.height - (index + 0.5) * rowHeight;
+    const centreX = rect.x + radius * 1.6;
+    operators.push(...circle(centreX, centreY, radius), ops.stroke());
+    if (option.value === chosen) {
+      operators.push(ops.setNonStrokingRGB(INK.red, INK.green, INK.blue), ...circle(centreX, centreY, radius * 0.55), ops.fill());
+    }
+    const labelRect = { x: centreX + radius * 1.6, y: centreY - rowHeight / 2, width: rect.width - radius * 3.2, height: rowHeight };
+    for (const line of layoutField(option.label, labelRect, style, fonts.regular).slice(0, 1)) {
+      page.drawText(line.text, { x: line.x, y: line.y, font: fonts.regular, size: style.fontSize, color: INK });
+    }
+  });
+  operators.push(ops.popGraphicsState());
+  return operators;
+}
+
+/** A circle as four Bézier curves (the usual 0.5523 control-point ratio), left to be stroked or filled. */
+function circle(x: number, y: number, r: number) {
+  const k = 0.5523 * r;
+  return [
+    ops.moveTo(x + r, y),
+    ops.curveTo(x + r, y + k, x + k, y + r, x, y + r),
+    ops.curveTo(x - k, y + r, x - r, y + k, x - r, y),
+    ops.curveTo(x - r, y - k, x - k, y - r, x, y - r),
+    ops.curveTo(x + k, y - r, x + r, y - k, x + r, y),
+    ops.closePath(),
+  ];
 }
 
 /** A tick, stroked in the middle of the largest square that fits in `rect`. */
