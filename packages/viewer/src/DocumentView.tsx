@@ -25,6 +25,7 @@ import { ZoomControls } from './Page/ZoomControls.js';
 import type { PageGeometry } from './pdf/page-geometry.js';
 import { usePdfDocument } from './pdf/usePdfDocument.js';
 import { SignatureDialog } from './signature/SignatureDialog.js';
+import { useStepPanel } from './steps/useStepPanel.js';
 import type { SignedCopyPolling } from './signed-copy/poll-schedule.js';
 import { SignedCopy } from './signed-copy/SignedCopy.js';
 import { StatusPanel } from './StatusPanel.js';
@@ -101,6 +102,9 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
   // The server's own count: the required fields a submission of these values would leave without a value.
   const missing = useMemo(() => new Set(missingRequiredFields(document, values)), [document, values]);
   const incomplete = required.filter((field) => missing.has(field.id));
+  // On a narrow viewer (a phone), a field tapped or reached with Next is filled in the step panel under the pages.
+  const editable = useMemo(() => (locked ? [] : own.filter((field) => field.editable)), [own, locked]);
+  const steps = useStepPanel(areaRef, editable, missing);
 
   const ready = Boolean(pdf && pages.length > 0);
   useEffect(() => {
@@ -126,9 +130,10 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
     [events],
   );
   const openDialog = useCallback(
-    (field: FieldDefinition, trigger: HTMLButtonElement) =>
-      setSigning({ field, kind: field.type === 'initials' ? 'initials' : 'signature', trigger }),
-    [],
+    (field: FieldDefinition, trigger: HTMLButtonElement) => {
+      if (!steps.show(field.id)) setSigning({ field, kind: field.type === 'initials' ? 'initials' : 'signature', trigger });
+    },
+    [steps.show],
   );
 
   /** The next incomplete required field after the one that has focus, wrapping around. */
@@ -136,7 +141,7 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
     const focused = (globalThis.document.activeElement as HTMLElement | null)?.dataset?.signetField ?? lastField.current;
     const position = focused ? ordered.findIndex((field) => field.id === focused) : -1;
     const after = incomplete.find((field) => ordered.indexOf(field) > position) ?? incomplete[0];
-    if (after) focusField(after.id);
+    if (after && !steps.show(after.id)) focusField(after.id);
   };
 
   const submit = () => {
@@ -169,7 +174,7 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
           const named = fieldsNamedBy(failure, submittedFieldIds());
           if (named.length > 0) {
             setInvalid(new Set(named));
-            focusField(named[0]!);
+            if (!steps.show(named[0]!)) focusField(named[0]!);
           }
           events.current.onError?.(failure);
         },
@@ -243,6 +248,9 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
         submission is an alert of its own; progress is the guidance bar's live text.
       */}
       <div className="signet-announcer" role="status" aria-live="polite">
+        {steps.current && (
+          <span className="signet-visually-hidden">{`${format(messages.stepCount, { n: steps.index + 1, m: steps.total })}: ${steps.current.label}`}</span>
+        )}
         {completed && signers.othersPending.length > 0 && document.metadata.status !== 'completed' ? (
           <StatusPanel tone="success" live={false} title={result ? messages.completedTitle : messages.alreadyCompletedTitle}>
             {format(messages.othersPendingBody, { names: signers.othersPending.join(', ') })}
@@ -320,6 +328,10 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
           const fieldId = (event.target as HTMLElement).dataset?.signetField;
           if (fieldId) lastField.current = fieldId;
         }}
+        onClick={(event) => {
+          const fieldId = (event.target as Element).closest<HTMLElement>('[data-signet-field]')?.dataset.signetField;
+          if (fieldId) steps.show(fieldId);
+        }}
       >
         {pdfError ? (
           <StatusPanel tone="error" title={messages.errorPdf} />
@@ -345,7 +357,26 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
         )}
         {page1Fields && page1Geometry && createPortal(fieldLayer(page1Fields, page1Geometry.pageHeight, page1Geometry.cssScale), page1Layer)}
       </div>
-      {!locked && (
+      {steps.current && steps.Panel && (
+        <steps.Panel
+          field={steps.current}
+          index={steps.index}
+          total={steps.total}
+          value={values[steps.current.id] ?? steps.current.value}
+          invalid={invalid.has(steps.current.id)}
+          messages={messages}
+          initialName={steps.current.type === 'initials' ? initialsOf(typedName) : typedName}
+          complete={incomplete.length === 0}
+          submitting={submission.isPending}
+          submitDisabled={submission.isPending || !pagesMeasured}
+          onChange={(value) => change(steps.current!.id, value)}
+          onPrevious={steps.back}
+          onNext={steps.forward}
+          onSubmit={submit}
+          onClose={steps.close}
+        />
+      )}
+      {!locked && !steps.current && (
         <GuidanceBar
           done={required.length - incomplete.length}
           total={required.length}

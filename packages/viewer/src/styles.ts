@@ -1,5 +1,6 @@
 import { pageCss } from './Page/styles.js';
 import { signatureCss } from './signature/styles.js';
+import { stepPanelCss } from './steps/styles.js';
 
 /**
  * The viewer's own styles: every selector under `.signet-viewer`, every class `signet-…`, so nothing leaks into
@@ -164,4 +165,4 @@ const shellCss = /* css */ `
 }
 `;
 
-export const viewerCss = shellCss + pageCss + signatureCss;
+export const viewerCss = shellCss + pageCss + signatureCss + stepPanelCss;
