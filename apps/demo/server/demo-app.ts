@@ -1,7 +1,7 @@
 import { serveStatic } from '@hono/node-server/serve-static';
 import { createSigningClient, SigningApiError } from '@signet/api';
 import { WebhookVerificationError, verifyWebhook } from '@signet/api/webhooks';
-import { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } from '@signet/server/seed';
+import { LEASE_SIGNERS, generateSampleFormPdf, generateSamplePdf, sampleFields, sampleFormFields, sampleLeaseFields } from '@signet/server/seed';
 import { Hono } from 'hono';
 import { relative } from 'node:path';
 import { WebhookInbox } from './webhook-inbox.js';
@@ -53,6 +53,17 @@ export function createDemoApp(options: DemoOptions) {
       file: new Blob([pdf], { type: 'application/pdf' }),
       filename: `${slug(title)}.pdf`,
       fields: sampleFields(pages),
+    });
+    return c.json({ documentId: created.id }, 201);
+  });
+
+  // An application form with a field of every type a form needs: email, phone, number, select, radio, notes, a photo.
+  app.post('/demo-api/forms', async (c) => {
+    const pdf = (await generateSampleFormPdf()) as Uint8Array<ArrayBuffer>;
+    const created = await signet.createDocument({
+      file: new Blob([pdf], { type: 'application/pdf' }),
+      filename: 'membership-application.pdf',
+      fields: sampleFormFields(),
     });
     return c.json({ documentId: created.id }, 201);
   });

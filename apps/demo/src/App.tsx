@@ -74,10 +74,11 @@ export function App() {
     history.replaceState(null, '', query.size > 0 ? `?${query}` : location.pathname);
   };
 
-  const create = async (size: 'short' | 'long' | 'lease') => {
+  const create = async (size: 'short' | 'long' | 'lease' | 'form') => {
     setBusy(true);
     try {
-      const { documentId } = size === 'lease' ? await demoApi.createLease() : await demoApi.createDocument(size);
+      const { documentId } =
+        size === 'lease' ? await demoApi.createLease() : size === 'form' ? await demoApi.createForm() : await demoApi.createDocument(size);
       await refresh();
       open({ documentId });
     } catch {
@@ -126,6 +127,9 @@ export function App() {
               </button>
               <button type="button" className="btn" disabled={busy} onClick={() => void create('lease')}>
                 New lease
+              </button>
+              <button type="button" className="btn" disabled={busy} onClick={() => void create('form')}>
+                New form
               </button>
               <button type="button" className="btn" disabled={busy} onClick={() => void create('long')}>
                 300-page contract

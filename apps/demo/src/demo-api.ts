@@ -23,6 +23,8 @@ export const demoApi = {
       .then((r) => json<{ events: ReceivedEvent[] }>(r))
       .then((b) => b.events),
   createLease: () => fetch('/demo-api/leases', { method: 'POST' }).then((r) => json<{ documentId: string }>(r)),
+  /** A one-page application form with a field of every type. */
+  createForm: () => fetch('/demo-api/forms', { method: 'POST' }).then((r) => json<{ documentId: string }>(r)),
   /** The document's signers and where they stand; none on a document without signers. */
   signers: (documentId: string) =>
     fetch(`/demo-api/documents/${encodeURIComponent(documentId)}/signers`).then((r) => json<{ signers: Signer[] }>(r)).then((b) => b.signers),

@@ -4,9 +4,10 @@ import { generateApiKey } from '../keys.js';
 import { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } from '../pdf/sample.js';
 import type { Storage } from '../storage/types.js';
 import { createDocument } from './create-document.js';
+import { generateSampleFormPdf, sampleFormFields } from '../pdf/sample-form.js';
 
 /** The sample agreement the seed stores, for a host app that makes more of them (the demo's backend). */
-export { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields };
+export { LEASE_SIGNERS, generateSampleFormPdf, generateSamplePdf, sampleFields, sampleFormFields, sampleLeaseFields };
 
 export const DEFAULT_SCOPES: Record<ApiKeyKind, Scope[]> = {
   pk: ['documents:read', 'documents:submit'],

@@ -1,7 +1,10 @@
-import { hasValue, type FieldDefinition, type FieldValue } from '@signet/contract';
+import { fieldValueProblem, hasValue, type FieldDefinition, type FieldValue } from '@signet/contract';
+import { useState } from 'react';
 import { format, type ViewerMessages } from '../i18n/messages.js';
 import { fieldBox } from './field-geometry.js';
 import { FieldInput } from './FieldInput.js';
+import { problemMessage } from './problem-message.js';
+import { useTranslator } from '../i18n/LocaleContext.js';
 
 export interface FieldControlProps {
   field: FieldDefinition;
@@ -23,11 +26,14 @@ export interface FieldControlProps {
 }
 
 /**
- * One field over the page, at its fractional position: a text or date input, a checkbox, or a button that opens
- * the signature dialog. Its accessible name is the field's label.
+ * One field over the page, at its fractional position, with its control (`FieldInput`) and, once the signer left
+ * it, what its value breaks of the field's rules, said under it and in its description. Its accessible name is the
+ * field's label.
  */
 export function FieldControl(props: FieldControlProps) {
   const { field, invalid, readOnly, owner } = props;
+  const [touched, setTouched] = useState(false);
+  const t = useTranslator();
   const classes = ['signet-field', `signet-field--${field.type}`];
   if (owner !== undefined && !hasValue(props.value)) {
     // Nothing to show yet: whose it is, in place of a control.
@@ -40,24 +46,34 @@ export function FieldControl(props: FieldControlProps) {
       </div>
     );
   }
+  // A value that breaks the field's rules (an email without a domain, a number above its max) is pointed out once
+  // the signer leaves the field, or when a submission named it: not while they are still typing.
+  const problem = !readOnly && props.value ? fieldValueProblem(field, props.value) : null;
+  const message = problem && (touched || invalid) ? problemMessage(problem, field, t) : null;
+  const flagged = invalid || message !== null;
   if (field.required && !readOnly) classes.push('signet-field--required');
-  if (hasValue(props.value)) classes.push('signet-field--done');
-  if (invalid) classes.push('signet-field--invalid');
+  if (hasValue(props.value) && !problem) classes.push('signet-field--done');
+  if (flagged) classes.push('signet-field--invalid');
   if (readOnly) classes.push('signet-field--readonly');
   const describedBy = `${props.idPrefix}-${field.id}-state`;
   const state = [
     field.required && !readOnly ? props.messages.required : '',
-    invalid ? props.messages.invalidField : '',
+    message ?? (invalid ? props.messages.invalidField : ''),
     owner !== undefined ? format(props.messages.signedBy, { name: owner }) : '',
   ]
     .filter(Boolean)
     .join('. ');
   return (
-    <div className={classes.join(' ')} style={fieldBox(field)} title={field.label}>
-      <FieldInput {...props} describedBy={state ? describedBy : undefined} />
+    <div className={classes.join(' ')} style={fieldBox(field)} title={field.label} onBlur={() => setTouched(true)}>
+      <FieldInput {...props} invalid={flagged} describedBy={state ? describedBy : undefined} />
       {state && (
         <span id={describedBy} className="signet-visually-hidden">
           {state}
+        </span>
+      )}
+      {message && (
+        <span className="signet-field-message" aria-hidden="true">
+          {message}
         </span>
       )}
     </div>

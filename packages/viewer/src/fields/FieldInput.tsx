@@ -2,8 +2,19 @@ import { SUBMISSION_LIMITS, type FieldDefinition, type FieldValue } from '@signe
 import type { CSSProperties } from 'react';
 import type { ViewerMessages } from '../i18n/messages.js';
 import { DataUrlImage } from '../signature/DataUrlImage.js';
+import { DateInput } from './DateInput.js';
 import { TEXT_FONT, textStyle } from './field-geometry.js';
+import { PhotoInput } from './PhotoInput.js';
+import { RadioGroup } from './RadioGroup.js';
 import { fitText } from './text-limit.js';
+
+/** What the browser is told of each kind of typed text: the keyboard a phone shows, and what it may fill in. */
+const INPUT_KIND = {
+  text: { type: 'text', autoComplete: 'off' },
+  number: { type: 'text', inputMode: 'decimal', autoComplete: 'off' },
+  email: { type: 'email', inputMode: 'email', autoComplete: 'email' },
+  phone: { type: 'tel', inputMode: 'tel', autoComplete: 'tel' },
+} as const;
 
 export interface FieldInputProps {
   field: FieldDefinition;
@@ -27,7 +38,8 @@ export interface FieldInputProps {
 }
 
 /**
- * The control of one field's type: a text or date input, a checkbox, or a button that opens the signature dialog.
+ * The control of one field's type: a text, number, email, phone, date or multi-line input, a select, a radio group,
+ * a checkbox, a photo input, or a button that opens the signature dialog.
  * Its accessible name is the field's label. The page's field and the phone's step panel both render it, so a value
  * entered in one is the other's too.
  */
@@ -38,30 +50,88 @@ export function FieldInput(props: FieldInputProps) {
   const common = { 'data-signet-field': field.id, 'aria-label': field.label, 'aria-describedby': describedBy };
   const states = { ...common, 'aria-required': field.required || undefined, 'aria-invalid': invalid || undefined };
   switch (field.type) {
-    case 'text':
     case 'date': {
-      // Both hold `content`: free text, or an ISO date from the browser's date picker.
-      const type = field.type;
-      const content = value?.type === type ? value.content : '';
-      const style: CSSProperties = props.variant === 'panel' ? {} : { fontSize: `${textStyle(field, pageHeight).fontSize * cssScale}px` };
-      if (type === 'text') style.fontFamily = TEXT_FONT.css;
+      const content = value?.type === 'date' ? value.content : '';
       return (
-        <input
+        <DateInput
           {...states}
-          type={type}
           className="signet-input"
-          style={style}
+          style={props.variant === 'panel' ? undefined : { fontSize: `${textStyle(field, pageHeight).fontSize * cssScale}px` }}
           value={content}
-          placeholder={type === 'text' ? field.placeholder : undefined}
           readOnly={readOnly}
-          autoComplete="off"
-          onChange={(event) => {
-            const next = event.target.value;
-            onChange({ type, content: type === 'text' ? fitText(content, next, SUBMISSION_LIMITS.maxTextLength) : next });
-          }}
+          onChange={(iso) => onChange({ type: 'date', content: iso })}
         />
       );
     }
+    case 'text':
+    case 'number':
+    case 'email':
+    case 'phone':
+    case 'textarea': {
+      // All hold `content` as typed: a number keeps its digits (no binary rounding), an email or phone its spelling.
+      const type = field.type;
+      const content = value?.type === type ? value.content : '';
+      const style: CSSProperties = props.variant === 'panel' ? {} : { fontSize: `${textStyle(field, pageHeight).fontSize * cssScale}px`, fontFamily: TEXT_FONT.css };
+      const input = {
+        ...states,
+        className: type === 'textarea' ? 'signet-input signet-textarea' : 'signet-input',
+        style,
+        value: content,
+        placeholder: field.placeholder,
+        readOnly,
+        maxLength: field.validation?.maxLength,
+        onChange: (event: { target: { value: string } }) => {
+          onChange({ type, content: fitText(content, event.target.value, SUBMISSION_LIMITS.maxTextLength) });
+        },
+      };
+      if (type === 'textarea') return <textarea {...input} />;
+      return <input {...input} {...INPUT_KIND[type]} />;
+    }
+    case 'select': {
+      const chosen = value?.type === 'select' ? value.value : '';
+      return (
+        <select
+          {...states}
+          className="signet-input signet-select"
+          style={props.variant === 'panel' ? undefined : { fontSize: `${textStyle(field, pageHeight).fontSize * cssScale}px` }}
+          value={chosen}
+          disabled={readOnly}
+          onChange={(event) => onChange({ type: 'select', value: event.target.value })}
+        >
+          <option value="">{messages.chooseOption}</option>
+          {field.options?.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      );
+    }
+    case 'radio': {
+      const rows = Math.max(1, field.options?.length ?? 1);
+      const fontSize = textStyle({ height: field.height / rows }, pageHeight).fontSize * cssScale;
+      return (
+        <RadioGroup
+          field={field}
+          chosen={value?.type === 'radio' ? value.value : ''}
+          readOnly={readOnly}
+          attributes={states}
+          style={props.variant === 'panel' ? undefined : { fontSize: `${fontSize}px` }}
+          onChange={onChange}
+        />
+      );
+    }
+    case 'image':
+      return (
+        <PhotoInput
+          field={field}
+          imageData={value?.type === 'image' ? value.imageData : undefined}
+          readOnly={readOnly}
+          messages={messages}
+          attributes={states}
+          onChange={onChange}
+        />
+      );
     case 'checkbox': {
       const checked = value?.type === 'checkbox' && value.checked;
       return (

@@ -4,6 +4,8 @@ import type { FieldDefinition, PageInfo, TextStyle } from '@signet/contract';
 export const TEXT_FONT = { css: 'Helvetica, Arial, "Liberation Sans", sans-serif', name: 'Helvetica' } as const;
 /** Text takes this share of its field's height. */
 const TEXT_HEIGHT_RATIO = 0.62;
+/** The largest font size of a `textarea` field, in points. */
+const MAX_TEXTAREA_SIZE = 11;
 
 /**
  * Where a field sits in its page box, as CSS percentages: zooming resizes the box and the field with it.
@@ -19,12 +21,14 @@ export function fieldBox(field: Pick<FieldDefinition, 'x' | 'y' | 'width' | 'hei
 }
 
 /**
- * The style a text field is shown with, in PDF points (what the submission reports): its font size follows the
- * field's height on the page.
+ * The style a field of typed text is shown with, in PDF points (what the submission reports): its font size follows
+ * the field's height on the page (a multi-line field's stops at 11 pt).
  * @example textStyle(field, 792) // { fontSize: 10, fontFamily: 'Helvetica', textAlign: 'left' }
  */
-export function textStyle(field: Pick<FieldDefinition, 'height'>, pageHeightPoints: number): TextStyle {
-  const fontSize = Math.max(6, Math.min(24, Math.round(field.height * pageHeightPoints * TEXT_HEIGHT_RATIO * 2) / 2));
+export function textStyle(field: Pick<FieldDefinition, 'height'> & { type?: FieldDefinition['type'] }, pageHeightPoints: number): TextStyle {
+  // Multi-line text is set like body text, whatever the box's height.
+  const largest = field.type === 'textarea' ? MAX_TEXTAREA_SIZE : 24;
+  const fontSize = Math.max(6, Math.min(largest, Math.round(field.height * pageHeightPoints * TEXT_HEIGHT_RATIO * 2) / 2));
   return { fontSize, fontFamily: TEXT_FONT.name, textAlign: 'left' };
 }
 

@@ -29,7 +29,7 @@ export async function inkCanvasFromImageFile(
   const { maxWidth = 1200, maxHeight = 400, maxFileBytes = 20 * 1024 * 1024 } = options;
   if (!(ACCEPTED_IMAGE_TYPES as readonly string[]).includes(file.type)) return { error: 'unsupported-type' };
   if (file.size > maxFileBytes) return { error: 'too-large' };
-  const bitmap = await decode(file);
+  const bitmap = await decodeImage(file);
   if (!bitmap) return { error: 'undecodable' };
   try {
     const scale = Math.min(1, maxWidth / bitmap.width, maxHeight / bitmap.height);
@@ -46,7 +46,8 @@ export async function inkCanvasFromImageFile(
   }
 }
 
-async function decode(file: Blob): Promise<ImageBitmap | null> {
+/** `file` decoded, or null when its bytes are not an image the browser can decode. */
+export async function decodeImage(file: Blob): Promise<ImageBitmap | null> {
   try {
     return await createImageBitmap(file);
   } catch (error) {

@@ -1,0 +1,41 @@
+/**
+ * The styles of the field types forms need (issue 19): multi-line text, a select, a radio group whose options fill
+ * the field's box in rows, a photo input, and the message under a field whose value breaks its rules.
+ */
+export const fieldTypesCss = `
+.signet-viewer .signet-textarea { padding: 0.25em 0.35em; line-height: 1.25; resize: none; overflow: auto; }
+.signet-viewer .signet-select { padding: 0 0.2em; cursor: pointer; }
+.signet-viewer .signet-select:disabled { cursor: default; opacity: 1; color: #1f2933; }
+.signet-viewer .signet-radio-group {
+  display: flex; flex-direction: column; width: 100%; height: 100%; margin: 0; padding: 0;
+  border: 1.5px solid var(--_accent); border-radius: 3px; background: var(--_field); color: #111827;
+}
+.signet-viewer .signet-radio { display: flex; flex: 1 1 0; align-items: center; gap: 0.4em; min-height: 0; padding: 0 0.35em; cursor: pointer; }
+.signet-viewer .signet-radio input { flex: none; width: 1em; height: 1em; margin: 0; accent-color: var(--_accent); cursor: inherit; }
+.signet-viewer .signet-radio span { overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
+.signet-viewer .signet-field--invalid .signet-radio-group,
+.signet-viewer .signet-field--invalid .signet-photo { border-color: var(--_danger); outline: 2px solid var(--_danger); }
+.signet-viewer .signet-field--readonly .signet-radio-group { border: 1px dashed #9aa5b1; background: rgba(241, 243, 245, 0.7); }
+.signet-viewer .signet-photo {
+  position: relative; display: flex; align-items: center; justify-content: center; width: 100%; height: 100%;
+  border: 1.5px dashed var(--_accent); border-radius: 4px; background: var(--_field); overflow: hidden;
+}
+.signet-viewer .signet-photo-image { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: contain; }
+.signet-viewer .signet-photo-button {
+  position: relative; padding: 0.3em 0.6em; border-radius: 4px; background: #fff; color: var(--_accent);
+  font-weight: 650; font-size: clamp(10px, 14cqh, 14px); text-align: center; cursor: pointer; box-shadow: 0 1px 2px rgba(0, 0, 0, 0.2);
+}
+.signet-viewer .signet-photo-button[data-has-image] { position: absolute; bottom: 4px; inset-inline-end: 4px; font-size: 12px; }
+.signet-viewer .signet-photo-file:focus-visible + .signet-photo-button { outline: 3px solid var(--_accent); outline-offset: 2px; }
+.signet-viewer .signet-photo-error,
+.signet-viewer .signet-field-message {
+  position: absolute; top: calc(100% + 4px); inset-inline-start: 0; z-index: 2; width: max-content; max-width: min(280px, 80vw);
+  padding: 4px 8px; border-radius: 4px; background: var(--_danger); color: #fff; font-size: 12px; line-height: 1.3;
+  pointer-events: none; white-space: normal;
+}
+.signet-viewer .signet-photo-error { top: auto; bottom: 4px; inset-inline-start: 4px; }
+@media (forced-colors: active) {
+  .signet-viewer .signet-radio-group, .signet-viewer .signet-photo { border: 2px solid CanvasText; }
+  .signet-viewer .signet-field-message, .signet-viewer .signet-photo-error { border: 1px solid CanvasText; }
+}
+`;
