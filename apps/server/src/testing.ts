@@ -8,3 +8,4 @@
 export { startLiveServer, type Intercept, type LiveServer } from './test-support/live-server.js';
 export { buildPayload, completeValues, type KeyOptions } from './test-support/harness.js';
 export { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } from './pdf/sample.js';
+export { generateSampleFormPdf, sampleFormFields } from './pdf/sample-form.js';

@@ -1,5 +1,5 @@
 import { submissionChecksum, type FieldValue, type SdkDocument } from '@signet/contract';
-import { completeValues, startLiveServer, type LiveServer } from '@signet/server/testing';
+import { completeValues, sampleFormFields, startLiveServer, type LiveServer } from '@signet/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SigningApiError, SubmissionBuildError, buildSubmission, createSigningClient, missingRequiredFields } from './index.js';
 
@@ -113,6 +113,46 @@ describe('buildSubmission', () => {
     const values = completeValues(document.fields);
     await buildError(buildSubmission({ document, values, renderContext, pages: pagesOf(3) }));
     await buildError(buildSubmission({ document, values, renderContext: { ...renderContext, scale: 0 }, pages: pagesOf(2) }));
+  });
+});
+
+describe('the field types forms need (issue 19)', () => {
+  async function freshForm() {
+    const { id } = await server.createDocument({ pages: 1, fields: sampleFormFields() });
+    const client = createSigningClient({ apiKey: await server.createKey(), baseUrl: server.url, retry: false });
+    return { client, document: await client.getDocument(id) };
+  }
+  const formValues = (document: SdkDocument): Record<string, FieldValue> => ({
+    ...completeValues(document.fields),
+    member_number: { type: 'text', content: 'AB-1234' },
+    notes: { type: 'textarea', content: 'One\nTwo' },
+  });
+
+  it('builds a form the server accepts: each typed value carries its style, a choice and a photo do not', async () => {
+    const { client, document } = await freshForm();
+    const payload = await build(document, formValues(document));
+    const styled = payload.fields.filter((field) => field.style).map((field) => field.id);
+    expect(styled).toEqual(['full_name', 'email', 'phone', 'member_number', 'guests', 'notes']);
+    await expect(client.submitDocument(payload)).resolves.toMatchObject({ documentId: document.metadata.id });
+  });
+
+  it.each([
+    ['email', { type: 'email', content: 'ada@' }, /email address/],
+    ['guests', { type: 'number', content: '10.5' }, /at most 10/],
+    ['plan', { type: 'select', value: 'gold' }, /options/],
+    ['member_number', { type: 'text', content: 'AB1234' }, /Two capital letters/],
+    // A GIF is not a value of the contract's shape at all (the server's 400): the builder's shape check names it.
+    ['id_photo', { type: 'image', imageData: 'data:image/gif;base64,R0lGODlh' }, /oneOf/],
+  ] as const)('refuses a %s value that breaks its rule, before any request, with the reason the server gives', async (id, value, reason) => {
+    const { document } = await freshForm();
+    const error = await buildError(build(document, { ...formValues(document), [id]: value as FieldValue }));
+    expect(error).toMatchObject({ field: id, reason: expect.stringMatching(reason) });
+  });
+
+  it('counts a blank choice and a blank number as missing', async () => {
+    const { document } = await freshForm();
+    const values = { ...formValues(document), plan: { type: 'select', value: '' }, guests: { type: 'number', content: '' } } as const;
+    expect(missingRequiredFields(document, values)).toEqual(['guests', 'plan']);
   });
 });
 
