@@ -87,6 +87,9 @@ const STRINGS = [
   `data:image/png;base64,${'iVBORw0KGgo'.repeat(3)}`, 'data:image/gif;base64,R0lGODlhAQABAAAAACw=',
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'text', 'signature', 'initials', 'date', 'checkbox',
+  'number', 'email', 'phone', 'textarea', 'select', 'radio', 'image', 'NaN', '1e400', '-0', 'a@b.c', '+1 (555) 010-0199',
+  'data:image/jpeg;base64,/9j/', 'data:image/jpeg;base64,/9j/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsj/9k=',
+  '(a+)+$', '[', '^(?:',
 ];
 
 /** Member names that mean something to JavaScript objects, or that almost match the payload's own. */
