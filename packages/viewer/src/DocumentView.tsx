@@ -16,6 +16,7 @@ import { pageInfo, readingOrder, textStyle } from './fields/field-geometry.js';
 import { FieldLayer } from './fields/FieldLayer.js';
 import { LayerSlot, trackFocus, type LayerGeometry } from './fields/LayerSlot.js';
 import { GuidanceBar } from './GuidanceBar.js';
+import { useTranslator } from './i18n/LocaleContext.js';
 import { format, signatureDialogLabels, type ViewerMessages } from './i18n/messages.js';
 import { LoadProgress } from './Page/LoadProgress.js';
 import { PdfPages } from './Page/PdfPages.js';
@@ -24,7 +25,7 @@ import { usePagePreview } from './Page/usePagePreview.js';
 import { ZoomControls } from './Page/ZoomControls.js';
 import type { PageGeometry } from './pdf/page-geometry.js';
 import { usePdfDocument } from './pdf/usePdfDocument.js';
-import { SignatureDialog } from './signature/SignatureDialog.js';
+import { LazySignatureDialog, prefetchSignatureDialog } from './signature/LazySignatureDialog.js';
 import { useStepPanel } from './steps/useStepPanel.js';
 import type { SignedCopyPolling } from './signed-copy/poll-schedule.js';
 import { SignedCopy } from './signed-copy/SignedCopy.js';
@@ -53,6 +54,7 @@ type Values = Readonly<Record<string, FieldValue | undefined>>;
 /** The signing surface of a loaded document: pages, fields, guidance, the signature dialog and the submission. */
 export function DocumentView({ client, document, messages, queryKey, signedCopyPolling, ...callbacks }: DocumentViewProps) {
   const events = useLatest(callbacks);
+  const t = useTranslator();
   const { pdf, pages, pagesMeasured, progress, error: pdfError } = usePdfDocument(document.documentUrl);
   // Page 1 as the server rendered it, on screen while pdf.js boots and opens the file, then under page 1's canvas.
   const preview = usePagePreview(useMemo(() => documentPreviewUrl(document.documentUrl), [document.documentUrl]));
@@ -109,6 +111,7 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
   const ready = Boolean(pdf && pages.length > 0);
   useEffect(() => {
     if (ready) events.current.onReady?.(document);
+    if (ready) prefetchSignatureDialog();
   }, [ready, document, events]);
   useEffect(() => {
     if (pdfError) events.current.onError?.(pdfError);
@@ -253,7 +256,7 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
         )}
         {completed && signers.othersPending.length > 0 && document.metadata.status !== 'completed' ? (
           <StatusPanel tone="success" live={false} title={result ? messages.completedTitle : messages.alreadyCompletedTitle}>
-            {format(messages.othersPendingBody, { names: signers.othersPending.join(', ') })}
+            {format(messages.othersPendingBody, { names: t.list(signers.othersPending) })}
             {result && (
               <>
                 {' '}
@@ -311,7 +314,7 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
       )}
       {!completed && !declined && waitingFor.length > 0 && (
         <StatusPanel tone="info" title={messages.waitingTitle}>
-          {format(messages.waitingBody, { names: waitingFor.join(', ') })}
+          {format(messages.waitingBody, { names: t.list(waitingFor) })}
         </StatusPanel>
       )}
       {submitError && !completed && !turnRefused && !declined && (
@@ -388,7 +391,7 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
         />
       )}
       {signing && (
-        <SignatureDialog
+        <LazySignatureDialog
           open
           kind={signing.kind}
           fieldLabel={signing.field.label}

@@ -1,4 +1,5 @@
-import { format, type ViewerMessages } from './i18n/messages.js';
+import { useTranslator } from './i18n/LocaleContext.js';
+import type { ViewerMessages } from './i18n/messages.js';
 
 export interface GuidanceBarProps {
   done: number;
@@ -14,11 +15,12 @@ export interface GuidanceBarProps {
 /** "n of m required fields complete", a Next button to the next incomplete field, and Submit once complete. */
 export function GuidanceBar({ done, total, submitting, preparing = false, messages, onNext, onSubmit }: GuidanceBarProps) {
   const complete = done >= total;
+  const t = useTranslator();
   return (
     <div className="signet-guidance" role="region" aria-label={messages.documentLabel}>
       <div className="signet-guidance-status">
         <span className="signet-guidance-text" aria-live="polite">
-          {complete ? messages.allComplete : format(messages.progress, { done, total })}
+          {complete ? messages.allComplete : t.text('progress', { done, total })}
         </span>
         <span className="signet-guidance-meter" aria-hidden="true">
           <span style={{ width: `${total === 0 ? 100 : (done / total) * 100}%` }} />

@@ -5,7 +5,11 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useViewerStyles } from './adopt-styles.js';
 import { DocumentView } from './DocumentView.js';
 import { loadErrorMessage } from './error-message.js';
-import { resolveMessages, type ViewerMessages } from './i18n/messages.js';
+import { LocaleProvider } from './i18n/LocaleContext.js';
+import { intlLocale, matchLocale } from './i18n/locales.js';
+import type { ViewerMessages } from './i18n/messages.js';
+import { createTranslator, prepareFormatters } from './i18n/translate.js';
+import { useTranslation } from './i18n/useTranslation.js';
 import { loadPagePreview } from './Page/page-preview.js';
 import { prefetchPdf, preloadPdfWorker } from './pdf/load-pdf.js';
 import type { SignedCopyPolling } from './signed-copy/poll-schedule.js';
@@ -19,9 +23,13 @@ export interface SigningViewerProps {
   apiKey: string;
   /** Where the Signet API is (default: this page's origin). */
   baseUrl?: string;
-  /** `en`, `de`, or any BCP 47 tag of those languages (default `en`). */
+  /**
+   * The signer's language and formats: a BCP 47 tag such as `de`, `pt-BR` or `ar-EG`, shown in its language when
+   * that is one of `SUPPORTED_LOCALES` and in English otherwise (default `en`). Languages other than English load
+   * as a chunk of their own, beside the document's request.
+   */
   locale?: string;
-  /** Overrides of any text. */
+  /** Overrides of any text (plain strings; `{placeholders}` as in English). */
   messages?: Partial<ViewerMessages>;
   className?: string;
   /** The host's QueryClient; the viewer makes its own when none is given. */
@@ -77,7 +85,14 @@ function ViewerRoot({
   signedCopyPolling,
   ...events
 }: Omit<SigningViewerProps, 'queryClient'>) {
-  const messages = useMemo(() => resolveMessages(locale, overrides), [locale, overrides]);
+  const language = matchLocale(locale);
+  const translation = useTranslation(language);
+  const translator = useMemo(() => {
+    if (!translation) return undefined;
+    const messages = overrides ? { ...translation.messages, ...overrides } : translation.messages;
+    return createTranslator(intlLocale(locale, translation.language), translation.language, messages);
+  }, [translation, locale, overrides]);
+  const messages = translator?.messages;
   const apiBase = baseUrl ?? globalThis.location?.origin ?? '';
   const client = useMemo(() => createSdkClient({ apiKey, baseUrl: apiBase, retry }), [apiKey, apiBase, retry]);
   const documentQuery = {
@@ -101,6 +116,8 @@ function ViewerRoot({
     void queryClient.prefetchQuery(documentQuery);
     // Booting pdf.js's worker (a 1 MB script) takes longer than the metadata request: it starts right behind it.
     preloadPdfWorker();
+    // The locale's number and plural data load while the metadata is on its way, not on the first page's path.
+    setTimeout(() => prepareFormatters(intlLocale(locale, language)), 0);
   }
   const document = useQuery(documentQuery);
 
@@ -112,17 +129,24 @@ function ViewerRoot({
   }, [document.error, latest]);
 
   return (
-    <div ref={rootRef} className={['signet-viewer', className].filter(Boolean).join(' ')} lang={locale}>
-      {document.data ? (
-        <DocumentView
-          key={document.data.metadata.id}
-          client={client}
-          document={document.data}
-          messages={messages}
-          queryKey={documentQuery.queryKey}
-          signedCopyPolling={signedCopyPolling}
-          {...events}
-        />
+    <div ref={rootRef} className={['signet-viewer', className].filter(Boolean).join(' ')} lang={translator?.locale} dir={translator?.dir}>
+      {!messages || !translator ? (
+        // The language's texts are still on their way (the document's request too, most often): nothing to say yet.
+        <div className="signet-centered" role="status">
+          <span className="signet-spinner" aria-hidden="true" />
+        </div>
+      ) : document.data ? (
+        <LocaleProvider translator={translator}>
+          <DocumentView
+            key={document.data.metadata.id}
+            client={client}
+            document={document.data}
+            messages={messages}
+            queryKey={documentQuery.queryKey}
+            signedCopyPolling={signedCopyPolling}
+            {...events}
+          />
+        </LocaleProvider>
       ) : document.error ? (
         <div className="signet-centered">
           <StatusPanel

@@ -1,5 +1,6 @@
 import { pageCss } from './Page/styles.js';
 import { signatureCss } from './signature/styles.js';
+import { dateInputCss } from './fields/date-styles.js';
 import { stepPanelCss } from './steps/styles.js';
 
 /**
@@ -35,7 +36,7 @@ const shellCss = /* css */ `
   font-family: var(--signet-font, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif);
   font-size: 15px;
   line-height: 1.45;
-  text-align: left;
+  text-align: start;
 }
 .signet-viewer *, .signet-viewer *::before, .signet-viewer *::after { box-sizing: border-box; }
 .signet-viewer .signet-visually-hidden {
@@ -91,12 +92,12 @@ const shellCss = /* css */ `
 
 .signet-viewer .signet-status {
   display: flex; gap: 12px; align-items: flex-start; margin: 12px; padding: 12px 14px; max-width: 640px;
-  background: var(--_surface); border: 1px solid var(--_border); border-left-width: 4px; border-radius: var(--_radius);
+  background: var(--_surface); border: 1px solid var(--_border); border-inline-start-width: 4px; border-radius: var(--_radius);
 }
 .signet-viewer .signet-pages-area > .signet-status { align-self: center; }
-.signet-viewer .signet-status--error { border-left-color: var(--_danger); }
-.signet-viewer .signet-status--success { border-left-color: var(--_success); }
-.signet-viewer .signet-status--info { border-left-color: var(--_accent); }
+.signet-viewer .signet-status--error { border-inline-start-color: var(--_danger); }
+.signet-viewer .signet-status--success { border-inline-start-color: var(--_success); }
+.signet-viewer .signet-status--info { border-inline-start-color: var(--_accent); }
 .signet-viewer .signet-status-icon {
   flex: none; display: inline-flex; align-items: center; justify-content: center; width: 24px; height: 24px;
   border-radius: 50%; font-weight: 700; font-size: 14px; color: #fff; background: var(--_accent);
@@ -106,7 +107,7 @@ const shellCss = /* css */ `
 .signet-viewer .signet-status-title { margin: 0; font-weight: 650; }
 .signet-viewer .signet-status-text { margin: 2px 0 0; color: var(--_muted); }
 .signet-viewer .signet-status .signet-button { margin-top: 10px; }
-.signet-viewer .signet-toolbar > .signet-button { margin-left: auto; min-height: 32px; padding: 4px 12px; }
+.signet-viewer .signet-toolbar > .signet-button { margin-inline-start: auto; min-height: 32px; padding: 4px 12px; }
 .signet-viewer .signet-decline { display: flex; flex-direction: column; gap: 8px; margin-top: 6px; }
 .signet-viewer .signet-decline-label { display: flex; flex-direction: column; gap: 4px; font-weight: 600; color: var(--_text); }
 .signet-viewer .signet-decline textarea { width: 100%; min-width: min(420px, 70vw); padding: 6px 8px; font: inherit; font-weight: 400; resize: vertical; }
@@ -139,7 +140,7 @@ const shellCss = /* css */ `
 .signet-viewer .signet-sign-button:hover:not(:disabled) { background: rgba(47, 91, 234, 0.14); }
 .signet-viewer .signet-sign-image { display: block; max-width: 100%; max-height: 100%; object-fit: contain; }
 .signet-viewer .signet-field--required::after {
-  content: ""; position: absolute; top: -4px; right: -4px; width: 8px; height: 8px; border-radius: 50%;
+  content: ""; position: absolute; top: -4px; inset-inline-end: -4px; width: 8px; height: 8px; border-radius: 50%;
   background: var(--_danger); box-shadow: 0 0 0 2px #fff; pointer-events: none;
 }
 .signet-viewer .signet-field--required.signet-field--done::after { background: var(--_success); }
@@ -165,4 +166,4 @@ const shellCss = /* css */ `
 }
 `;
 
-export const viewerCss = shellCss + pageCss + signatureCss + stepPanelCss;
+export const viewerCss = shellCss + pageCss + signatureCss + dateInputCss + stepPanelCss;

@@ -1,3 +1,4 @@
+import { useTranslator } from '../i18n/LocaleContext.js';
 import { format } from '../i18n/messages.js';
 import { ZOOM_STEPS, zoomIn, zoomOut } from './zoom.js';
 
@@ -7,7 +8,7 @@ export interface ZoomControlsProps {
   onZoomChange: (zoom: number) => void;
   /**
    * Accessible names (and tooltips) of the three buttons, and the zoom shown between them (`{percent}` is the
-   * whole percentage), in the viewer's language.
+   * whole percentage, written as the viewer's locale writes numbers), in the viewer's language.
    */
   labels: { zoomIn: string; zoomOut: string; fitWidth: string; value: string };
   steps?: readonly number[];
@@ -21,9 +22,8 @@ export interface ZoomControlsProps {
 export function ZoomControls({ zoom, onZoomChange, labels, steps = ZOOM_STEPS, className }: ZoomControlsProps) {
   const min = steps[0] ?? zoom;
   const max = steps[steps.length - 1] ?? zoom;
-  // A template rather than Intl.NumberFormat: building the first Intl formatter loads locale data for tens of
-  // milliseconds, and this renders on the path to the first page.
-  const percent = format(labels.value, { percent: Math.round(zoom * 100) });
+  // The viewer builds its locale's number format while the document's metadata is on its way (prepareFormatters).
+  const percent = format(labels.value, { percent: useTranslator().number(Math.round(zoom * 100)) });
   return (
     <div className={className ? `signet-zoom ${className}` : 'signet-zoom'} role="group">
       <button type="button" className="signet-zoom-button" aria-label={labels.zoomOut} title={labels.zoomOut} disabled={zoom <= min} onClick={() => onZoomChange(zoomOut(zoom, steps))}>

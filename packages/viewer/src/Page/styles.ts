@@ -16,6 +16,12 @@ export const pageCss = `
   overscroll-behavior: contain;
   background: var(--signet-bg, #f1f3f5);
   outline: none;
+  /* The PDF is not mirrored in a right-to-left viewer: pages keep their left-to-right layout and scrolling. */
+  direction: ltr;
+}
+/* Its fields' text does follow the viewer's direction (an Arabic name starts at the field's right edge). */
+.signet-viewer[dir="rtl"] .signet-field-layer {
+  direction: rtl;
 }
 .signet-viewer .signet-pages:focus-visible {
   box-shadow: inset 0 0 0 2px var(--signet-focus, var(--signet-accent, #2f5bea));
@@ -123,7 +129,7 @@ export const pageCss = `
 .signet-viewer .signet-progress.signet-progress--top {
   position: absolute;
   top: 0;
-  left: 0;
+  inset-inline-start: 0;
   z-index: 1;
   height: 3px;
   border-radius: 0;
@@ -134,6 +140,9 @@ export const pageCss = `
   background: var(--signet-accent, #2f5bea);
   transform-origin: left center;
   transition: transform 0.2s ease-out;
+}
+.signet-viewer[dir="rtl"] .signet-progress-bar {
+  transform-origin: right center;
 }
 .signet-viewer .signet-progress[data-indeterminate] .signet-progress-bar {
   width: 35%;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { watchDevicePixelRatio } from '../signature/pad-canvas.js';
+import { watchDevicePixelRatio } from '../watch-device-pixel-ratio.js';
 
 const currentRatio = () => (typeof window !== 'undefined' && window.devicePixelRatio > 0 ? window.devicePixelRatio : 1);
 

@@ -1,10 +1,24 @@
 import type { SignatureDialogLabels } from '../signature/SignatureDialog.js';
 
-/** Every text the viewer shows. A host overrides any of them through the `messages` prop. */
+/**
+ * A text whose words depend on a number: one template per plural category of `Intl.PluralRules` for the language
+ * (English `one` and `other`; Polish `one`, `few`, `many`, `other`; Arabic all six). `other` is always there.
+ * @example const progress: PluralMessage = { one: '{done} of {total} required field complete', other: '{done} of {total} required fields complete' };
+ */
+export type PluralMessage = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
+
+/** A template with `{name}` placeholders, or one per plural category (a host's override is always a plain string). */
+export type Message = string | PluralMessage;
+
+/**
+ * Every text the viewer shows. A host overrides any of them through the `messages` prop. Numbers in them are
+ * formatted for the viewer's locale; the plural ones choose their form by the value {@link PLURAL_BY} names.
+ */
 export interface ViewerMessages {
   loadingDocument: string;
   loadingPdf: string;
-  progress: string;
+  /** Plural by `{total}`. */
+  progress: Message;
   next: string;
   submit: string;
   submitting: string;
@@ -67,9 +81,9 @@ export interface ViewerMessages {
   numberMin: string;
   numberMax: string;
   numberStep: string;
-  /** `{count}` characters. */
-  tooShort: string;
-  tooLong: string;
+  /** `{count}` characters; plural by `{count}`. */
+  tooShort: Message;
+  tooLong: Message;
   patternMismatch: string;
   invalidOption: string;
   chooseOption: string;
@@ -99,10 +113,14 @@ export interface ViewerMessages {
   apply: string;
 }
 
-const en: ViewerMessages = {
+/** Which value chooses the form of a plural message. */
+export const PLURAL_BY: Readonly<Partial<Record<keyof ViewerMessages, string>>> = { progress: 'total', tooShort: 'count', tooLong: 'count' };
+
+/** English: inline, the fallback of every other language and of any text a translation lacks. */
+export const en: ViewerMessages = {
   loadingDocument: 'Loading document…',
   loadingPdf: 'Loading PDF',
-  progress: '{done} of {total} required fields complete',
+  progress: { one: '{done} of {total} required field complete', other: '{done} of {total} required fields complete' },
   next: 'Next field',
   submit: 'Finish and submit',
   submitting: 'Submitting…',
@@ -154,8 +172,8 @@ const en: ViewerMessages = {
   numberMin: 'Enter {min} or more',
   numberMax: 'Enter {max} or less',
   numberStep: 'Enter a multiple of {step}',
-  tooShort: 'Enter at least {count} characters',
-  tooLong: 'Enter at most {count} characters',
+  tooShort: { one: 'Enter at least {count} character', other: 'Enter at least {count} characters' },
+  tooLong: { one: 'Enter at most {count} character', other: 'Enter at most {count} characters' },
   patternMismatch: 'This entry is not in the expected format',
   invalidOption: 'Choose one of the options',
   chooseOption: 'Choose…',
@@ -182,107 +200,15 @@ const en: ViewerMessages = {
   apply: 'Apply',
 };
 
-const de: ViewerMessages = {
-  loadingDocument: 'Dokument wird geladen…',
-  loadingPdf: 'PDF wird geladen',
-  progress: '{done} von {total} Pflichtfeldern ausgefüllt',
-  next: 'Nächstes Feld',
-  submit: 'Abschließen und senden',
-  submitting: 'Wird gesendet…',
-  allComplete: 'Alle Pflichtfelder sind ausgefüllt',
-  required: 'Pflichtfeld',
-  invalidField: 'Bitte prüfen',
-  signHere: 'Hier unterschreiben',
-  initialHere: 'Hier paraphieren',
-  changeSignature: 'Ändern',
-  completedTitle: 'Dokument unterschrieben',
-  completedBody: 'Vielen Dank. Ihre Unterschrift wurde gespeichert.',
-  alreadyCompletedTitle: 'Bereits unterschrieben',
-  alreadyCompletedBody: 'Dieses Dokument ist abgeschlossen und kann nicht mehr geändert werden.',
-  toBeSignedBy: 'Zu unterschreiben von {name}',
-  signedBy: 'Unterschrieben von {name}',
-  waitingTitle: 'Noch nicht an der Reihe',
-  waitingBody: 'Zuerst unterschreiben: {names}. Sie können das Dokument bis dahin lesen.',
-  othersPendingBody: 'Vielen Dank. Das Dokument ist vollständig, sobald die anderen unterschrieben haben: {names}.',
-  decline: 'Ablehnen',
-  declineTitle: 'Unterschrift ablehnen?',
-  declineReason: 'Teilen Sie dem Absender den Grund mit',
-  declineConfirm: 'Unterschrift ablehnen',
-  declinedTitle: 'Abgelehnt',
-  declinedBody: 'Dieses Dokument wurde abgelehnt und kann nicht mehr unterschrieben werden.',
-  submissionReference: 'Referenz',
-  signedCopyPreparing: 'Ihre unterschriebene Kopie wird vorbereitet…',
-  signedCopyDownload: 'Unterschriebenes PDF herunterladen',
-  signedCopyUnavailable: 'Ihre unterschriebene Kopie braucht länger als üblich. Sie erhalten sie vom Absender.',
-  fixFields: 'Bitte prüfen Sie die markierten Felder.',
-  submitFailed: 'Das Dokument konnte nicht gesendet werden. Bitte versuchen Sie es erneut.',
-  retry: 'Erneut versuchen',
-  errorTitle: 'Dieses Dokument kann nicht geöffnet werden',
-  errorInvalidKey: 'Der Link zum Unterschreiben ist ungültig. Bitte fordern Sie einen neuen Link an.',
-  errorExpiredKey: 'Der Link zum Unterschreiben ist abgelaufen. Bitte fordern Sie einen neuen Link an.',
-  errorPermissions: 'Dieser Link erlaubt es nicht, dieses Dokument zu öffnen.',
-  errorNotFound: 'Das Dokument wurde nicht gefunden. Möglicherweise wurde es entfernt.',
-  errorNetwork: 'Der Dienst ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
-  errorRateLimited: 'Gerade zu viele Anfragen. Bitte warten Sie einen Moment.',
-  errorGeneric: 'Beim Laden des Dokuments ist ein Fehler aufgetreten.',
-  errorPdf: 'Das PDF konnte nicht angezeigt werden.',
-  zoomIn: 'Vergrößern',
-  zoomOut: 'Verkleinern',
-  fitWidth: 'An Breite anpassen',
-  zoomValue: '{percent}\u00a0%',
-  documentLabel: 'Zu unterschreibendes Dokument',
-  invalidEmail: 'Geben Sie eine E-Mail-Adresse ein, z. B. name@example.com',
-  invalidPhone: 'Geben Sie eine Telefonnummer ein, z. B. +49 30 1234567',
-  invalidNumber: 'Geben Sie eine Zahl ein',
-  numberMin: 'Geben Sie {min} oder mehr ein',
-  numberMax: 'Geben Sie {max} oder weniger ein',
-  numberStep: 'Geben Sie ein Vielfaches von {step} ein',
-  tooShort: 'Geben Sie mindestens {count} Zeichen ein',
-  tooLong: 'Geben Sie höchstens {count} Zeichen ein',
-  patternMismatch: 'Diese Eingabe hat nicht das erwartete Format',
-  invalidOption: 'Wählen Sie eine der Optionen',
-  chooseOption: 'Bitte wählen…',
-  imageAdd: 'Foto oder Scan hinzufügen',
-  imageChange: 'Bild ersetzen',
-  imageTooLarge: 'Das Bild darf höchstens {size} groß sein',
-  stepCount: '{n} von {m}',
-  previousField: 'Zurück',
-  closeSteps: 'Fertig',
-  dialogTitleSignature: 'Unterschrift hinzufügen',
-  dialogTitleInitials: 'Initialen hinzufügen',
-  draw: 'Zeichnen',
-  type: 'Tippen',
-  upload: 'Hochladen',
-  clear: 'Löschen',
-  undo: 'Rückgängig',
-  drawHint: 'Unterschreiben Sie über der Linie',
-  typeLabel: 'Ihr Name',
-  typePlaceholder: 'Namen eingeben',
-  uploadHint: 'PNG-, JPEG- oder WebP-Bild Ihrer Unterschrift',
-  uploadButton: 'Bild auswählen',
-  invalidImage: 'Diese Datei ist kein verwendbares Bild.',
-  cancel: 'Abbrechen',
-  apply: 'Übernehmen',
-};
-
-/** The shipped translations, by language. */
-export const TRANSLATIONS: Readonly<Record<string, ViewerMessages>> = { en, de };
 
 /**
- * The messages for `locale` (its language, English when not shipped), with the host's overrides on top.
- * @example resolveMessages('de-AT', { submit: 'Unterschreiben' }).submit // 'Unterschreiben'
- */
-export function resolveMessages(locale: string | undefined, overrides?: Partial<ViewerMessages>): ViewerMessages {
-  const language = (locale ?? 'en').toLowerCase().split(/[-_]/)[0] ?? 'en';
-  return { ...(TRANSLATIONS[language] ?? en), ...overrides };
-}
-
-/**
- * `template` with `{name}` placeholders filled in.
+ * `template` with `{name}` placeholders filled in, as they are: no locale, so a plural message gives its `other`
+ * form and numbers are not formatted. Components under the viewer use `useTranslator().text(key, values)`, which
+ * does both for the viewer's locale.
  * @example format('{done} of {total}', { done: 1, total: 3 }) // '1 of 3'
  */
-export function format(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+export function format(template: Message, values: Readonly<Record<string, string | number>>): string {
+  return (typeof template === 'string' ? template : template.other).replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 }
 
 /**

@@ -1,7 +1,8 @@
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import SignaturePad from 'signature_pad';
 import { inkScale } from './ink.js';
-import { PEN_OPTIONS, fitPadCanvas, renderStrokes, watchDevicePixelRatio } from './pad-canvas.js';
+import { watchDevicePixelRatio } from '../watch-device-pixel-ratio.js';
+import { PEN_OPTIONS, fitPadCanvas, renderStrokes } from './pad-canvas.js';
 
 /** What the dialog asks of the pad when the signer applies. */
 export interface DrawPadHandle {

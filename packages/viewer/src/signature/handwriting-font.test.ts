@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { HANDWRITING_FONT_FAMILY, loadHandwritingFont } from './handwriting-font.js';
+import { HANDWRITING_FONT_FAMILY, HANDWRITING_FONT_STACK, loadHandwritingFont } from './handwriting-font.js';
 import { renderTypedSignature } from './render-typed.js';
 
 const loadedRanges = () =>
@@ -9,7 +9,7 @@ const loadedRanges = () =>
 
 test('Caveat is registered once and loads just the subsets a name needs', async () => {
   const font = await loadHandwritingFont('Ada', 48);
-  expect(font).toBe(`48px "${HANDWRITING_FONT_FAMILY}", cursive`);
+  expect(font).toBe(`48px ${HANDWRITING_FONT_STACK}`);
   await loadHandwritingFont('Ada', 48);
   expect([...document.fonts].filter((face) => face.family.replaceAll('"', '') === HANDWRITING_FONT_FAMILY)).toHaveLength(4);
   expect(loadedRanges()).toEqual([expect.stringMatching(/^U\+0-FF,/)]);

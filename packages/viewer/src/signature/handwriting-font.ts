@@ -1,8 +1,16 @@
 /** The family name under which Caveat (the typed signature's handwriting font) is registered. */
 export const HANDWRITING_FONT_FAMILY = 'Signet Caveat';
 
-/** The CSS `font-family` of typed signatures: Caveat, or the platform's cursive face until it has loaded. */
-export const HANDWRITING_FONT_STACK = `"${HANDWRITING_FONT_FAMILY}", cursive`;
+/**
+ * The CSS `font-family` of typed signatures. Caveat writes Latin and Cyrillic by hand. Arabic and Japanese, which it
+ * lacks, get a readable face of the platform's: a Naskh for Arabic (Noto Naskh Arabic on Android and Linux, Geeza
+ * Pro on Apple's systems, Traditional Arabic or Segoe UI on Windows) and a Mincho for Japanese (Hiragino, Yu, Noto
+ * Serif CJK), whose brush-drawn strokes read as a signature. The browser picks a face per character, so a name
+ * that mixes scripts uses each. `cursive` last: any other script, and Latin until Caveat has loaded.
+ */
+export const HANDWRITING_FONT_STACK =
+  `"${HANDWRITING_FONT_FAMILY}", "Noto Naskh Arabic", "Geeza Pro", "Traditional Arabic", "Segoe UI", ` +
+  '"Hiragino Mincho ProN", "Yu Mincho", "Noto Serif CJK JP", "Noto Serif JP", cursive';
 
 // Caveat's subsets with the unicode ranges @fontsource declares for them, so that a browser downloads only the
 // subsets a name needs. Each URL is a literal for bundlers to find and copy the file.

@@ -29,28 +29,6 @@ export function fitPadCanvas(canvas: HTMLCanvasElement, pad: SignaturePad): void
 }
 
 /**
- * Calls `onChange` whenever the window's `devicePixelRatio` changes (browser zoom, a window moved to another
- * screen), which a ResizeObserver on CSS sizes does not always report. Returns the function that stops watching.
- * @example
- * const stop = watchDevicePixelRatio(window, () => fitPadCanvas(canvas, pad));
- */
-export function watchDevicePixelRatio(view: Window, onChange: () => void): () => void {
-  let query: MediaQueryList | null = null;
-  const listen = () => {
-    query?.removeEventListener('change', changed);
-    query = view.matchMedia(`(resolution: ${view.devicePixelRatio}dppx)`);
-    query.addEventListener('change', changed);
-  };
-  // A resolution query matches one ratio only, so it is replaced by one for the new ratio each time.
-  const changed = () => {
-    listen();
-    onChange();
-  };
-  listen();
-  return () => query?.removeEventListener('change', changed);
-}
-
-/**
  * Redraws strokes on a new canvas of `cssWidth`×`cssHeight` CSS pixels at `scale` device pixels each: the pad's
  * ink at a resolution that does not depend on the signer's screen.
  * @example

@@ -108,10 +108,9 @@ export const signatureCss = /* css */ `
 }
 .signet-viewer .signet-sig-baseline {
   position: absolute;
-  left: 20px;
-  right: 20px;
+  inset-inline: 20px;
   bottom: 28%;
-  padding-left: 2px;
+  padding-inline-start: 2px;
   border-bottom: 1.5px solid var(--_muted);
   color: var(--_muted);
   font-size: 20px;
@@ -134,7 +133,7 @@ export const signatureCss = /* css */ `
 .signet-viewer .signet-sig-pad-actions {
   display: flex;
   gap: 8px;
-  margin-left: auto;
+  margin-inline-start: auto;
 }
 
 /* Type */
@@ -166,8 +165,7 @@ export const signatureCss = /* css */ `
 }
 .signet-viewer .signet-sig-typed-text {
   position: absolute;
-  left: 44px;
-  right: 20px;
+  inset-inline: 44px 20px;
   bottom: calc(28% - 0.12em);
   overflow: hidden;
   color: ${INK_COLOR};
