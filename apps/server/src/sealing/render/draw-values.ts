@@ -59,8 +59,10 @@ async function drawValue(
     case 'number':
     case 'email':
     case 'phone':
-    case 'textarea':
       drawText(page, value.content, rect, field.style ?? defaultTextStyle(rect.height), fonts);
+      return;
+    case 'textarea':
+      drawText(page, value.content, rect, field.style ?? defaultTextStyle(Math.min(rect.height, 18)), fonts, 'top');
       return;
     case 'select': {
       // The option's label, as the signer read it; its value is in the audit trail and the submission.
@@ -86,8 +88,8 @@ async function drawValue(
   }
 }
 
-function drawText(page: PDFPage, text: string, rect: DisplayedRect, style: TextStyle, fonts: SealFonts): void {
-  for (const line of layoutField(text, rect, style, fonts.regular)) {
+function drawText(page: PDFPage, text: string, rect: DisplayedRect, style: TextStyle, fonts: SealFonts, vertical?: 'top'): void {
+  for (const line of layoutField(text, rect, style, fonts.regular, vertical)) {
     page.drawText(line.text, { x: line.x, y: line.y, font: fonts.regular, size: style.fontSize, color: INK });
   }
 }

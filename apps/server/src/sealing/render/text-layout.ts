@@ -26,13 +26,22 @@ export function defaultTextStyle(fieldHeightPoints: number): TextStyle {
   return { fontSize, fontFamily: 'Helvetica', textAlign: 'left' };
 }
 
+/** The space above a multi-line field's first line, in ems (the viewer's textarea: `padding: 0.25em`). */
+const TOP_PADDING_EM = 0.25;
+
 /**
  * Lays `text` out in `rect` as the viewer shows a field: padded left and right, aligned by `style.textAlign`,
  * wrapped at spaces (and inside a word too long for a line), centred vertically while it fits and from the top when
- * it does not (the caller clips what runs past the bottom).
+ * it does not, or from the top always when `vertical` is `top` (the caller clips what runs past the bottom).
  * @example layoutField('Jane Doe', rect, { fontSize: 12, textAlign: 'left', fontFamily: 'Helvetica' }, font)
  */
-export function layoutField(text: string, rect: DisplayedRect, style: Pick<TextStyle, 'fontSize' | 'textAlign'>, font: EmbeddedFont): PlacedLine[] {
+export function layoutField(
+  text: string,
+  rect: DisplayedRect,
+  style: Pick<TextStyle, 'fontSize' | 'textAlign'>,
+  font: EmbeddedFont,
+  vertical: 'middle' | 'top' = 'middle',
+): PlacedLine[] {
   const size = style.fontSize;
   const padding = Math.min(PADDING_EM * size, rect.width / 4);
   const width = Math.max(rect.width - 2 * padding, size);
@@ -40,7 +49,13 @@ export function layoutField(text: string, rect: DisplayedRect, style: Pick<TextS
   const lineHeight = size * LINE_HEIGHT;
   const { ascent, descent } = metrics(font, size);
   const blockHeight = lines.length === 1 ? ascent - descent : lines.length * lineHeight;
-  const top = blockHeight <= rect.height ? rect.y + (rect.height + blockHeight) / 2 : rect.y + rect.height;
+  // A multi-line field (`top`) starts under its top edge, as the viewer's textarea does.
+  const top =
+    vertical === 'top'
+      ? rect.y + rect.height - TOP_PADDING_EM * size
+      : blockHeight <= rect.height
+        ? rect.y + (rect.height + blockHeight) / 2
+        : rect.y + rect.height;
   // The first baseline sits its ascent below the block's top; one line is centred on its glyphs' full height.
   const firstBaseline = lines.length === 1 ? top - ascent : top - (lineHeight + ascent + descent) / 2;
   return lines.map((line, index) => {
