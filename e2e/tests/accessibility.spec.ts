@@ -77,3 +77,22 @@ test('at 320 CSS px the viewer’s toolbar and guidance bar fit without scrollin
     expect(overflow, selector).toBeLessThanOrEqual(0);
   }
 });
+
+test.describe('at 400 % zoom (a 1280 × 1024 window shows 320 × 256 CSS px)', () => {
+  test.use({ viewport: { width: 320, height: 256 }, deviceScaleFactor: 4 });
+
+  test('the chrome reflows: nothing of the viewer, its toolbar or its guidance bar scrolls sideways', async ({ page }) => {
+    await openDocument(page, await createDocument(page));
+    const sideways = (selector: string) => page.locator(selector).first().evaluate((element) => element.scrollWidth - element.clientWidth);
+    for (const selector of ['.signet-viewer', '.signet-toolbar', '.signet-guidance']) {
+      expect(await sideways(selector), selector).toBeLessThanOrEqual(0);
+    }
+    // Every control of the chrome is within the window's width, where the signer can reach it.
+    for (const control of await page.locator('.signet-toolbar button, .signet-guidance button').all()) {
+      const box = (await control.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(320);
+    }
+    await page.screenshot({ path: test.info().outputPath('zoom-400.png') });
+  });
+});
