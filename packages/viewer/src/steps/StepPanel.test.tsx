@@ -136,8 +136,8 @@ describe('the step panel', { timeout: 60_000 }, () => {
     expect(stored.fields.find((field) => field.id === 'signer_name')!.value).toEqual({ type: 'text', content: 'Ada Lovelace' });
   });
 
-  it('a wide viewer keeps the fields on the page and the signature dialog', async () => {
-    await renderAt(900);
+  it('a viewer 560 px wide, used with a mouse, keeps the fields on the page and the signature dialog', async () => {
+    await renderAt(560);
     await userEvent.click(onPage('signer_name'));
     await userEvent.click(screen.getByRole('button', { name: 'Signature' }));
     expect(await screen.findByRole('dialog')).toBeTruthy();

@@ -4,8 +4,12 @@ import { useLatest } from '../useLatest.js';
 import { revealInScroller } from './reveal.js';
 import type { StepPanel as StepPanelComponent } from './StepPanel.js';
 
-/** Below this width (CSS px) of the viewer, fields are filled in the step panel rather than on the page. */
-export const NARROW_WIDTH = 600;
+/**
+ * Below these widths (CSS px) of the viewer, fields are filled in the step panel rather than on the page: at
+ * fit-to-width a form's fields are then under WCAG 2.2's 24 px target size. Under 480 px (every phone upright) always;
+ * under 600 px only with a coarse primary pointer (a finger, not a mouse on a narrow column of a desktop page).
+ */
+export const NARROW_WIDTH = { any: 480, touch: 600 } as const;
 
 // The panel's code is fetched once a viewer turns out to be narrow, before anyone taps: a wide viewer never loads it.
 let loading: Promise<typeof StepPanelComponent> | undefined;
@@ -30,7 +34,11 @@ export function useStepPanel(area: RefObject<HTMLElement | null>, steps: readonl
   useLayoutEffect(() => {
     const element = area.current;
     if (!element) return;
-    const measure = () => setNarrow(element.clientWidth > 0 && element.clientWidth < NARROW_WIDTH);
+    const touch = globalThis.matchMedia?.('(pointer: coarse)').matches;
+    const measure = () => {
+      const width = element.clientWidth;
+      setNarrow(width > 0 && width < (touch ? NARROW_WIDTH.touch : NARROW_WIDTH.any));
+    };
     measure();
     const observer = new ResizeObserver(measure);
     observer.observe(element);
