@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { demoApi, type DemoConfig, type DocumentMetadata, type Signer, type SubmissionResult } from './demo-api.js';
 import { DocumentList } from './DocumentList.js';
 import { OpenForm, type Target } from './OpenForm.js';
+import { LanguageSwitch } from './LanguageSwitch.js';
 import { SignerSwitch } from './SignerSwitch.js';
 import { WebhookEvents } from './WebhookEvents.js';
 
@@ -32,6 +33,14 @@ export function App() {
   const [session, setSession] = useState<{ signerId: string; key: string } | null>(null);
   const [result, setResult] = useState<SubmissionResult | null>(null);
   const [busy, setBusy] = useState(false);
+  // The viewer's language: `?locale=` (the language switch keeps it there), else the browser's.
+  const [locale, setLocale] = useState(() => new URLSearchParams(location.search).get('locale') ?? navigator.language);
+  const switchLocale = (next: string) => {
+    setLocale(next);
+    const query = new URLSearchParams(location.search);
+    query.set('locale', next);
+    history.replaceState(null, '', `?${query}`);
+  };
   const [problem, setProblem] = useState<string | null>(null);
 
   const refresh = useCallback(() => demoApi.documents().then(setDocuments, () => setDocuments([])), []);
@@ -71,6 +80,8 @@ export function App() {
     if (next.signerId) query.set('signer', next.signerId);
     if (next.apiKey && next.apiKey !== config?.pk) query.set('apiKey', next.apiKey);
     if (next.baseUrl && next.baseUrl !== config?.apiUrl) query.set('baseUrl', next.baseUrl);
+    const chosenLocale = new URLSearchParams(location.search).get('locale');
+    if (chosenLocale) query.set('locale', chosenLocale);
     history.replaceState(null, '', query.size > 0 ? `?${query}` : location.pathname);
   };
 
@@ -172,6 +183,7 @@ export function App() {
                     : 'Review the contract, fill in the highlighted fields and sign.'}
                 </span>
                 {withSigners && <SignerSwitch signers={signers} current={signerId} onSwitch={switchSigner} />}
+                <LanguageSwitch value={locale} onChange={switchLocale} />
               </div>
               {apiKey && baseUrl ? (
                 <div className="viewer-row">
@@ -181,7 +193,7 @@ export function App() {
                     documentId={target.documentId}
                     apiKey={apiKey}
                     baseUrl={baseUrl}
-                    locale={navigator.language}
+                    locale={locale}
                     onComplete={(completed) => {
                       setResult(completed);
                       void refresh();

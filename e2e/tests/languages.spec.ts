@@ -1,0 +1,74 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { fileURLToPath } from 'node:url';
+import { createDocument, expect, test } from './fixtures.js';
+
+// Issue 19, item 2 (and item 5's "in every language"): the demo's viewer in each of the ten languages, with no
+// axe violation of any impact on the viewer and on the signature dialog; Arabic laid out right to left.
+
+const screenshots = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+
+/** Every axe violation inside the viewer, whatever its impact. */
+async function violations(page: Page) {
+  const results = await new AxeBuilder({ page }).include('.signet-viewer').analyze();
+  return results.violations.map((violation) => `${violation.impact} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+/** The viewer's own words for what the test clicks, per language (the fields' labels are the PDF's, in English). */
+const WORDS = {
+  en: { initials: 'Add your initials', next: 'Next field' },
+  de: { initials: 'Initialen hinzufügen', next: 'Nächstes Feld' },
+  fr: { initials: 'Ajouter vos initiales', next: 'Champ suivant' },
+  es: { initials: 'Añadir sus iniciales', next: 'Campo siguiente' },
+  it: { initials: 'Aggiungi la tua sigla', next: 'Campo successivo' },
+  pt: { initials: 'Adicionar sua rubrica', next: 'Próximo campo' },
+  nl: { initials: 'Uw paraaf toevoegen', next: 'Volgend veld' },
+  pl: { initials: 'Dodaj parafę', next: 'Następne pole' },
+  ja: { initials: 'イニシャルを追加', next: '次の項目' },
+  ar: { initials: 'أضف الأحرف الأولى من اسمك', next: 'الحقل التالي' },
+} as const;
+
+async function openIn(page: Page, locale: string) {
+  await page.goto(`/?${new URLSearchParams({ documentId: await createDocument(page), locale })}`);
+  await expect(page.locator('[data-page-number="1"] canvas[data-rendered="true"]')).toBeVisible();
+}
+
+for (const [language, words] of Object.entries(WORDS)) {
+  test(`${language}: the viewer and the signature dialog in its words, with no axe violation of any impact`, async ({ page }) => {
+    await openIn(page, language);
+    const viewer = page.locator('.signet-viewer');
+    await expect(viewer).toHaveAttribute('lang', language);
+    await expect(viewer).toHaveAttribute('dir', language === 'ar' ? 'rtl' : 'ltr');
+    await expect(viewer.getByRole('button', { name: words.next, exact: true })).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+
+    await viewer.getByRole('button', { name: 'Initials', exact: true }).click();
+    await expect(page.getByRole('dialog', { name: words.initials, exact: true })).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+  });
+}
+
+test('Arabic: right to left chrome over an unmirrored PDF; screenshots for the README', async ({ page }) => {
+  await page.setViewportSize({ width: 1100, height: 760 });
+  await openIn(page, 'ar-EG');
+  const viewer = page.locator('.signet-viewer');
+  const bar = (await viewer.locator('.signet-guidance').boundingBox())!;
+  const next = (await viewer.getByRole('button', { name: 'الحقل التالي' }).boundingBox())!;
+  const progress = (await viewer.locator('.signet-guidance-text').boundingBox())!;
+  // The guidance bar's buttons on the left, its progress on the right.
+  expect(next.x + next.width).toBeLessThan(bar.x + bar.width / 2);
+  expect(progress.x + progress.width).toBeGreaterThan(bar.x + bar.width / 2);
+  expect(progress.x).toBeGreaterThan(next.x + next.width);
+  await viewer.getByRole('textbox', { name: 'Full legal name' }).fill('ليلى حداد');
+  await viewer.getByLabel('Date', { exact: true }).fill('2026-11-22');
+  await viewer.getByRole('textbox', { name: 'Full legal name' }).click();
+  await expect(viewer.locator('.signet-date-display')).toHaveText('٢٢‏/١١‏/٢٠٢٦');
+  await viewer.screenshot({ path: `${screenshots}viewer-ar.png` });
+
+  await viewer.getByRole('button', { name: 'Signature', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'أضف توقيعك' });
+  await dialog.getByRole('tab', { name: 'كتابة' }).click();
+  await expect(dialog.getByRole('textbox', { name: 'اسمك' })).toHaveValue('ليلى حداد');
+  await dialog.screenshot({ path: `${screenshots}dialog-ar.png` });
+  expect(await violations(page)).toEqual([]);
+});
