@@ -1,4 +1,4 @@
-import { SigningApiError, SigningNetworkError, SigningTimeoutError } from '@signet/api';
+import { SigningApiError, SigningNetworkError, SigningTimeoutError, SubmissionBuildError } from '@signet/api';
 import type { ViewerMessages } from './i18n/messages.js';
 
 /** What the signer is told about a failure to open the document: what happened, in their words. */
@@ -26,9 +26,11 @@ export function loadErrorMessage(error: unknown, messages: ViewerMessages): stri
 
 /**
  * The fields a refused submission names: the 422's `missingFields`, and the field of a rule issue
- * (`details.field` such as `fields[2].value`, resolved through the submitted payload's field order).
+ * (`details.field` such as `fields[2].value`, resolved through the submitted payload's field order); or the field
+ * the builder refused before any request (a value breaking its field's rules).
  */
 export function fieldsNamedBy(error: unknown, submittedFieldIds: readonly string[]): string[] {
+  if (error instanceof SubmissionBuildError) return [error.field];
   if (!(error instanceof SigningApiError) || error.code !== 'VALIDATION_ERROR') return [];
   const named = [...error.missingFields];
   const match = /^fields\[(\d+)\]/.exec(error.details?.field ?? '');
