@@ -7,6 +7,7 @@ import {
   type SdkDocument,
   type SubmissionResult,
   type TextStyle,
+  isTypedText,
 } from '@signet/contract';
 import type { QueryKey } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
@@ -154,7 +155,7 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
     const textStyles: Record<string, TextStyle> = {};
     for (const field of ordered) {
       const page = pages[field.page - 1];
-      if (field.type === 'text' && page) textStyles[field.id] = textStyle(field, page.height);
+      if (isTypedText(field.type) && page) textStyles[field.id] = textStyle(field, page.height);
     }
     submission.mutate(
       {

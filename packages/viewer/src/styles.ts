@@ -1,6 +1,7 @@
 import { pageCss } from './Page/styles.js';
 import { signatureCss } from './signature/styles.js';
 import { dateInputCss } from './fields/date-styles.js';
+import { fieldTypesCss } from './fields/styles.js';
 import { stepPanelCss } from './steps/styles.js';
 
 /**
@@ -87,7 +88,9 @@ const shellCss = /* css */ `
 @media (max-width: 480px) {
   .signet-viewer .signet-guidance-actions { width: 100%; }
   .signet-viewer .signet-guidance-actions .signet-button { flex: 1 1 0; padding: 8px 10px; min-width: 0; white-space: normal; }
-  .signet-viewer .signet-toolbar { padding: 6px 8px; }
+  .signet-viewer .signet-toolbar { padding: 6px 8px; flex-wrap: wrap; row-gap: 4px; }
+  /* The file name gets a line of its own rather than an ellipsis after its first letter. */
+  .signet-viewer .signet-title { flex: 1 0 100%; }
 }
 
 .signet-viewer .signet-status {
@@ -166,4 +169,4 @@ const shellCss = /* css */ `
 }
 `;
 
-export const viewerCss = shellCss + pageCss + signatureCss + dateInputCss + stepPanelCss;
+export const viewerCss = shellCss + pageCss + signatureCss + fieldTypesCss + dateInputCss + stepPanelCss;
