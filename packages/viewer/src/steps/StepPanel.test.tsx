@@ -1,5 +1,5 @@
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { commands, userEvent } from 'vitest/browser';
 import { drawStroke, scribble } from '../signature/test-input.js';
 import { SigningViewer } from '../SigningViewer.js';
@@ -94,7 +94,7 @@ describe('the step panel', { timeout: 60_000 }, () => {
     expect(onPage<HTMLInputElement>('signer_name').value).toBe('Ada');
     expect(changes).toContain('signer_name');
     await userEvent.fill(onPage('signer_name'), 'Ada Lovelace');
-    expect((input as HTMLInputElement).value).toBe('Ada Lovelace');
+    await waitFor(() => expect((input as HTMLInputElement).value).toBe('Ada Lovelace'));
   });
 
   it('a signature is drawn in the panel, shown on the page, and every field filled there submits', async () => {
@@ -118,8 +118,14 @@ describe('the step panel', { timeout: 60_000 }, () => {
     expect(within(region).queryByRole('dialog')).toBeNull();
     const apply = within(region).getByRole<HTMLButtonElement>('button', { name: 'Apply' });
     expect(apply.disabled).toBe(true);
-    await drawStroke(region.querySelector('.signet-sig-canvas')!, scribble(0.2, 0.8, 0.5));
-    await waitFor(() => expect(apply.disabled).toBe(false));
+    // Again if the pad was still being fitted to its new size when the stroke began (a loaded machine), as a signer would.
+    await vi.waitFor(
+      async () => {
+        await drawStroke(region.querySelector('.signet-sig-canvas')!, scribble(0.2, 0.8, 0.5));
+        await waitFor(() => expect(apply.disabled).toBe(false), { timeout: 500 });
+      },
+      { timeout: 10_000 },
+    );
     await userEvent.click(apply);
     await waitFor(() => expect(onPage('signature').querySelector('canvas')).toBeTruthy());
     expect(within(await panel()).getByRole('button', { name: 'Change' })).toBeTruthy();
