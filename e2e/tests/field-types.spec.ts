@@ -34,33 +34,42 @@ test('an application form: every field type filled in, a broken rule said in wor
   const documentId = await openForm(page);
   const viewer = page.locator('.signet-viewer');
   const said = (text: string) => viewer.locator('.signet-field-message', { hasText: text });
+  const problemLine = viewer.locator('.signet-guidance-problem button');
 
   await viewer.getByRole('textbox', { name: 'Full name' }).fill('Ada Lovelace');
   const email = viewer.getByRole('textbox', { name: 'Email' });
   await email.fill('ada@example');
-  // Nothing is said while the signer types; leaving the field says what is wrong, in words, and describes the field.
-  await expect(said('Enter an email address, such as name@example.com')).toHaveCount(0);
+  // Nothing is said while the signer types; leaving the field marks it, describes it, and the guidance bar says what
+  // is wrong; that line takes the signer back, where it is said under the field too.
+  await expect(problemLine).toHaveCount(0);
   await viewer.getByRole('textbox', { name: 'Phone' }).focus();
-  await expect(said('Enter an email address, such as name@example.com')).toBeVisible();
+  await expect(problemLine).toHaveText('Email: Enter an email address, such as name@example.com');
   await expect(email).toHaveAttribute('aria-invalid', 'true');
   await expect(email).toHaveAccessibleDescription(/Enter an email address/);
+  await expect(said('Enter an email address')).toBeHidden();
+  await problemLine.click();
+  await expect(email).toBeFocused();
+  await expect(said('Enter an email address, such as name@example.com')).toBeVisible();
   await email.fill('ada@example.com');
-  await expect(said('Enter an email address, such as name@example.com')).toHaveCount(0);
+  await expect(problemLine).toHaveCount(0);
+  await expect(email).not.toHaveAttribute('aria-invalid', 'true');
 
   await viewer.getByRole('textbox', { name: 'Phone' }).fill('+44 20 7946 0958');
   const member = viewer.getByRole('textbox', { name: 'Member number (if any)' });
   await member.fill('ab12');
   await member.blur();
   // The document's own message for its pattern.
-  await expect(said('Two capital letters, a hyphen and four digits, such as AB-1234')).toBeVisible();
+  await expect(problemLine).toHaveText('Member number (if any): Two capital letters, a hyphen and four digits, such as AB-1234');
   await member.fill('AB-1234');
 
   const guests = viewer.getByRole('textbox', { name: 'Guests' });
   await guests.fill('12');
   await guests.blur();
+  await expect(problemLine).toHaveText('Guests: Enter 10 or less');
+  await guests.hover();
   await expect(said('Enter 10 or less')).toBeVisible();
   await guests.fill('2');
-  await expect(said('Enter 10 or less')).toHaveCount(0);
+  await expect(problemLine).toHaveCount(0);
 
   await viewer.getByRole('combobox', { name: 'Plan' }).selectOption('standard');
   const billing = viewer.getByRole('radiogroup', { name: 'Billing' });

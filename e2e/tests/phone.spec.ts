@@ -122,3 +122,63 @@ test('on a phone, Done closes the panel and gives the field on the page the focu
   await expect(page.getByRole('textbox', { name: 'Full legal name' })).toBeFocused();
   await expect(page.getByRole('button', { name: 'Finish and submit' })).toBeVisible();
 });
+
+test('on a phone, the application form’s field types are filled in the step panel, a broken rule said there', async ({ page }) => {
+  const response = await page.request.post('/demo-api/forms');
+  const { documentId } = (await response.json()) as { documentId: string };
+  await page.goto(`/?${new URLSearchParams({ documentId })}`);
+  await expect(page.locator('[data-page-number="1"] canvas[data-rendered="true"]')).toBeVisible();
+  const panel = page.getByRole('region', { name: /\d+ of \d+/ });
+  const next = () => panel.getByRole('button', { name: 'Next field' }).tap();
+  const step = (label: string) => expect(panel.getByRole('heading', { name: label })).toBeVisible();
+
+  await page.locator('.signet-pages [data-signet-field="full_name"]').tap();
+  await step('Full name');
+  await panel.getByRole('textbox', { name: 'Full name' }).fill('Ada Lovelace');
+  await next();
+  await step('Email');
+  const email = panel.getByRole('textbox', { name: 'Email' });
+  await expect(email).toHaveAttribute('type', 'email');
+  await email.fill('ada@example');
+  await next();
+  await step('Phone');
+  await expect(panel.getByRole('textbox', { name: 'Phone' })).toHaveAttribute('inputmode', 'tel');
+  await panel.getByRole('button', { name: 'Previous' }).tap();
+  // Back at the email the signer left: what is wrong is said in the panel, in words.
+  await step('Email');
+  await expect(panel.getByText('Enter an email address, such as name@example.com')).toBeVisible();
+  await email.fill('ada@example.com');
+  await expect(panel.getByText('Enter an email address, such as name@example.com')).toHaveCount(0);
+  await next();
+  await next();
+  await step('Member number (if any)');
+  await next();
+  await step('Guests');
+  const guests = panel.getByRole('textbox', { name: 'Guests' });
+  await expect(guests).toHaveAttribute('inputmode', 'decimal');
+  expect(await guests.evaluate((input) => parseFloat(getComputedStyle(input).fontSize))).toBeGreaterThanOrEqual(16);
+  await guests.fill('3');
+  await next();
+  await step('Plan');
+  await panel.getByRole('combobox', { name: 'Plan' }).selectOption('premium');
+  await next();
+  await step('Billing');
+  await panel.getByRole('radio', { name: 'Monthly' }).tap();
+  await next();
+  await step('Notes');
+  await panel.getByRole('textbox', { name: 'Notes' }).fill('Line one\nLine two');
+  await next();
+  await step('Photo of your ID');
+  await next();
+  await step('I confirm that the details above are correct');
+  await panel.getByRole('checkbox').tap();
+  await page.screenshot({ path: test.info().outputPath('phone-form.png') });
+
+  // Every value is the page's too: one state.
+  await expect(page.locator('.signet-pages [data-signet-field="plan"]')).toHaveValue('premium');
+  await expect(page.locator('.signet-pages [data-signet-field="notes"]')).toHaveValue('Line one\nLine two');
+  await expect(page.locator('.signet-pages .signet-field--radio input[value="monthly"]')).toBeChecked();
+  const axe = await new AxeBuilder({ page }).include('.signet-viewer').analyze();
+  expect(axe.violations).toEqual([]);
+  expect(await storedSubmission(page, documentId)).toBeNull();
+});

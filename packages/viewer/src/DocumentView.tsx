@@ -7,6 +7,7 @@ import {
   type SdkDocument,
   type SubmissionResult,
   type TextStyle,
+  fieldValueProblem,
   isTypedText,
 } from '@signet/contract';
 import type { QueryKey } from '@tanstack/react-query';
@@ -28,6 +29,7 @@ import type { PageGeometry } from './pdf/page-geometry.js';
 import { usePdfDocument } from './pdf/usePdfDocument.js';
 import { LazySignatureDialog, prefetchSignatureDialog } from './signature/LazySignatureDialog.js';
 import { useStepPanel } from './steps/useStepPanel.js';
+import { problemMessage } from './fields/problem-message.js';
 import type { SignedCopyPolling } from './signed-copy/poll-schedule.js';
 import { SignedCopy } from './signed-copy/SignedCopy.js';
 import { StatusPanel } from './StatusPanel.js';
@@ -61,6 +63,8 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
   const preview = usePagePreview(useMemo(() => documentPreviewUrl(document.documentUrl), [document.documentUrl]));
   const [values, setValues] = useState<Values>({});
   const [invalid, setInvalid] = useState<ReadonlySet<string>>(new Set());
+  /** The fields the signer has been in and left: a value they break the rules of is pointed out from then on. */
+  const [left, setLeft] = useState<ReadonlySet<string>>(new Set());
   const [zoom, setZoom] = useState(1);
   /** CSS pixels per PDF point of the pages on screen: read only when submitting, so no state (and no render). */
   const cssScale = useRef(1);
@@ -105,9 +109,32 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
   // The server's own count: the required fields a submission of these values would leave without a value.
   const missing = useMemo(() => new Set(missingRequiredFields(document, values)), [document, values]);
   const incomplete = required.filter((field) => missing.has(field.id));
+  // Values that break their field's rules, pointed out once the signer left the field or a submission named it.
+  const problems = useMemo(
+    () =>
+      own.flatMap((field) => {
+        const value = values[field.id];
+        const problem = value && field.editable && !locked ? fieldValueProblem(field, value) : null;
+        return problem && (left.has(field.id) || invalid.has(field.id)) ? [{ field, problem }] : [];
+      }),
+    [own, values, left, invalid, locked],
+  );
+  const flagged = useMemo(() => new Set([...invalid, ...problems.map(({ field }) => field.id)]), [invalid, problems]);
+  const problemOf = (fieldId: string) => {
+    const found = problems.find(({ field }) => field.id === fieldId);
+    return found && problemMessage(found.problem, found.field, t);
+  };
   // On a narrow viewer (a phone), a field tapped or reached with Next is filled in the step panel under the pages.
   const editable = useMemo(() => (locked ? [] : own.filter((field) => field.editable)), [own, locked]);
   const steps = useStepPanel(areaRef, editable, missing);
+  // A step of the phone's panel the signer moved on from is a field they left, as Tab from a field on the page is.
+  const stepField = steps.current?.id;
+  const previousStep = useRef(stepField);
+  useEffect(() => {
+    const previous = previousStep.current;
+    previousStep.current = stepField;
+    if (previous && previous !== stepField) setLeft((current) => (current.has(previous) ? current : new Set([...current, previous])));
+  }, [stepField]);
 
   const ready = Boolean(pdf && pages.length > 0);
   useEffect(() => {
@@ -192,7 +219,7 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
       <FieldLayer
         fields={fields}
         values={values}
-        invalid={invalid}
+        invalid={flagged}
         completed={locked}
         ownerOf={signers.ownerOf}
         pageHeight={pageHeight}
@@ -203,7 +230,7 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
         onSign={openDialog}
       />
     ),
-    [values, invalid, locked, signers.ownerOf, messages, idPrefix, change, openDialog],
+    [values, flagged, locked, signers.ownerOf, messages, idPrefix, change, openDialog],
   );
 
   // Their boxes stay mounted when scrolled far away, so that Tab and Next reach every field.
@@ -332,6 +359,12 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
           const fieldId = (event.target as HTMLElement).dataset?.signetField;
           if (fieldId) lastField.current = fieldId;
         }}
+        onBlur={(event) => {
+          // Leaving a field's box (not moving between a radio group's options) is leaving the field.
+          const box = (event.target as Element).closest<HTMLElement>('[data-signet-field-box]');
+          const fieldId = box?.dataset.signetFieldBox;
+          if (fieldId && !box.contains(event.relatedTarget as Node | null) && !left.has(fieldId)) setLeft(new Set([...left, fieldId]));
+        }}
         onClick={(event) => {
           const fieldId = (event.target as Element).closest<HTMLElement>('[data-signet-field]')?.dataset.signetField;
           if (fieldId) steps.show(fieldId);
@@ -367,7 +400,8 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
           index={steps.index}
           total={steps.total}
           value={values[steps.current.id] ?? steps.current.value}
-          invalid={invalid.has(steps.current.id)}
+          invalid={flagged.has(steps.current.id)}
+          problem={problemOf(steps.current.id)}
           messages={messages}
           initialName={steps.current.type === 'initials' ? initialsOf(typedName) : typedName}
           complete={incomplete.length === 0}
@@ -387,6 +421,8 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
           submitting={submission.isPending}
           preparing={!pagesMeasured}
           messages={messages}
+          problem={problems[0] && { label: problems[0].field.label, message: problemOf(problems[0].field.id)! }}
+          onProblem={() => problems[0] && (steps.show(problems[0].field.id) || focusField(problems[0].field.id))}
           onNext={next}
           onSubmit={submit}
         />

@@ -8,12 +8,19 @@ export interface GuidanceBarProps {
   /** Not all page sizes are known yet (long documents, for a moment after the first paint). */
   preparing?: boolean;
   messages: ViewerMessages;
+  /** The first field (in reading order) whose value breaks its rules, once pointed out: its label and what is wrong. */
+  problem?: { label: string; message: string } | undefined;
+  /** Takes the signer to that field. */
+  onProblem?(): void;
   onNext(): void;
   onSubmit(): void;
 }
 
-/** "n of m required fields complete", a Next button to the next incomplete field, and Submit once complete. */
-export function GuidanceBar({ done, total, submitting, preparing = false, messages, onNext, onSubmit }: GuidanceBarProps) {
+/**
+ * "n of m required fields complete", a Next button to the next incomplete field, and Submit once complete; above the
+ * meter, the first value that breaks its field's rules, which takes the signer there.
+ */
+export function GuidanceBar({ done, total, submitting, preparing = false, messages, problem, onProblem, onNext, onSubmit }: GuidanceBarProps) {
   const complete = done >= total;
   const t = useTranslator();
   return (
@@ -21,6 +28,13 @@ export function GuidanceBar({ done, total, submitting, preparing = false, messag
       <div className="signet-guidance-status">
         <span className="signet-guidance-text" aria-live="polite">
           {complete ? messages.allComplete : t.text('progress', { done, total })}
+        </span>
+        <span className="signet-guidance-problem" aria-live="polite">
+          {problem && (
+            <button type="button" className="signet-link-button" onClick={onProblem}>
+              {problem.label}: {problem.message}
+            </button>
+          )}
         </span>
         <span className="signet-guidance-meter" aria-hidden="true">
           <span style={{ width: `${total === 0 ? 100 : (done / total) * 100}%` }} />

@@ -1,5 +1,4 @@
 import { fieldValueProblem, hasValue, type FieldDefinition, type FieldValue } from '@signet/contract';
-import { useState } from 'react';
 import { format, type ViewerMessages } from '../i18n/messages.js';
 import { fieldBox } from './field-geometry.js';
 import { FieldInput } from './FieldInput.js';
@@ -26,13 +25,12 @@ export interface FieldControlProps {
 }
 
 /**
- * One field over the page, at its fractional position, with its control (`FieldInput`) and, once the signer left
- * it, what its value breaks of the field's rules, said under it and in its description. Its accessible name is the
+ * One field over the page, at its fractional position, with its control (`FieldInput`) and, when it is invalid,
+ * what its value breaks of the field's rules, said under it (while focused or hovered) and in its description. Its accessible name is the
  * field's label.
  */
 export function FieldControl(props: FieldControlProps) {
   const { field, invalid, readOnly, owner } = props;
-  const [touched, setTouched] = useState(false);
   const t = useTranslator();
   const classes = ['signet-field', `signet-field--${field.type}`];
   if (owner !== undefined && !hasValue(props.value)) {
@@ -46,14 +44,13 @@ export function FieldControl(props: FieldControlProps) {
       </div>
     );
   }
-  // A value that breaks the field's rules (an email without a domain, a number above its max) is pointed out once
-  // the signer leaves the field, or when a submission named it: not while they are still typing.
+  // `invalid`: a value that breaks the field's rules once the signer left the field, or a field a submission named.
+  // What it breaks is said under the field while it has the focus or the pointer, and in its description.
   const problem = !readOnly && props.value ? fieldValueProblem(field, props.value) : null;
-  const message = problem && (touched || invalid) ? problemMessage(problem, field, t) : null;
-  const flagged = invalid || message !== null;
+  const message = problem && invalid ? problemMessage(problem, field, t) : null;
   if (field.required && !readOnly) classes.push('signet-field--required');
   if (hasValue(props.value) && !problem) classes.push('signet-field--done');
-  if (flagged) classes.push('signet-field--invalid');
+  if (invalid) classes.push('signet-field--invalid');
   if (readOnly) classes.push('signet-field--readonly');
   const describedBy = `${props.idPrefix}-${field.id}-state`;
   const state = [
@@ -64,8 +61,8 @@ export function FieldControl(props: FieldControlProps) {
     .filter(Boolean)
     .join('. ');
   return (
-    <div className={classes.join(' ')} style={fieldBox(field)} title={field.label} onBlur={() => setTouched(true)}>
-      <FieldInput {...props} invalid={flagged} describedBy={state ? describedBy : undefined} />
+    <div className={classes.join(' ')} style={fieldBox(field)} title={field.label} data-signet-field-box={field.id}>
+      <FieldInput {...props} describedBy={state ? describedBy : undefined} />
       {state && (
         <span id={describedBy} className="signet-visually-hidden">
           {state}

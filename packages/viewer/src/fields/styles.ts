@@ -34,6 +34,24 @@ export const fieldTypesCss = `
   pointer-events: none; white-space: normal;
 }
 .signet-viewer .signet-photo-error { top: auto; bottom: 4px; inset-inline-start: 4px; }
+/* Said under the field while the signer is in it or points at it; the guidance bar says it meanwhile. */
+.signet-viewer .signet-field-message { display: none; max-width: max(100%, 180px); }
+.signet-viewer .signet-field:focus-within .signet-field-message,
+.signet-viewer .signet-field:hover .signet-field-message { display: block; }
+.signet-viewer .signet-guidance-problem:empty { margin-block-start: -6px; }
+.signet-viewer .signet-guidance-problem button {
+  display: block; max-width: 100%; margin: 2px 0; padding: 0; border: 0; background: none; color: var(--_danger);
+  font: inherit; font-size: 13px; font-weight: 600; text-align: start; text-decoration: underline; cursor: pointer;
+  overflow: hidden; text-overflow: ellipsis; white-space: nowrap;
+}
+/* In the phone's step panel: each option a 44 px row, a taller textarea, the photo at a readable size. */
+.signet-viewer .signet-steps-body .signet-textarea { min-height: 120px; resize: vertical; }
+.signet-viewer .signet-steps-body .signet-radio-group { height: auto; border-radius: 6px; font-size: 16px; }
+.signet-viewer .signet-steps-body .signet-radio { flex: none; min-height: 44px; padding: 0 12px; }
+.signet-viewer .signet-steps-body .signet-radio input { width: 22px; height: 22px; }
+.signet-viewer .signet-steps-body .signet-radio + .signet-radio { border-top: 1px solid var(--_border); }
+.signet-viewer .signet-steps-body .signet-photo { height: 160px; border-radius: 6px; }
+.signet-viewer .signet-steps-body .signet-photo-button { min-height: 44px; display: inline-flex; align-items: center; font-size: 16px; }
 @media (forced-colors: active) {
   .signet-viewer .signet-radio-group, .signet-viewer .signet-photo { border: 2px solid CanvasText; }
   .signet-viewer .signet-field-message, .signet-viewer .signet-photo-error { border: 1px solid CanvasText; }

@@ -12,6 +12,8 @@ export interface StepPanelProps {
   total: number;
   value: FieldValue | undefined;
   invalid: boolean;
+  /** What the value breaks of the field's rules, in words (said in place of "Needs your attention"). */
+  problem?: string | undefined;
   messages: ViewerMessages;
   /** The Type tab's prefill: the signer's name, or its initials for an initials field. */
   initialName: string;
@@ -50,7 +52,7 @@ export function StepPanel(props: StepPanelProps) {
     first?.focus({ preventScroll: true });
   }, [field.id]);
 
-  const hint = [field.required ? messages.required : '', invalid ? messages.invalidField : ''].filter(Boolean).join('. ');
+  const hint = [field.required ? messages.required : '', invalid ? (props.problem ?? messages.invalidField) : ''].filter(Boolean).join('. ');
   const hintId = hint ? `${id}-hint` : undefined;
   const signing = field.type === 'signature' || field.type === 'initials';
   const control = signing ? (
