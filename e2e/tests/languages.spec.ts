@@ -3,8 +3,9 @@ import type { Page } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
 import { createDocument, expect, test } from './fixtures.js';
 
-// Issue 19, item 2 (and item 5's "in every language"): the demo's viewer in each of the ten languages, with no
-// axe violation of any impact on the viewer and on the signature dialog; Arabic laid out right to left.
+// Issue 19, item 2 (and item 5's "every state, in every language"): the demo's viewer in each of the ten languages,
+// with no axe violation of any impact on the viewer, the signature dialog, a value breaking its rule, the decline
+// form, the declined state and the completed state; Arabic laid out right to left.
 
 const screenshots = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 
@@ -72,3 +73,56 @@ test('Arabic: right to left chrome over an unmirrored PDF; screenshots for the R
   await dialog.screenshot({ path: `${screenshots}dialog-ar.png` });
   expect(await violations(page)).toEqual([]);
 });
+
+/** The viewer's own messages in `language`, from its translation module (English from the viewer's messages). */
+async function messagesOf(language: string): Promise<Record<string, unknown>> {
+  if (language === 'en') return (await import('../../packages/viewer/src/i18n/messages.js')).en as never;
+  return (await import(`../../packages/viewer/src/i18n/locales/${language}.ts`)).default as never;
+}
+
+for (const language of Object.keys(WORDS)) {
+  test(`${language}: a value breaking its rule, declining and the declined state, with no axe violation of any impact`, async ({ page }) => {
+    const words = (await messagesOf(language)) as Record<string, string>;
+    const response = await page.request.post('/demo-api/forms');
+    const { documentId } = (await response.json()) as { documentId: string };
+    await page.goto(`/?${new URLSearchParams({ documentId, locale: language })}`);
+    await expect(page.locator('[data-page-number="1"] canvas[data-rendered="true"]')).toBeVisible();
+    const viewer = page.locator('.signet-viewer');
+
+    await viewer.getByRole('textbox', { name: 'Email' }).fill('ada@example');
+    await viewer.getByRole('textbox', { name: 'Phone' }).focus();
+    await expect(viewer.locator('.signet-guidance-problem button')).toHaveText(`Email: ${words.invalidEmail}`);
+    expect(await violations(page)).toEqual([]);
+
+    await viewer.getByRole('button', { name: words.decline, exact: true }).click();
+    await viewer.getByRole('textbox', { name: words.declineReason }).fill('—');
+    expect(await violations(page)).toEqual([]);
+    await viewer.getByRole('button', { name: words.declineConfirm, exact: true }).click();
+    await expect(viewer.getByText(words.declinedBody)).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+  });
+}
+
+for (const language of Object.keys(WORDS)) {
+  test(`${language}: signed and completed, with no axe violation of any impact`, async ({ page }) => {
+    const words = (await messagesOf(language)) as Record<string, string>;
+    await openIn(page, language);
+    const viewer = page.locator('.signet-viewer');
+    const sign = async (field: string, text: string) => {
+      await viewer.getByRole('button', { name: field, exact: true }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('tab', { name: words.type, exact: true }).click();
+      await dialog.getByRole('textbox', { name: words.typeLabel }).fill(text);
+      await dialog.getByRole('button', { name: words.apply, exact: true }).click();
+      await expect(dialog).toBeHidden();
+    };
+    await viewer.getByLabel('Full legal name', { exact: true }).fill('Ada Lovelace');
+    await sign('Initials', 'AL');
+    await viewer.getByRole('checkbox', { name: /agree to the terms/ }).check();
+    await sign('Signature', 'Ada Lovelace');
+    await viewer.getByLabel('Date', { exact: true }).fill('2026-11-25');
+    await viewer.getByRole('button', { name: words.submit, exact: true }).click();
+    await expect(viewer.getByText(words.completedTitle, { exact: true })).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+  });
+}
