@@ -3,6 +3,7 @@ import type { DeclineResult } from '@signet/contract';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commands, userEvent } from 'vitest/browser';
+import { enterText } from './test-support/fill-fields.js';
 import { renderViewer, untilReady } from './test-support/render-viewer.js';
 
 /* Declining (issue 19): the signer says no, with a reason; the viewer shows the declined state, then and later. */
@@ -24,7 +25,7 @@ describe('declining', () => {
     expect(screen.queryByRole('textbox', { name: 'Tell the sender why' })).toBeNull();
 
     await userEvent.click(screen.getByRole('button', { name: 'Decline' }));
-    await userEvent.fill(screen.getByRole('textbox', { name: 'Tell the sender why' }), 'The rent is not what we agreed.');
+    await enterText(screen.getByRole('textbox', { name: 'Tell the sender why' }), 'The rent is not what we agreed.');
     await userEvent.click(screen.getByRole('button', { name: 'Decline to sign' }));
     await screen.findByText('This document was declined and can no longer be signed.');
     // Said once: the panel appears in the viewer's live region, there from the start; the panel is not one itself.

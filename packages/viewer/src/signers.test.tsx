@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { commands, userEvent } from 'vitest/browser';
 import type { SubmissionResult } from '@signet/contract';
 import { SigningViewer } from './SigningViewer.js';
-import { typeSignature } from './test-support/fill-fields.js';
+import { enterText, typeSignature } from './test-support/fill-fields.js';
 import type { CreatedLease } from './test-support/commands.js';
 
 /*
@@ -58,7 +58,7 @@ describe('several signers', { timeout: 60_000 }, () => {
     expect(await screen.findByText('0 of 5 required fields complete')).toBeTruthy();
     expect(screen.getByRole('note', { name: 'Landlord signature: To be signed by Lars Landlord' })).toBeTruthy();
 
-    await userEvent.fill(screen.getByRole('textbox', { name: 'Full legal name' }), 'Tina Tenant');
+    await enterText(screen.getByRole('textbox', { name: 'Full legal name' }), 'Tina Tenant');
     await typeSignature('Initials', 'TT');
     await userEvent.click(screen.getByRole('checkbox', { name: /agree to the terms/ }));
     await typeSignature('Signature', 'Tina Tenant');

@@ -1,14 +1,35 @@
 import { buildSubmission, createSigningClient } from '@signet/api';
 import { screen, waitFor, within } from '@testing-library/react';
 import { expect } from 'vitest';
-import { userEvent } from 'vitest/browser';
+import { server, userEvent } from 'vitest/browser';
 import type { CreatedDocument } from './commands.js';
 import { inkPng } from './render-viewer.js';
+
+/**
+ * Puts `value` in a text box in place of what it held, as typing does. Not `userEvent.fill` for text: in Firefox
+ * (Playwright over WebDriver BiDi) fill sets the value without an input event that React sees, so `onChange` never
+ * runs. A date input keeps fill, which reaches React in every engine (typing a date depends on the engine's and the
+ * locale's date picker).
+ */
+export async function enterText(element: Element, value: string): Promise<void> {
+  if (element instanceof HTMLInputElement && element.type === 'date') {
+    if (server.provider !== 'webdriverio') return userEvent.fill(element, value);
+    // WebKit (webdriverio): fill types the keys into WebKitGTK's date segments, which read them in another order.
+    // The value is set as the browser's date picker sets it, through the input's own setter, then announced.
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(element, value);
+    element.dispatchEvent(new Event('input', { bubbles: true }));
+    element.dispatchEvent(new Event('change', { bubbles: true }));
+    return;
+  }
+  await userEvent.clear(element);
+  if (value) await userEvent.type(element, value);
+}
 
 /** Signs through the dialog's Type tab: click the field, type, apply. */
 export async function typeSignature(fieldName: string, text: string): Promise<void> {
   await userEvent.click(screen.getByRole('button', { name: fieldName }));
-  const dialog = await screen.findByRole('dialog');
+  // The dialog's code loads on the first open: more than findBy's second in a slower engine (WebKit on Xvfb).
+  const dialog = await screen.findByRole('dialog', {}, { timeout: 10_000 });
   await userEvent.click(within(dialog).getByRole('tab', { name: 'Type' }));
   const input = within(dialog).getByRole('textbox', { name: 'Your name' });
   await userEvent.clear(input);
@@ -19,11 +40,11 @@ export async function typeSignature(fieldName: string, text: string): Promise<vo
 
 /** Fills every required field of the sample agreement with the mouse and keyboard. */
 export async function fillAll(): Promise<void> {
-  await userEvent.fill(screen.getByRole('textbox', { name: 'Full legal name' }), 'Ada Lovelace');
+  await enterText(screen.getByRole('textbox', { name: 'Full legal name' }), 'Ada Lovelace');
   await typeSignature('Initials', 'AL');
   await userEvent.click(screen.getByRole('checkbox', { name: /agree to the terms/ }));
   await typeSignature('Signature', 'Ada Lovelace');
-  await userEvent.fill(screen.getByLabelText('Date'), '2026-11-22');
+  await enterText(screen.getByLabelText('Date'), '2026-11-22');
 }
 
 /** Completes `doc` through the API, as a signer on another device would have: every required field filled. */
