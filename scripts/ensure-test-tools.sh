@@ -2,7 +2,9 @@
 # What the tests drive besides Node, from Debian (nothing here may download at install time), installed when
 # missing: Chromium for the browser tests (Playwright cannot download its own browser here; CHROMIUM_PATH points the
 # tests at another), poppler-utils (pdfsig, pdftotext, pdftoppm, pdfinfo, pdffonts) and qpdf for the sealed PDFs'
-# checks, and openssl for the test CA, P12 files and the local RFC 3161 timestamp authority.
+# checks, and openssl for the test CA, P12 files and the local RFC 3161 timestamp authority. For the other two engines
+# (pnpm test:firefox, pnpm test:webkit): Firefox ESR (driven over WebDriver BiDi), WebKitGTK's WebDriver
+# (webkit2gtk-driver, which brings libwebkit2gtk-4.1-0 and its MiniBrowser) and Xvfb for MiniBrowser's window.
 set -euo pipefail
 chromium="${CHROMIUM_PATH:-/usr/bin/chromium}"
 missing=()
@@ -10,6 +12,10 @@ missing=()
 command -v pdfsig >/dev/null 2>&1 || missing+=(poppler-utils)
 command -v qpdf >/dev/null 2>&1 || missing+=(qpdf)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+[[ -x "${FIREFOX_PATH:-/usr/bin/firefox-esr}" ]] || missing+=(firefox-esr)
+[[ -x "${WEBKIT_DRIVER_PATH:-/usr/bin/WebKitWebDriver}" ]] || missing+=(webkit2gtk-driver)
+[[ -x "${MINIBROWSER_PATH:-/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser}" ]] || missing+=(libwebkit2gtk-4.1-0)
+command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
 if [[ ${#missing[@]} -eq 0 ]]; then exit 0; fi
 echo "Installing Debian's ${missing[*]} for the tests…"
 sudo=""
