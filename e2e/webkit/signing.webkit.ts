@@ -151,7 +151,7 @@ async function signingFlow(browser: WebdriverIO.Browser, demoUrl: string, dir: s
   // The sealed PDF, once the server has signed it, as the completed state links it.
   const link = browser.$(`//a[${xpathText('Download signed PDF')}]`);
   await link.waitForDisplayed({ timeout: 30_000 });
-  const href = new URL(await link.getAttribute('href'), demoUrl).href;
+  const href = new URL((await link.getAttribute('href')) ?? '', demoUrl).href;
   const pdf = Buffer.from(await (await fetch(href)).arrayBuffer());
   check(pdf.subarray(0, 5).toString('latin1') === '%PDF-', 'the signed copy is not a PDF');
   const path = join(dir, 'signed.pdf');

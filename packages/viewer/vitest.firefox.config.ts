@@ -41,10 +41,9 @@ const base = playwright({
 const provider: typeof base = {
   ...base,
   providerFactory(project) {
-    const created = base.providerFactory(project) as ReturnType<typeof base.providerFactory> & {
-      getCommandsContext(sessionId: string): { page: Page; frame(): Promise<Frame> };
-    };
-    const commandsContext = created.getCommandsContext.bind(created);
+    const created = base.providerFactory(project);
+    type CommandsContext = { page: Page; frame(): Promise<Frame> };
+    const commandsContext = created.getCommandsContext.bind(created) as (sessionId: string) => CommandsContext;
     created.getCommandsContext = (sessionId) => {
       const context = commandsContext(sessionId);
       const byName = context.frame;

@@ -21,8 +21,10 @@ const webkit = defineBrowserProvider({
   options,
   providerFactory(project) {
     const provider = new WebdriverBrowserProvider(project, options);
-    const build = provider.buildCapabilities.bind(provider);
-    provider.buildCapabilities = () => ({ ...build(), ...webkitCapabilities });
+    // buildCapabilities is private in the typings, and the one place the provider sets browserName.
+    const open = provider as unknown as { buildCapabilities(): Record<string, unknown> };
+    const build = open.buildCapabilities.bind(provider);
+    open.buildCapabilities = () => ({ ...build(), ...webkitCapabilities });
     return provider;
   },
 });
