@@ -75,3 +75,18 @@ describe('numbers and lists in the locale’s way', () => {
     expect(createTranslator('en', 'en', en).text('imageTooLarge', { size: '1 MB' })).toBe('The image must be at most 1 MB');
   });
 });
+
+describe('English without locale data', () => {
+  it('writes whole numbers and picks plural forms exactly as Intl does for English', () => {
+    const message = { one: '{count} one', other: '{count} other' };
+    for (const tag of ['en', 'en-GB', 'en-US']) {
+      const t = createTranslator(tag, 'en', en);
+      const rules = new Intl.PluralRules(tag);
+      const numbers = new Intl.NumberFormat(tag);
+      for (const value of [-999, -1, 0, 1, 2, 11, 21, 101, 999, 1000, 1234.5]) {
+        expect(t.number(value)).toBe(numbers.format(value));
+        expect(pluralForm(message, value, tag)).toBe(message[rules.select(value) as 'one' | 'other']);
+      }
+    }
+  });
+});
