@@ -5,7 +5,8 @@ import { createDocument, expect, test } from './fixtures.js';
 
 // Issue 19, item 2 (and item 5's "every state, in every language"): the demo's viewer in each of the ten languages,
 // with no axe violation of any impact on the viewer, the signature dialog, a value breaking its rule, the decline
-// form, the declined state and the completed state; Arabic laid out right to left.
+// form, the declined state, the completed state, waiting for an earlier signer and a document that cannot be opened;
+// Arabic laid out right to left.
 
 const screenshots = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 
@@ -76,7 +77,18 @@ test('Arabic: right to left chrome over an unmirrored PDF; screenshots for the R
 
 /** The viewer's words the tests below click and read. */
 type Words = Record<
-  'invalidEmail' | 'decline' | 'declineReason' | 'declineConfirm' | 'declinedBody' | 'type' | 'typeLabel' | 'apply' | 'submit' | 'completedTitle',
+  | 'invalidEmail'
+  | 'decline'
+  | 'declineReason'
+  | 'declineConfirm'
+  | 'declinedBody'
+  | 'type'
+  | 'typeLabel'
+  | 'apply'
+  | 'submit'
+  | 'completedTitle'
+  | 'waitingTitle'
+  | 'errorTitle',
   string
 >;
 
@@ -133,6 +145,23 @@ for (const language of Object.keys(WORDS)) {
     await viewer.getByLabel('Date', { exact: true }).fill('2026-11-25');
     await viewer.getByRole('button', { name: words.submit, exact: true }).click();
     await expect(viewer.getByText(words.completedTitle, { exact: true })).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+  });
+}
+
+for (const language of Object.keys(WORDS)) {
+  test(`${language}: waiting for an earlier signer, and a document that cannot be opened, with no axe violation of any impact`, async ({ page }) => {
+    const words = await messagesOf(language);
+    const created = await page.request.post('/demo-api/leases');
+    const { documentId } = (await created.json()) as { documentId: string };
+    await page.goto(`/?${new URLSearchParams({ documentId, signer: 'landlord', locale: language })}`);
+    const viewer = page.locator('.signet-viewer');
+    await expect(viewer.getByText(words.waitingTitle, { exact: true })).toBeVisible();
+    await expect(page.locator('[data-page-number="1"] canvas[data-rendered="true"]')).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+
+    await page.goto(`/?${new URLSearchParams({ documentId: 'doc_AAAAAAAAAAAAAAAAAAAAAAAA', locale: language })}`);
+    await expect(viewer.getByText(words.errorTitle, { exact: true })).toBeVisible();
     expect(await violations(page)).toEqual([]);
   });
 }
