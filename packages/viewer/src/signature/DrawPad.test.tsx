@@ -6,7 +6,7 @@ import { userEvent } from 'vitest/browser';
 import { SignatureDialog } from './SignatureDialog.js';
 import { findInkBounds } from './trim-ink.js';
 import { labels, padCanvas, renderDialog } from './test-fixtures.js';
-import { decodePng, drawStroke, drawsThroughCdp, inkPixels, pixelsOf, scribble } from './test-input.js';
+import { decodePng, drawStroke, inkPixels, pixelsOf, scribble } from './test-input.js';
 
 afterEach(cleanup);
 
@@ -14,7 +14,7 @@ const applyButton = () => screen.getByRole<HTMLButtonElement>('button', { name: 
 const undoButton = () => screen.getByRole('button', { name: labels.undo });
 const clearButton = () => screen.getByRole('button', { name: labels.clear });
 
-test.runIf(drawsThroughCdp)('strokes drawn with a mouse become a PNG trimmed to their ink', async () => {
+test('strokes drawn with a mouse become a PNG trimmed to their ink', async () => {
   const { dialog, onApply } = renderDialog();
   const canvas = padCanvas(dialog);
   expect(applyButton().disabled).toBe(true);
@@ -38,7 +38,7 @@ test.runIf(drawsThroughCdp)('strokes drawn with a mouse become a PNG trimmed to 
   expect(png.height - (ink.y + ink.height)).toBeLessThanOrEqual(6);
 });
 
-test.runIf(drawsThroughCdp)('Undo removes the last stroke and Clear removes them all', async () => {
+test('Undo removes the last stroke and Clear removes them all', async () => {
   const { dialog } = renderDialog();
   const canvas = padCanvas(dialog);
   await drawStroke(canvas, scribble(0.05, 0.4));
@@ -58,7 +58,7 @@ test.runIf(drawsThroughCdp)('Undo removes the last stroke and Clear removes them
   expect(undoButton().getAttribute('aria-disabled')).toBe('true');
 });
 
-test.runIf(drawsThroughCdp)('mouse, pen and touch all draw', async () => {
+test('mouse, pen and touch all draw', async () => {
   const { dialog } = renderDialog();
   const canvas = padCanvas(dialog);
   await drawStroke(canvas, scribble(0.02, 0.3), 'mouse');
@@ -71,7 +71,7 @@ test.runIf(drawsThroughCdp)('mouse, pen and touch all draw', async () => {
   expect(getComputedStyle(canvas).touchAction).toBe('none');
 });
 
-test.runIf(drawsThroughCdp)('the backing store is the CSS size × devicePixelRatio, and a resize keeps the strokes', async () => {
+test('the backing store is the CSS size × devicePixelRatio, and a resize keeps the strokes', async () => {
   // This frame's ratio only: emulating it for the browser (CDP) would also change it for the other test files
   // that run beside this one, and Chromium fires no change event for an emulated ratio anyway.
   vi.stubGlobal('devicePixelRatio', 2);
@@ -101,7 +101,7 @@ test.runIf(drawsThroughCdp)('the backing store is the CSS size × devicePixelRat
   }
 });
 
-test.runIf(drawsThroughCdp)('switching tabs keeps the drawing', async () => {
+test('switching tabs keeps the drawing', async () => {
   const { dialog } = renderDialog();
   const canvas = padCanvas(dialog);
   await drawStroke(canvas, scribble(0.2, 0.7));
@@ -112,7 +112,7 @@ test.runIf(drawsThroughCdp)('switching tabs keeps the drawing', async () => {
   expect(applyButton().disabled).toBe(false);
 });
 
-test.runIf(drawsThroughCdp)('works under StrictMode, and unmounting releases the pad and its observer', async () => {
+test('works under StrictMode, and unmounting releases the pad and its observer', async () => {
   const off = vi.spyOn(SignaturePad.prototype, 'off');
   const observe = vi.spyOn(ResizeObserver.prototype, 'observe');
   const disconnect = vi.spyOn(ResizeObserver.prototype, 'disconnect');

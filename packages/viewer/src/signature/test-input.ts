@@ -1,4 +1,4 @@
-import { cdp, server } from 'vitest/browser';
+import { cdp } from 'vitest/browser';
 
 /**
  * Browser-test input for the signature tests: real mouse, pen and touch input sent through the Chrome DevTools
@@ -14,12 +14,6 @@ interface CdpInput {
   send(method: string, params: Record<string, unknown>): Promise<unknown>;
 }
 const input = () => cdp() as unknown as CdpInput;
-
-/**
- * Whether this browser takes input through CDP: Chromium only. The tests that draw with it are skipped in Firefox and
- * WebKit (`pnpm test:firefox`, `pnpm test:webkit`), which run the rest of the suite.
- */
-export const drawsThroughCdp = server.browser === 'chromium';
 
 /**
  * Draws one stroke across `element` through `points`. Moves are paced a frame apart (as a hand's are), because
