@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, signByTyping, storedSubmission, test } from './fixtures.js';
+import { expect, openForm, signByTyping, storedSubmission, test } from './fixtures.js';
 
 /*
  * The field types forms need (issue 19, item 3) in a real browser: the demo's application form has a field of every
@@ -8,14 +8,6 @@ import { expect, signByTyping, storedSubmission, test } from './fixtures.js';
  * the stored submission holds what the page showed.
  */
 
-async function openForm(page: Page): Promise<string> {
-  const response = await page.request.post('/demo-api/forms');
-  expect(response.status()).toBe(201);
-  const { documentId } = (await response.json()) as { documentId: string };
-  await page.goto(`/?${new URLSearchParams({ documentId })}`);
-  await expect(page.locator('[data-page-number="1"] canvas[data-rendered="true"]')).toBeVisible();
-  return documentId;
-}
 
 /** A 40 × 30 px PNG photo, drawn by the browser itself. */
 async function photo(page: Page): Promise<Buffer> {

@@ -35,6 +35,19 @@ export async function createDocument(page: Page, size: 'short' | 'long' = 'short
   return ((await response.json()) as { documentId: string }).documentId;
 }
 
+/**
+ * The demo's one-page application form (a field of every type), created by its backend, opened in the demo page
+ * with `query` (such as `{ locale: 'ar' }`) once page 1 is painted; its id.
+ */
+export async function openForm(page: Page, query: Record<string, string> = {}): Promise<string> {
+  const response = await page.request.post('/demo-api/forms');
+  expect(response.status()).toBe(201);
+  const { documentId } = (await response.json()) as { documentId: string };
+  await page.goto(`/?${new URLSearchParams({ documentId, ...query })}`);
+  await expect(page.locator('[data-page-number="1"] canvas[data-rendered="true"]')).toBeVisible();
+  return documentId;
+}
+
 /** The stored submission of a document, read by the demo's backend (null while there is none). */
 export async function storedSubmission(page: Page, documentId: string): Promise<SubmissionRecord | null> {
   const response = await page.request.get(`/demo-api/documents/${documentId}/submission`);

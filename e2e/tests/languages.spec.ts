@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
-import { createDocument, expect, test } from './fixtures.js';
+import { createDocument, expect, openForm, test } from './fixtures.js';
 
 // Issue 19, item 2 (and item 5's "every state, in every language"): the demo's viewer in each of the ten languages,
 // with no axe violation of any impact on the viewer, the signature dialog, a value breaking its rule, the decline
@@ -105,10 +105,7 @@ async function messagesOf(language: string): Promise<Words> {
 for (const language of Object.keys(WORDS)) {
   test(`${language}: a value breaking its rule, declining and the declined state, with no axe violation of any impact`, async ({ page }) => {
     const words = await messagesOf(language);
-    const response = await page.request.post('/demo-api/forms');
-    const { documentId } = (await response.json()) as { documentId: string };
-    await page.goto(`/?${new URLSearchParams({ documentId, locale: language })}`);
-    await expect(page.locator('[data-page-number="1"] canvas[data-rendered="true"]')).toBeVisible();
+    await openForm(page, { locale: language });
     const viewer = page.locator('.signet-viewer');
 
     await viewer.getByRole('textbox', { name: 'Email' }).fill('ada@example');

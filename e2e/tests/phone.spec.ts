@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
-import { createDocument, drawnAsCanvas, expect, openDocument, storedSubmission, test } from './fixtures.js';
+import { createDocument, drawnAsCanvas, expect, openDocument, openForm, storedSubmission, test } from './fixtures.js';
 
 // Issue 19, item 6: on a phone, a tapped field is filled in the step panel at the bottom of the viewer, by touch.
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 3 });
@@ -124,10 +124,7 @@ test('on a phone, Done closes the panel and gives the field on the page the focu
 });
 
 test('on a phone, the application form’s field types are filled in the step panel, a broken rule said there', async ({ page }) => {
-  const response = await page.request.post('/demo-api/forms');
-  const { documentId } = (await response.json()) as { documentId: string };
-  await page.goto(`/?${new URLSearchParams({ documentId })}`);
-  await expect(page.locator('[data-page-number="1"] canvas[data-rendered="true"]')).toBeVisible();
+  const documentId = await openForm(page);
   const panel = page.getByRole('region', { name: /\d+ of \d+/ });
   const next = () => panel.getByRole('button', { name: 'Next field' }).tap();
   const step = (label: string) => expect(panel.getByRole('heading', { name: label })).toBeVisible();

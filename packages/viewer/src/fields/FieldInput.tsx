@@ -49,6 +49,9 @@ export function FieldInput(props: FieldInputProps) {
   // since a button may carry neither aria-required nor aria-invalid.
   const common = { 'data-signet-field': field.id, 'aria-label': field.label, 'aria-describedby': describedBy };
   const states = { ...common, 'aria-required': field.required || undefined, 'aria-invalid': invalid || undefined };
+  // Over the page, text is sized like the PDF's; the step panel's inputs keep their own 16 px.
+  const onPage = props.variant !== 'panel';
+  const pdfFontSize = `${textStyle(field, pageHeight).fontSize * cssScale}px`;
   switch (field.type) {
     case 'date': {
       const content = value?.type === 'date' ? value.content : '';
@@ -56,7 +59,7 @@ export function FieldInput(props: FieldInputProps) {
         <DateInput
           {...states}
           className="signet-input"
-          style={props.variant === 'panel' ? undefined : { fontSize: `${textStyle(field, pageHeight).fontSize * cssScale}px` }}
+          style={onPage ? { fontSize: pdfFontSize } : undefined}
           value={content}
           readOnly={readOnly}
           onChange={(iso) => onChange({ type: 'date', content: iso })}
@@ -71,7 +74,7 @@ export function FieldInput(props: FieldInputProps) {
       // All hold `content` as typed: a number keeps its digits (no binary rounding), an email or phone its spelling.
       const type = field.type;
       const content = value?.type === type ? value.content : '';
-      const style: CSSProperties = props.variant === 'panel' ? {} : { fontSize: `${textStyle(field, pageHeight).fontSize * cssScale}px`, fontFamily: TEXT_FONT.css };
+      const style: CSSProperties = onPage ? { fontSize: pdfFontSize, fontFamily: TEXT_FONT.css } : {};
       const input = {
         ...states,
         className: type === 'textarea' ? 'signet-input signet-textarea' : 'signet-input',
@@ -93,7 +96,7 @@ export function FieldInput(props: FieldInputProps) {
         <select
           {...states}
           className="signet-input signet-select"
-          style={props.variant === 'panel' ? undefined : { fontSize: `${textStyle(field, pageHeight).fontSize * cssScale}px` }}
+          style={onPage ? { fontSize: pdfFontSize } : undefined}
           value={chosen}
           disabled={readOnly}
           onChange={(event) => onChange({ type: 'select', value: event.target.value })}
@@ -116,7 +119,7 @@ export function FieldInput(props: FieldInputProps) {
           chosen={value?.type === 'radio' ? value.value : ''}
           readOnly={readOnly}
           attributes={states}
-          style={props.variant === 'panel' ? undefined : { fontSize: `${fontSize}px` }}
+          style={onPage ? { fontSize: `${fontSize}px` } : undefined}
           onChange={onChange}
         />
       );
