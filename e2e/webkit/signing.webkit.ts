@@ -105,16 +105,9 @@ async function signingFlow(browser: WebdriverIO.Browser, demoUrl: string, dir: s
     await dialog.waitForDisplayed({ reverse: true, timeout: 15_000 });
     if (field === 'Initials') await browser.$('//input[@type="checkbox"][contains(@aria-label, "agree to the terms") or @id=//label[contains(., "agree to the terms")]/@for]').click();
   }
-  // WebKitGTK's date field takes typed keys in its own segment order: the value is set as its picker sets it.
-  await browser.execute((label: string) => {
-    const input = [...document.querySelectorAll<HTMLInputElement>('input[type="date"]')].find(
-      (candidate) => candidate.getAttribute('aria-label') === label || candidate.labels?.[0]?.textContent?.trim() === label,
-    );
-    if (!input) throw new Error(`no date input labelled ${label}`);
-    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, '2026-11-22');
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-    input.dispatchEvent(new Event('change', { bubbles: true }));
-  }, 'Date');
+  // Typed into the date field's segments in the browser's en-US order; a separator moves to the next segment, which
+  // WebKitGTK does not do by itself once one is full.
+  await browser.$(byLabel('Date')).setValue('11/22/2026');
 
   await browser.$(`//*[${xpathText('All required fields are complete')}]`).waitForDisplayed({ timeout: 15_000 });
   await browser.$(`//button[${xpathText('Finish and submit')}]`).click();

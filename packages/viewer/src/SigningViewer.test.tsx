@@ -2,7 +2,7 @@ import { submissionChecksum } from '@signet/contract';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commands, userEvent } from 'vitest/browser';
-import { completeThroughApi, fillAll } from './test-support/fill-fields.js';
+import { completeThroughApi, enterText, fillAll } from './test-support/fill-fields.js';
 import { renderViewer, untilReady } from './test-support/render-viewer.js';
 
 afterEach(() => cleanup());
@@ -119,7 +119,7 @@ describe('<SigningViewer>', () => {
     expect(screen.getByRole('textbox', { name: 'Full legal name' }).getAttribute('aria-invalid')).toBeNull();
     await waitFor(() => expect(document.activeElement).toBe(date));
 
-    await userEvent.fill(date, '2026-11-21');
+    await enterText(date, '2026-11-21');
     expect(date.getAttribute('aria-invalid')).toBeNull();
     await userEvent.click(submitButton());
     await screen.findByText('Document signed');

@@ -1,6 +1,7 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, expect, it } from 'vitest';
 import { commands, userEvent } from 'vitest/browser';
+import { typedDate } from './test-support/fill-fields.js';
 import { renderViewer, untilReady } from './test-support/render-viewer.js';
 
 afterEach(() => cleanup());
@@ -52,7 +53,7 @@ it('completes and submits a document with the keyboard alone, fields in reading 
   await signByTyping('Ada Lovelace');
   await userEvent.tab();
   record();
-  await userEvent.keyboard('11222026');
+  await userEvent.keyboard(typedDate('2026-11-22'));
 
   expect(order).toEqual([
     'Full legal name',

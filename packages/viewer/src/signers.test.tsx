@@ -62,7 +62,7 @@ describe('several signers', { timeout: 60_000 }, () => {
     await typeSignature('Initials', 'TT');
     await userEvent.click(screen.getByRole('checkbox', { name: /agree to the terms/ }));
     await typeSignature('Signature', 'Tina Tenant');
-    await userEvent.fill(screen.getByLabelText('Date'), '2026-11-24');
+    await enterText(screen.getByLabelText('Date'), '2026-11-24');
     expect(screen.getByText('All required fields are complete')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: /finish and submit/i }));
 
@@ -86,7 +86,7 @@ describe('several signers', { timeout: 60_000 }, () => {
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Landlord signature' })));
 
     await typeSignature('Landlord signature', 'Lars Landlord');
-    await userEvent.fill(screen.getByLabelText('Date'), '2026-11-25');
+    await enterText(screen.getByLabelText('Date'), '2026-11-25');
     await commands.failSubmits(lease.documentId, 1, 409, {
       code: 'SUBMISSION_FAILED',
       message: 'Another signer signs first',
@@ -118,7 +118,7 @@ describe('several signers', { timeout: 60_000 }, () => {
     await typeSignature('Landlord signature', 'Lars Landlord');
     const dates = screen.getAllByLabelText('Date') as HTMLInputElement[];
     const own = dates.find((input) => !input.readOnly)!;
-    await userEvent.fill(own, '2026-11-25');
+    await enterText(own, '2026-11-25');
     await userEvent.click(screen.getByRole('button', { name: /finish and submit/i }));
     await waitFor(() => expect([completed.length, errors.map((error) => error.message)]).toEqual([1, []]), { timeout: 15_000 });
     expect(screen.getByText('Document signed')).toBeTruthy();

@@ -5,6 +5,7 @@ import { userEvent } from 'vitest/browser';
 import { LocaleProvider } from '../i18n/LocaleContext.js';
 import { loadTranslation, type SupportedLocale } from '../i18n/locales.js';
 import { createTranslator } from '../i18n/translate.js';
+import { typedDate } from '../test-support/fill-fields.js';
 import { DateInput } from './DateInput.js';
 import { formatIsoDate, isoDateToUtc } from './iso-date.js';
 
@@ -17,6 +18,7 @@ async function renderDate(locale: string, language: SupportedLocale, initial = '
     const [value, setValue] = useState(initial);
     return (
       <LocaleProvider translator={translator}>
+        <button type="button">before</button>
         <DateInput
           aria-label="Date"
           aria-describedby="hint"
@@ -53,7 +55,8 @@ describe('DateInput', () => {
   it('emits ISO 8601 from keyboard entry; the browser’s segments show while it has the focus', async () => {
     const { input, emitted } = await renderDate('fr-FR', 'fr');
     expect(shownText()).toBeNull();
-    await userEvent.fill(input, '2027-01-05');
+    await tabInto(input);
+    await userEvent.keyboard(typedDate('2027-01-05'));
     expect(emitted.at(-1)).toBe('2027-01-05');
     expect(document.activeElement).toBe(input);
     expect(shownText()).toBeNull();
@@ -64,13 +67,22 @@ describe('DateInput', () => {
   it('cleared, it emits an empty value and shows nothing over the input', async () => {
     const { input, emitted } = await renderDate('ja', 'ja', '2026-03-09');
     expect(shownText()).toBe('2026/03/09');
-    await userEvent.clear(input);
+    await tabInto(input);
+    // Clearing one segment leaves an incomplete date, which the input's value reports as ''.
+    await userEvent.keyboard('{Backspace}');
     expect(emitted.at(-1)).toBe('');
     await userEvent.click(screen.getByRole('button', { name: 'elsewhere' }));
     expect(shownText()).toBeNull();
     expect(input.getAttribute('aria-describedby')).toBe('hint');
   });
 });
+
+/** Tab from the button before `input`: a click would land on whichever of its segments is under the pointer. */
+async function tabInto(input: HTMLInputElement) {
+  screen.getByRole('button', { name: 'before' }).focus();
+  await userEvent.tab();
+  expect(document.activeElement).toBe(input);
+}
 
 describe('ISO dates', () => {
   it('formats a calendar day in any time zone, as the locale writes it', () => {

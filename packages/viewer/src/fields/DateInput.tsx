@@ -1,4 +1,4 @@
-import { useId, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
 import { useTranslator } from '../i18n/LocaleContext.js';
 import { formatIsoDate } from './iso-date.js';
 
@@ -43,6 +43,22 @@ export function DateInput({ value, onChange, className, style, 'aria-describedby
     display.style.paddingInlineStart = `calc(${computed.paddingInlineStart} + ${computed.borderInlineStartWidth})`;
   });
 
+  // The input's own focus and blur, not React's onFocus/onBlur: React listens for focusin and focusout, which WebKit
+  // does not fire for a date input (its segments take the focus inside it), so the text would cover them while the
+  // signer edits them in Safari.
+  useEffect(() => {
+    const input = inputRef.current;
+    if (!input) return;
+    const focus = () => setEditing(true);
+    const blur = () => setEditing(false);
+    input.addEventListener('focus', focus);
+    input.addEventListener('blur', blur);
+    return () => {
+      input.removeEventListener('focus', focus);
+      input.removeEventListener('blur', blur);
+    };
+  }, []);
+
   return (
     <span className="signet-date" data-covered={covering || undefined}>
       <input
@@ -54,8 +70,6 @@ export function DateInput({ value, onChange, className, style, 'aria-describedby
         value={value}
         autoComplete="off"
         aria-describedby={[describedBy, shown === null ? undefined : displayId].filter(Boolean).join(' ') || undefined}
-        onFocus={() => setEditing(true)}
-        onBlur={() => setEditing(false)}
         onChange={(event) => onChange(event.target.value)}
       />
       {shown !== null && (

@@ -1,6 +1,7 @@
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
+import { enterText } from '../test-support/fill-fields.js';
 import { renderViewer, untilReady } from '../test-support/render-viewer.js';
 
 /* Issue 19, item 2: the viewer in ten languages, right to left included; host overrides; English as the fallback. */
@@ -59,7 +60,7 @@ describe('the viewer’s language', () => {
     await renderViewer({ pages: 1, props: { locale: 'de-DE' } });
     await untilReady();
     const date = screen.getByLabelText('Date') as HTMLInputElement;
-    await userEvent.fill(date, '2026-11-22');
+    await enterText(date, '2026-11-22');
     await userEvent.click(screen.getByRole('textbox', { name: 'Full legal name' }));
     const shown = document.querySelector('.signet-date[data-covered] > .signet-date-display');
     expect(shown?.textContent).toBe('22.11.2026');

@@ -1,6 +1,6 @@
 import { act, cleanup, screen } from '@testing-library/react';
 import { afterEach, expect, test, vi } from 'vitest';
-import { userEvent } from 'vitest/browser';
+import { commands, page, server, userEvent } from 'vitest/browser';
 import { findInkBounds } from './trim-ink.js';
 import { labels, renderDialog } from './test-fixtures.js';
 import { decodePng, inkPixels } from './test-input.js';
@@ -46,6 +46,15 @@ const blankPage = () => paperFile('blank.png', 'image/png', 200, 100);
 
 const fileInput = () => screen.getByLabelText<HTMLInputElement>(labels.uploadButton);
 
+/** Picks `file` in the dialog's file input, as the browser's file chooser would. */
+async function upload(file: File) {
+  if (server.provider !== 'webdriverio') return userEvent.upload(fileInput(), file);
+  // WebKit's driver selects files by path: the test's file is written to disk under its name first.
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const base64 = btoa(Array.from(bytes, (byte) => String.fromCharCode(byte)).join(''));
+  await commands.chooseFile(page.elementLocator(fileInput()).selector, file.name, base64);
+}
+
 async function openUploadTab() {
   await userEvent.click(screen.getByRole('tab', { name: labels.upload }));
 }
@@ -56,7 +65,7 @@ test('an uploaded scan becomes a PNG of its ink on a transparent background', as
   const apply = screen.getByRole<HTMLButtonElement>('button', { name: labels.apply });
   expect(apply.disabled).toBe(true);
 
-  await userEvent.upload(fileInput(), await scannedSignature());
+  await upload(await scannedSignature());
   await vi.waitFor(() => expect(apply.disabled).toBe(false));
   expect(screen.queryByRole('alert')).toBeNull();
   await userEvent.click(apply);
@@ -112,7 +121,7 @@ test('a JPEG photo dropped on the area is accepted too', async () => {
 test('a file that is not an image shows an alert and leaves Apply disabled', async () => {
   renderDialog();
   await openUploadTab();
-  await userEvent.upload(fileInput(), new File(['%PDF-1.7 not an image'], 'contract.pdf', { type: 'application/pdf' }));
+  await upload(new File(['%PDF-1.7 not an image'], 'contract.pdf', { type: 'application/pdf' }));
   expect((await screen.findByRole('alert')).textContent).toBe(labels.invalidImage);
   expect(screen.getByRole<HTMLButtonElement>('button', { name: labels.apply }).disabled).toBe(true);
 });
@@ -121,14 +130,14 @@ test('a corrupt image or a blank page shows the alert, which a good file clears'
   renderDialog();
   await openUploadTab();
   const apply = screen.getByRole<HTMLButtonElement>('button', { name: labels.apply });
-  await userEvent.upload(fileInput(), new File([new Uint8Array([137, 80, 78, 71, 1, 2, 3])], 'broken.png', { type: 'image/png' }));
+  await upload(new File([new Uint8Array([137, 80, 78, 71, 1, 2, 3])], 'broken.png', { type: 'image/png' }));
   await screen.findByRole('alert');
 
-  await userEvent.upload(fileInput(), await scannedSignature());
+  await upload(await scannedSignature());
   await vi.waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
   expect(apply.disabled).toBe(false);
 
-  await userEvent.upload(fileInput(), await blankPage());
+  await upload(await blankPage());
   await screen.findByRole('alert');
   expect(apply.disabled).toBe(true);
 });

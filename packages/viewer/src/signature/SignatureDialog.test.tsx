@@ -68,7 +68,9 @@ test('the Type tab starts from initialName, and Apply stays disabled while it is
   expect(input.value).toBe('AL');
   const apply = screen.getByRole<HTMLButtonElement>('button', { name: labels.apply });
   expect(apply.disabled).toBe(false);
-  await userEvent.clear(input);
+  // Typed over the whole name (WebDriver's element clear, userEvent.clear in WebKit, also takes the focus away).
+  await userEvent.click(input);
+  input.select();
   await userEvent.keyboard('   ');
   await vi.waitFor(() => expect(apply.disabled).toBe(true));
   await userEvent.keyboard('{Enter}');

@@ -5,12 +5,13 @@ import { tabbable } from 'tabbable';
  * `<dialog>` makes the page inert but still lets Tab leave for the browser's toolbar (or the embedding page when
  * the viewer is in an iframe); this closes that gap. What Tab can reach (enabled, not `tabindex="-1"`, not inert,
  * rendered: not inside a hidden tab panel) is `tabbable`'s to decide, with its default display check, which works
- * without `Element.checkVisibility` (Safari before 17.4 has none). Returns whether it handled the key.
+ * without `Element.checkVisibility` (Safari before 17.4 has none). WebKitGTK names Shift+Tab's key "Unidentified"
+ * (GTK's ISO_Left_Tab) while its `code` stays "Tab", so the physical key counts too. Returns whether it handled the key.
  * @example
  * <dialog onKeyDown={(event) => trapTab(event.nativeEvent, event.currentTarget)} />
  */
 export function trapTab(event: KeyboardEvent, root: HTMLElement): boolean {
-  if (event.key !== 'Tab' || event.altKey || event.ctrlKey || event.metaKey) return false;
+  if (!isTab(event) || event.altKey || event.ctrlKey || event.metaKey) return false;
   const reachable = tabbable(root);
   const active = root.ownerDocument.activeElement;
   const at = reachable.findIndex((element) => element === active);
@@ -22,4 +23,8 @@ export function trapTab(event: KeyboardEvent, root: HTMLElement): boolean {
   event.preventDefault();
   target.focus();
   return true;
+}
+
+function isTab(event: KeyboardEvent): boolean {
+  return event.key === 'Tab' || (event.key === 'Unidentified' && event.code === 'Tab');
 }

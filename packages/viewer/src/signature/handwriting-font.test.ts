@@ -12,7 +12,8 @@ test('Caveat is registered once and loads just the subsets a name needs', async 
   expect(font).toBe(`48px ${HANDWRITING_FONT_STACK}`);
   await loadHandwritingFont('Ada', 48);
   expect([...document.fonts].filter((face) => face.family.replaceAll('"', '') === HANDWRITING_FONT_FAMILY)).toHaveLength(4);
-  expect(loadedRanges()).toEqual([expect.stringMatching(/^U\+0-FF,/)]);
+  // WebKit serializes the range in lower case.
+  expect(loadedRanges()).toEqual([expect.stringMatching(/^U\+0-FF,/i)]);
 
   await loadHandwritingFont('Łukasz Dvořák', 48);
   expect(loadedRanges()).toHaveLength(2);

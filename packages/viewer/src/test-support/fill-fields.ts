@@ -8,21 +8,26 @@ import { inkPng } from './render-viewer.js';
 /**
  * Puts `value` in a text box in place of what it held, as typing does. Not `userEvent.fill` for text: in Firefox
  * (Playwright over WebDriver BiDi) fill sets the value without an input event that React sees, so `onChange` never
- * runs. A date input keeps fill, which reaches React in every engine (typing a date depends on the engine's and the
- * locale's date picker).
+ * runs. A date input keeps fill, which reaches React in every engine: Playwright sets the ISO value as the browser's
+ * picker does; WebKit's driver types keys into WebKitGTK's segments, so it gets the date as they read it.
  */
 export async function enterText(element: Element, value: string): Promise<void> {
   if (element instanceof HTMLInputElement && element.type === 'date') {
-    if (server.provider !== 'webdriverio') return userEvent.fill(element, value);
-    // WebKit (webdriverio): fill types the keys into WebKitGTK's date segments, which read them in another order.
-    // The value is set as the browser's date picker sets it, through the input's own setter, then announced.
-    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(element, value);
-    element.dispatchEvent(new Event('input', { bubbles: true }));
-    element.dispatchEvent(new Event('change', { bubbles: true }));
-    return;
+    return userEvent.fill(element, server.provider === 'webdriverio' && value ? typedDate(value) : value);
   }
   await userEvent.clear(element);
   if (value) await userEvent.type(element, value);
+}
+
+/**
+ * An ISO 8601 date as it is typed into a date input's segments in the browsers' en-US order (the suites' browsers
+ * all run in en-US, WebKitGTK's "C" locale included): month, day, year, each separator moving to the next segment,
+ * which WebKitGTK does not do by itself once a segment is full.
+ * @example typedDate('2026-11-22') // '11/22/2026'
+ */
+export function typedDate(iso: string): string {
+  const [year, month, day] = iso.split('-');
+  return `${month}/${day}/${year}`;
 }
 
 /** Signs through the dialog's Type tab: click the field, type, apply. */
