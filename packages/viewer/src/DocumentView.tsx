@@ -167,6 +167,30 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
     [steps.show],
   );
 
+  // The fields' own focus and blur, caught on their way down to them, not React's onFocus/onBlur: those are focusin and
+  // focusout, which WebKit does not fire for a date input (its segments hold the focus).
+  useEffect(() => {
+    const area = areaRef.current;
+    if (!area) return;
+    const focus = (event: FocusEvent) => {
+      const fieldId = (event.target as HTMLElement).dataset?.signetField;
+      if (fieldId) lastField.current = fieldId;
+    };
+    const blur = (event: FocusEvent) => {
+      // Leaving a field's box (not moving between a radio group's options) is leaving the field.
+      const box = (event.target as Element).closest?.<HTMLElement>('[data-signet-field-box]');
+      const fieldId = box?.dataset.signetFieldBox;
+      if (!fieldId || box.contains(event.relatedTarget as Node | null)) return;
+      setLeft((current) => (current.has(fieldId) ? current : new Set([...current, fieldId])));
+    };
+    area.addEventListener('focus', focus, true);
+    area.addEventListener('blur', blur, true);
+    return () => {
+      area.removeEventListener('focus', focus, true);
+      area.removeEventListener('blur', blur, true);
+    };
+  }, []);
+
   /** The next incomplete required field after the one that has focus, wrapping around. */
   const next = () => {
     const focused = (globalThis.document.activeElement as HTMLElement | null)?.dataset?.signetField ?? lastField.current;
@@ -355,16 +379,6 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
         ref={areaRef}
         aria-label={messages.documentLabel}
         role="document"
-        onFocus={(event) => {
-          const fieldId = (event.target as HTMLElement).dataset?.signetField;
-          if (fieldId) lastField.current = fieldId;
-        }}
-        onBlur={(event) => {
-          // Leaving a field's box (not moving between a radio group's options) is leaving the field.
-          const box = (event.target as Element).closest<HTMLElement>('[data-signet-field-box]');
-          const fieldId = box?.dataset.signetFieldBox;
-          if (fieldId && !box.contains(event.relatedTarget as Node | null) && !left.has(fieldId)) setLeft(new Set([...left, fieldId]));
-        }}
         onClick={(event) => {
           const fieldId = (event.target as Element).closest<HTMLElement>('[data-signet-field]')?.dataset.signetField;
           if (fieldId) steps.show(fieldId);
