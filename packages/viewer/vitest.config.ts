@@ -2,7 +2,6 @@ import react from '@vitejs/plugin-react';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { signetCommands } from './src/test-support/commands.js';
-import { fileCommands } from './src/test-support/file-commands.js';
 
 /** Debian's Chromium (Playwright cannot download its own here), with the flags this machine's closed network needs. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -30,7 +29,7 @@ export default defineConfig({
       headless: true,
       provider: playwright({ launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } }),
       instances: [{ browser: 'chromium', viewport: { width: 1024, height: 800 } }],
-      commands: { ...signetCommands, ...fileCommands },
+      commands: signetCommands,
     },
   },
 });

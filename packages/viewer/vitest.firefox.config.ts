@@ -3,7 +3,7 @@ import { createRequire, register } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Frame, Page } from 'playwright';
-import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
+import { defineConfig, mergeConfig } from 'vitest/config';
 import viewer from './vitest.config.js';
 
 /**
@@ -14,6 +14,10 @@ import viewer from './vitest.config.js';
  * this run uses Playwright 1.64.1, installed beside 1.65 as the `playwright-bidi` alias. `@vitest/browser-playwright`
  * loads `import('playwright')` when it opens the browser; a Node resolve hook sends that one specifier to the alias.
  * The hook is process-wide, which is why this config must not share a process with the Chromium projects.
+ *
+ * The drawing tests (DrawPad, the step panel's drawn signature) run here too: their strokes are Playwright's mouse, and
+ * touch as WebDriver BiDi actions on Playwright's own session (`src/test-support/pointer-commands.ts`). Firefox's
+ * WebDriver has no pen pointer, which the tests check rather than skip (`src/signature/test-input.ts`).
  */
 export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 
@@ -57,9 +61,6 @@ const provider: typeof base = {
   },
 };
 
-/** The test files that draw with the mouse through CDP, which only Chromium speaks. */
-export const CDP_DRAWING_TESTS = ['src/signature/DrawPad.test.tsx', 'src/steps/StepPanel.draw.test.tsx'];
-
 const firefox = mergeConfig(
   viewer,
   defineConfig({
@@ -84,7 +85,5 @@ const firefox = mergeConfig(
 );
 // mergeConfig concatenates arrays: the Chromium instance is replaced, not joined.
 firefox.test!.browser!.instances = [{ browser: 'firefox', viewport }];
-// The tests that draw through the DevTools protocol (CDP) are Chromium's: left out here by file, not skipped.
-firefox.test!.exclude = [...(firefox.test!.exclude ?? configDefaults.exclude), ...CDP_DRAWING_TESTS];
 
 export default firefox;

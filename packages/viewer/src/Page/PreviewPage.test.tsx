@@ -95,7 +95,8 @@ describe('page 1 preview', () => {
     const underlay = document.querySelector<HTMLImageElement>('[data-page-number="1"] img.signet-page-preview')!;
     expect(getComputedStyle(underlay).display).toBe('block');
     pages.scrollTop = 0;
-    await waitFor(() => expect(document.querySelector('[data-page-number="1"]')?.hasAttribute('data-painted')).toBe(true));
+    // Drawn again by pdf.js: WebKitGTK on Xvfb draws in software, in more than waitFor's default second when busy.
+    await waitFor(() => expect(document.querySelector('[data-page-number="1"]')?.hasAttribute('data-painted')).toBe(true), { timeout: 10_000 });
     const requests = await commands.takeRequests(doc.documentId);
     expect(requests.filter((request) => request.path.endsWith('/preview'))).toHaveLength(1);
   });

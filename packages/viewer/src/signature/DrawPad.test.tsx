@@ -6,7 +6,7 @@ import { userEvent } from 'vitest/browser';
 import { SignatureDialog } from './SignatureDialog.js';
 import { findInkBounds } from './trim-ink.js';
 import { labels, padCanvas, renderDialog } from './test-fixtures.js';
-import { decodePng, drawStroke, inkPixels, pixelsOf, scribble } from './test-input.js';
+import { decodePng, drawStroke, inkPixels, inputGap, pixelsOf, scribble } from './test-input.js';
 
 afterEach(cleanup);
 
@@ -58,32 +58,45 @@ test('Undo removes the last stroke and Clear removes them all', async () => {
   expect(undoButton().getAttribute('aria-disabled')).toBe('true');
 });
 
-test('mouse, pen and touch all draw', async () => {
+test('mouse, pen and touch all draw, each where the engine can produce it', async () => {
   const { dialog } = renderDialog();
   const canvas = padCanvas(dialog);
-  await drawStroke(canvas, scribble(0.02, 0.3), 'mouse');
-  await drawStroke(canvas, scribble(0.36, 0.63), 'pen');
-  await drawStroke(canvas, scribble(0.7, 0.98), 'touch');
-  const pixels = pixelsOf(canvas);
-  expect(inkPixels(pixels, 0, 0.33)).toBeGreaterThan(0);
-  expect(inkPixels(pixels, 0.34, 0.66)).toBeGreaterThan(0);
-  expect(inkPixels(pixels, 0.67, 1)).toBeGreaterThan(0);
+  const thirds = [
+    ['mouse', 0.02, 0.3],
+    ['pen', 0.36, 0.63],
+    ['touch', 0.7, 0.98],
+  ] as const;
+  for (const [kind, from, to] of thirds) {
+    const gap = inputGap(kind);
+    if (gap) {
+      // This engine's automation cannot make this kind of input (test-input.ts says why): still so?
+      await expect(drawStroke(canvas, scribble(from, to), kind)).rejects.toThrow(gap);
+      continue;
+    }
+    await drawStroke(canvas, scribble(from, to), kind);
+    expect(inkPixels(pixelsOf(canvas), from - 0.02, to + 0.02)).toBeGreaterThan(0);
+  }
   expect(getComputedStyle(canvas).touchAction).toBe('none');
 });
 
 test('the backing store is the CSS size × devicePixelRatio, and a resize keeps the strokes', async () => {
-  // This frame's ratio only: emulating it for the browser (CDP) would also change it for the other test files
-  // that run beside this one, and Chromium fires no change event for an emulated ratio anyway.
+  // This frame's ratio only, the same way in every engine: emulating it for the browser (CDP in Chromium, BiDi's
+  // setViewport in Firefox, nothing in WebKitGTK's WebDriver) would also change it for the other test files that run
+  // beside this one, and Chromium fires no change event for an emulated ratio anyway.
   vi.stubGlobal('devicePixelRatio', 2);
   try {
     const { dialog } = renderDialog();
     const canvas = padCanvas(dialog);
+    // The ratio the pad reads: its window's.
+    const ratio = () => canvas.ownerDocument.defaultView!.devicePixelRatio;
+    expect(ratio()).toBe(2);
     const backingMatchesCss = () => {
       const { width, height } = canvas.getBoundingClientRect();
-      expect(canvas.width).toBe(Math.round(width * 2));
-      expect(canvas.height).toBe(Math.round(height * 2));
+      expect(canvas.width).toBe(Math.round(width * ratio()));
+      expect(canvas.height).toBe(Math.round(height * ratio()));
     };
-    backingMatchesCss();
+    // Once the pad has settled: its ResizeObserver fits it again a frame after it mounts.
+    await vi.waitFor(backingMatchesCss);
     await drawStroke(canvas, scribble(0.1, 0.5));
     const before = inkPixels(pixelsOf(canvas));
     expect(before).toBeGreaterThan(0);

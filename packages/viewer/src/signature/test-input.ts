@@ -1,14 +1,38 @@
-import { cdp } from 'vitest/browser';
+import { cdp, commands, server } from 'vitest/browser';
+import type { PagePoint, PointerKind } from '../test-support/pointer-commands.js';
 
 /**
- * Browser-test input for the signature tests: real mouse, pen and touch input sent through the Chrome DevTools
- * Protocol (so the browser itself makes the pointer events, as for a person), and PNG decoding.
+ * Browser-test input for the signature tests: real mouse, pen and touch input made by the browser itself (so the
+ * browser makes the pointer events, as for a person), and PNG decoding. Chromium gets it through the Chrome DevTools
+ * Protocol; WebKit and Firefox through WebDriver actions (the `pointerStroke` command).
  */
 
-export type PointerKind = 'mouse' | 'pen' | 'touch';
+export type { PointerKind };
 
 /** A point inside an element, as fractions of its width and height. */
 export type RelativePoint = readonly [x: number, y: number];
+
+/**
+ * The kinds of pointer an engine's automation cannot produce, and what it does when asked (docs/decisions.md).
+ * Checked by the tests rather than assumed, so that they notice the day an engine can.
+ */
+const CANNOT_PRODUCE: Record<string, Partial<Record<PointerKind, RegExp>>> = {
+  // WebKitGTK's WebDriver is built without touch interactions: it sends a touch source's actions as mouse input.
+  safari: { touch: /arrived as "mouse"/ },
+  // Firefox's WebDriver actions leave pen pointers unimplemented (a placeholder), and Playwright has no other way in.
+  firefox: { pen: /Unimplemented pointer\w+ for pointerType pen/ },
+};
+
+/**
+ * What drawing with `kind` fails with in this engine, because its automation cannot produce that input; `undefined`
+ * where it can.
+ * @example
+ * const gap = inputGap('touch');
+ * if (gap) await expect(drawStroke(canvas, scribble(0, 1), 'touch')).rejects.toThrow(gap);
+ */
+export function inputGap(kind: PointerKind): RegExp | undefined {
+  return CANNOT_PRODUCE[server.browser]?.[kind];
+}
 
 interface CdpInput {
   send(method: string, params: Record<string, unknown>): Promise<unknown>;
@@ -18,10 +42,29 @@ const input = () => cdp() as unknown as CdpInput;
 /**
  * Draws one stroke across `element` through `points`. Moves are paced a frame apart (as a hand's are), because
  * signature_pad samples moves at most every 16 ms and would otherwise keep only the first and last of a burst.
+ * Rejects unless the stroke reached `element` as trusted pointer events of `kind`: a driver may send another kind
+ * without a word (WebKitGTK's sends touch as mouse).
  */
 export async function drawStroke(element: Element, points: readonly RelativePoint[], kind: PointerKind = 'mouse'): Promise<void> {
   const rect = element.getBoundingClientRect();
   const at = points.map(([fx, fy]) => toTopPage(rect.left + fx * rect.width, rect.top + fy * rect.height));
+  if (at.length === 0) throw new Error('A stroke needs at least one point');
+  const downs: PointerEvent[] = [];
+  const record = (event: Event) => downs.push(event as PointerEvent);
+  element.addEventListener('pointerdown', record);
+  try {
+    if (server.browser === 'chromium') await strokeThroughCdp(at, kind);
+    else await commands.pointerStroke(at, kind);
+  } finally {
+    element.removeEventListener('pointerdown', record);
+  }
+  const arrived = downs.map((event) => `${event.isTrusted ? '' : 'untrusted '}"${event.pointerType}"`);
+  if (arrived.length !== 1 || arrived[0] !== `"${kind}"`) {
+    throw new Error(`A ${kind} stroke arrived as ${arrived.join(', ') || 'nothing'} on ${element.tagName.toLowerCase()}`);
+  }
+}
+
+async function strokeThroughCdp(at: readonly PagePoint[], kind: PointerKind): Promise<void> {
   const [first, ...rest] = at;
   const last = at[at.length - 1];
   if (!first || !last) throw new Error('A stroke needs at least one point');
@@ -80,8 +123,11 @@ export function inkPixels(image: ImageData, fromX = 0, toX = 1): number {
   return count;
 }
 
-/** A point in this test frame's CSS pixels, in the top page's CSS pixels (where CDP input lands). */
-function toTopPage(x: number, y: number): { x: number; y: number } {
+/**
+ * A point in this test frame's CSS pixels, in the top page's CSS pixels: where CDP input lands, and WebDriver's
+ * viewport-origin actions too, in WebKit and Firefox alike, even while the session is switched into the test frame.
+ */
+function toTopPage(x: number, y: number): PagePoint {
   const frame = window.frameElement as HTMLElement | null;
   if (!frame) return { x, y };
   const rect = frame.getBoundingClientRect();

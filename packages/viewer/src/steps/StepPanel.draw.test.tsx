@@ -2,11 +2,12 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { commands, userEvent } from 'vitest/browser';
 import { drawStroke, scribble } from '../signature/test-input.js';
+import { enterText } from '../test-support/fill-fields.js';
 import { onPage, panel, renderAt } from './test-viewer.js';
 
 /*
- * The step panel's signature drawn by mouse strokes sent through the DevTools protocol: Chromium's runs only (the
- * Firefox and WebKit configs leave this file out, as they do DrawPad's).
+ * The step panel's signature drawn with real mouse strokes (test-input.ts: the DevTools protocol in Chromium, WebDriver
+ * actions in WebKit and Firefox).
  */
 
 afterEach(() => cleanup());
@@ -45,7 +46,7 @@ describe('the step panel, drawing', { timeout: 60_000 }, () => {
     await waitFor(() => expect(onPage('signature').querySelector('canvas')).toBeTruthy());
     expect(within(await panel()).getByRole('button', { name: 'Change' })).toBeTruthy();
     await next();
-    await userEvent.fill(within(await panel()).getByLabelText('Date'), '2026-11-22');
+    await enterText(within(await panel()).getByLabelText('Date'), '2026-11-22');
     // The last step, every required field filled: Submit is here.
     await userEvent.click(within(await panel()).getByRole('button', { name: 'Finish and submit' }));
     await screen.findByText('Document signed');

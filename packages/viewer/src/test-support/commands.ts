@@ -2,6 +2,8 @@ import type { FieldDefinition } from '@signet/contract';
 import type { KeyOptions, LiveServer } from '@signet/server/testing';
 import { tsImport } from 'tsx/esm/api';
 import type { BrowserCommand } from 'vitest/node';
+import { fileCommands } from './file-commands.js';
+import { type PagePoint, type PointerKind, pointerCommands } from './pointer-commands.js';
 
 /**
  * Browser-test commands: they run in Vitest's Node process, where one real Signet server listens on a free port,
@@ -259,6 +261,8 @@ export const signetCommands = {
   withoutPreview,
   holdSeal,
   seal,
+  ...pointerCommands,
+  ...fileCommands,
 };
 
 declare module 'vitest/browser' {
@@ -275,5 +279,6 @@ declare module 'vitest/browser' {
     withoutPreview(documentId: string): Promise<void>;
     holdSeal(documentId: string): Promise<void>;
     seal(documentId: string): Promise<string>;
+    pointerStroke(points: PagePoint[], kind: PointerKind): Promise<void>;
   }
 }
