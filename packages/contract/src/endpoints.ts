@@ -177,6 +177,10 @@ const sessionRefused: EndpointError = {
 };
 const documentNotFound: EndpointError = { codes: ['DOCUMENT_NOT_FOUND'], description: "No such document in the key's organization" };
 const tooLarge: EndpointError = { codes: ['VALIDATION_ERROR'], description: 'Body or file over the size limit' };
+const notJson: EndpointError = {
+  codes: ['VALIDATION_ERROR'],
+  description: 'The body is not sent as `Content-Type: application/json` (`details.field: "Content-Type"`)',
+};
 const webhookNotFound: EndpointError = { codes: ['NOT_FOUND'], description: "No such webhook endpoint in the key's organization" };
 const deliveryNotFound: EndpointError = {
   codes: ['NOT_FOUND'],
@@ -311,10 +315,7 @@ export const endpoints = {
         headers: z.object({ 'Retry-After': seconds.optional() }),
       },
       413: tooLarge,
-      415: {
-        codes: ['VALIDATION_ERROR'],
-        description: 'The body is not sent as `Content-Type: application/json` (`details.field: "Content-Type"`)',
-      },
+      415: notJson,
       422: {
         codes: ['VALIDATION_ERROR'],
         description:
@@ -343,6 +344,7 @@ export const endpoints = {
         description: 'The document is completed, or this signer has already signed (`details.reason`)',
       },
       413: tooLarge,
+      415: notJson,
       500: internal,
     },
   },
@@ -483,6 +485,7 @@ export const endpoints = {
       ...keyErrors,
       404: documentNotFound,
       413: tooLarge,
+      415: notJson,
       422: {
         codes: ['VALIDATION_ERROR'],
         description: '`signerId` names no signer of the document, or is missing on a document with signers, or is given on one without (`details.field: "signerId"`)',
@@ -577,7 +580,7 @@ export const endpoints = {
     access: { by: 'key', kinds: ['sk'], scopes: ['webhooks:write'] },
     request: { body: json(CreateWebhookRequestSchema) },
     responses: { 201: { description: 'The endpoint and its secret', content: json(successEnvelope(CreatedWebhookSchema)) } },
-    errors: { 400: invalid, ...keyErrors, 413: tooLarge, 422: urlRefused, 500: internal },
+    errors: { 400: invalid, ...keyErrors, 413: tooLarge, 415: notJson, 422: urlRefused, 500: internal },
   },
   listWebhooks: {
     method: 'get',
@@ -609,7 +612,7 @@ export const endpoints = {
     access: { by: 'key', kinds: ['sk'], scopes: ['webhooks:write'] },
     request: { params: WebhookIdParamsSchema, body: json(UpdateWebhookRequestSchema) },
     responses: { 200: { description: 'The endpoint', content: json(successEnvelope(WebhookSchema)) } },
-    errors: { 400: invalid, ...keyErrors, 404: webhookNotFound, 413: tooLarge, 422: urlRefused, 500: internal },
+    errors: { 400: invalid, ...keyErrors, 404: webhookNotFound, 413: tooLarge, 415: notJson, 422: urlRefused, 500: internal },
   },
   deleteWebhook: {
     method: 'delete',

@@ -179,3 +179,66 @@ describe('answerProblem on the audit trail and /verify', () => {
     expect(answerProblem(request, answer(200, verdict(data)))).toMatch(problem);
   });
 });
+
+describe('answerProblem on the JSON writes (decline, sessions, webhooks)', () => {
+  const meta = { requestId: 'req_1', timestamp: '2026-11-23T10:00:00.000Z' };
+  const WEBHOOK = 'wh_AAAAAAAAAAAAAAAAAAAAAAAA';
+  const writeTo = (endpoint: Endpoint, path: string, body: unknown): FuzzRequest => ({
+    ...requestTo(endpoint, body),
+    method: endpoint === 'update-webhook' ? 'PATCH' : 'POST',
+    path,
+  });
+  const decline = writeTo('decline', `/sdk/documents/${DOCUMENT}/decline`, { reason: 'Wrong rent' });
+  const declined = { documentId: DOCUMENT, status: 'declined', reason: 'Wrong rent', declinedAt: meta.timestamp };
+  const sessionRequest = writeTo('create-session', `/documents/${DOCUMENT}/sessions`, { signerId: 'tenant', expiresInSeconds: 60 });
+  const session = {
+    id: 'key_AAAAAAAAAAAAAAAAAAAAAAAA',
+    documentId: DOCUMENT,
+    signerId: 'tenant',
+    expiresAt: '2026-11-23T10:01:00.000Z',
+    origins: [],
+    createdAt: meta.timestamp,
+    revokedAt: null,
+    key: `pk_${'A'.repeat(40)}`,
+  };
+  const created = { url: 'https://93.184.216.34/hook', events: ['document.sealed', 'document.declined'] };
+  const createRequest = writeTo('create-webhook', '/webhooks', created);
+  const webhook = {
+    id: WEBHOOK,
+    ...created,
+    events: ['document.declined', 'document.sealed'],
+    description: null,
+    enabled: true,
+    disabledReason: null,
+    createdAt: meta.timestamp,
+    updatedAt: meta.timestamp,
+  };
+  const updateRequest = (body: unknown) => writeTo('update-webhook', `/webhooks/${WEBHOOK}`, body);
+  const enveloped = (data: unknown) => ({ success: true, data, meta });
+
+  it('accepts answers that keep the contract and say what was asked (events in any order)', () => {
+    expect(answerProblem(decline, answer(200, declined))).toBeUndefined();
+    expect(answerProblem(sessionRequest, answer(201, enveloped(session)))).toBeUndefined();
+    expect(answerProblem(createRequest, answer(201, enveloped({ ...webhook, secret: 'whsec_AAAA' })))).toBeUndefined();
+    expect(answerProblem(updateRequest({ enabled: false, description: 'Orders' }), answer(200, enveloped({ ...webhook, enabled: false, description: 'Orders' })))).toBeUndefined();
+  });
+
+  it.each([
+    ['a decline of another document', decline, answer(200, { ...declined, documentId: 'doc_BBBBBBBBBBBBBBBBBBBBBBBB' }), /another document/],
+    ['a decline whose reason is empty (a NUL cut off)', decline, answer(200, { ...declined, reason: '' }), /reason the contract refuses/],
+    ['a decline answered 201', decline, answer(201, declined), /answered 201/],
+    ['a decline off its schema', decline, answer(200, { ...declined, status: 'pending' }), /declineDocument answer off the contract/],
+    ['a session for another signer', sessionRequest, answer(201, enveloped({ ...session, signerId: 'landlord' })), /signer landlord/],
+    ['a session of another lifetime', sessionRequest, answer(201, enveloped({ ...session, expiresAt: '2026-11-23T11:00:00.000Z' })), /3600 s, 60 asked/],
+    ['a session key that is no pk key', sessionRequest, answer(201, enveloped({ ...session, key: 'sk_x' })), /createSession answer off the contract \(data\.key/],
+    ['a webhook on an IPv4-mapped loopback', writeTo('create-webhook', '/webhooks', { ...created, url: 'http://[::ffff:7f00:1]/' }), answer(201, enveloped({ ...webhook, url: 'http://[::ffff:7f00:1]/', secret: 'whsec_AAAA' })), /internal address/],
+    ['a webhook of other events', createRequest, answer(201, enveloped({ ...webhook, events: ['document.sealed'], secret: 'whsec_AAAA' })), /events is not as sent/],
+    ['a webhook without its secret', createRequest, answer(201, enveloped(webhook)), /data\.secret: required/],
+    ['a description cut at a NUL', updateRequest({ description: 'a\u0000b' }), answer(200, enveloped({ ...webhook, description: 'a' })), /description is not as sent/],
+    ['another endpoint changed', updateRequest({ enabled: true }), answer(200, enveloped({ ...webhook, id: 'wh_BBBBBBBBBBBBBBBBBBBBBBBB' })), /another endpoint/],
+    ['a change accepted from a body that is no object', updateRequest([{ enabled: true }]), answer(200, enveloped(webhook)), /not a JSON object/],
+    ['a request id unlike the header', sessionRequest, answer(201, { ...enveloped(session), meta: { ...meta, requestId: 'req_2' } }), /X-Request-Id/],
+  ])('flags %s', (_case, request, given, problem) => {
+    expect(answerProblem(request, given)).toMatch(problem);
+  });
+});

@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
+import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
 import {
   AuditTrailSchema,
+  DeclineRequestSchema,
+  SESSION_TTL_SECONDS,
+  allEndpointChecks,
   ERROR_STATUS,
   ErrorEnvelopeSchema,
   KeyValidationResultSchema,
@@ -14,7 +18,7 @@ import {
   type Endpoint as ContractEndpoint,
   type ErrorCode,
 } from '@signet/contract';
-import type { FuzzRequest } from './fuzz-requests.js';
+import type { Endpoint, FuzzRequest } from './fuzz-requests.js';
 
 /** A response as the fuzz reads it. */
 export interface Answer {
@@ -52,8 +56,19 @@ const firstIssue = (error: z.ZodError) => {
   return `${issue.path.join('.') || '(root)'}: ${issue.message}`;
 };
 
+/** The contract's name of each JSON write (`fuzz-json-writes.ts`), under which its answer check is found. */
+const JSON_WRITES = {
+  decline: 'declineDocument',
+  'create-session': 'createSession',
+  'create-webhook': 'createWebhook',
+  'update-webhook': 'updateWebhook',
+} as const satisfies Partial<Record<Endpoint, keyof typeof endpoints>>;
+type JsonWrite = keyof typeof JSON_WRITES;
+const isJsonWrite = (endpoint: Endpoint): endpoint is JsonWrite => endpoint in JSON_WRITES;
+
 /** The contract's entry for the route `request` went to. */
 function routeOf(request: FuzzRequest): ContractEndpoint {
+  if (isJsonWrite(request.endpoint)) return endpoints[JSON_WRITES[request.endpoint]];
   switch (request.endpoint) {
     case 'submit':
       return endpoints.submitDocument;
@@ -182,7 +197,98 @@ function acceptedSubmitProblem(request: FuzzRequest, body: unknown): string | un
   return undefined;
 }
 
+/** Where the contract says a webhook must never reach: loopback, private, link-local (metadata), CGNAT, unspecified. */
+const INTERNAL_ADDRESSES = new BlockList();
+const INTERNAL_NETWORKS = [
+  ['0.0.0.0', 8, 'ipv4'], ['10.0.0.0', 8, 'ipv4'], ['100.64.0.0', 10, 'ipv4'], ['127.0.0.0', 8, 'ipv4'], ['169.254.0.0', 16, 'ipv4'],
+  ['172.16.0.0', 12, 'ipv4'], ['192.168.0.0', 16, 'ipv4'], ['::', 128, 'ipv6'], ['::1', 128, 'ipv6'], ['fc00::', 7, 'ipv6'], ['fe80::', 10, 'ipv6'],
+] as const;
+for (const [network, prefix, family] of INTERNAL_NETWORKS) INTERNAL_ADDRESSES.addSubnet(network, prefix, family);
+
+/** Whether `url` names an internal address (IPv4-mapped IPv6 forms too) or `localhost`. */
+function internalUrl(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+  const family = isIP(host);
+  return host === 'localhost' || (family !== 0 && INTERNAL_ADDRESSES.check(host, family === 4 ? 'ipv4' : 'ipv6'));
+}
+
+/** The body sent, as the server reads it (UTF-8, then JSON), when it is a JSON object. */
+function sentObject(request: FuzzRequest): Record<string, unknown> | undefined {
+  const sent = parseJson(new TextDecoder().decode(request.body ?? new Uint8Array()))?.value;
+  return typeof sent === 'object' && sent !== null && !Array.isArray(sent) ? (sent as Record<string, unknown>) : undefined;
+}
+
+/** The id `path` names in `pattern`'s group, decoded. */
+function idNamedBy(path: string, pattern: RegExp): string | undefined {
+  const raw = pattern.exec(path)?.[1];
+  try {
+    return raw === undefined ? undefined : decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The same JSON, a lone surrogate taken as U+FFFD (what UTF-8 storage keeps of it) and a list's order aside. */
+function same(stored: unknown, sent: unknown): boolean {
+  const wellFormed = (_: string, value: unknown) => (typeof value === 'string' ? Buffer.from(value, 'utf8').toString('utf8') : value);
+  const form = (value: unknown) => JSON.stringify(Array.isArray(value) ? [...value].sort() : value, wellFormed);
+  return form(stored) === form(sent);
+}
+
+type SessionAnswer = { documentId: string; signerId?: string; origins: string[]; createdAt: string; expiresAt: string };
+type WebhookAnswer = { id: string; url: string; events: string[]; description: string | null; enabled: boolean; disabledReason: string | null };
+
+/** A session of the document the path names, for the signer, lifetime and origins asked. */
+function sessionProblem(request: FuzzRequest, sent: Record<string, unknown>, session: SessionAnswer): string | undefined {
+  if (session.documentId !== idNamedBy(request.path, /^\/documents\/([^/?]*)\/sessions/)) return 'a session of another document than the path names';
+  if (session.signerId !== sent['signerId']) return `a session for signer ${session.signerId}, ${String(sent['signerId'])} asked`;
+  if (!same(session.origins, sent['origins'] ?? [])) return 'a session with other origins than asked';
+  const seconds = (Date.parse(session.expiresAt) - Date.parse(session.createdAt)) / 1000;
+  const asked = sent['expiresInSeconds'] ?? SESSION_TTL_SECONDS.default;
+  return seconds === asked ? undefined : `a session of ${seconds} s, ${String(asked)} asked`;
+}
+
+/** An endpoint with the members sent (a new one: enabled), on no internal address. */
+function webhookProblem(request: FuzzRequest, sent: Record<string, unknown>, webhook: WebhookAnswer): string | undefined {
+  if (internalUrl(webhook.url)) return `accepted a URL of an internal address: ${webhook.url}`;
+  const created = request.endpoint === 'create-webhook';
+  if (!created && webhook.id !== idNamedBy(request.path, /^\/webhooks\/([^/?]*)$/)) return 'changed another endpoint than the path names';
+  const expected = {
+    ...(created ? { description: null, enabled: true, disabledReason: null } : {}),
+    ...sent,
+    // Enabled or disabled by hand: what Signet said about it no longer holds.
+    ...(sent['enabled'] === undefined ? {} : { disabledReason: null }),
+  };
+  const differs = Object.entries(expected).find(([member, value]) => !same(webhook[member as keyof WebhookAnswer], value));
+  return differs ? `an endpoint whose ${differs[0]} is not as sent` : undefined;
+}
+
+/**
+ * A JSON write's answer: its success status, the contract's answer check of it (`allEndpointChecks`), its request id,
+ * and what it says of the request: the document or endpoint the path names, the members sent.
+ */
+function jsonWriteProblem(request: FuzzRequest & { endpoint: JsonWrite }, answer: Answer, body: unknown): string | undefined {
+  const name = JSON_WRITES[request.endpoint];
+  const route: ContractEndpoint = endpoints[name];
+  if (!route.responses[answer.status]) return `${request.method} ${route.path} answered ${answer.status}`;
+  const checked = allEndpointChecks()[name].answer!(body);
+  if (!checked.success) return `${name} answer off the contract (${checked.issues[0]!.path || '(root)'}: ${checked.issues[0]!.message})`;
+  const sent = sentObject(request);
+  if (!sent) return 'accepted a body that is not a JSON object';
+  if (request.endpoint === 'decline') {
+    const result = body as { documentId: string; reason: string };
+    if (result.documentId !== idNamedBy(request.path, /^\/sdk\/documents\/([^/?]*)\/decline/)) return 'declined another document than the path names';
+    return DeclineRequestSchema.safeParse({ reason: result.reason }).success ? undefined : 'a decline whose reason the contract refuses';
+  }
+  const { data, meta } = body as { data: unknown; meta: { requestId: string } };
+  if (meta.requestId !== answer.headers.get('X-Request-Id')) return 'meta.requestId is not the X-Request-Id header';
+  if (request.endpoint === 'create-session') return sessionProblem(request, sent, data as SessionAnswer);
+  return webhookProblem(request, sent, data as WebhookAnswer);
+}
+
 function successProblem(request: FuzzRequest, answer: Answer, body: unknown): string | undefined {
+  if (isJsonWrite(request.endpoint)) return jsonWriteProblem(request as FuzzRequest & { endpoint: JsonWrite }, answer, body);
   switch (request.endpoint) {
     case 'submit':
       if (answer.status !== 200 && answer.status !== 201) return `submit answered ${answer.status}`;

@@ -28,17 +28,22 @@ const RAW_IDS = ['', '.', '..', '%', '%zz', '%00', '%2e%2e', '%2F', 'doc_%2F..%2
 /** `text` as one path segment: every character percent-encoded, a lone surrogate as U+FFFD (as UTF-8 writes it). */
 const segment = (text: string) => encodeURIComponent(Buffer.from(text, 'utf8').toString('utf8'));
 
-/** The id as the path carries it: mostly the real one, else altered, unknown, hostile, or raw path syntax. */
-function idInPath(g: Draw, id: string, recipe: string[]): string {
+/**
+ * An id (`doc_…`, `wh_…`) as a path segment carries it: mostly the real one, else altered, unknown, hostile, or raw
+ * path syntax.
+ * @example const path = `/documents/${idInPath(g, document.id, recipe)}/audit`
+ */
+export function idInPath(g: Draw, id: string, recipe: string[]): string {
+  const prefix = id.slice(0, id.indexOf('_') + 1);
   const [name, value] = weighted<[string, string]>(g, [
     [80, () => ['', segment(id)]],
     [2, () => ['id in capitals', segment(id.toUpperCase())]],
     [2, () => ['id one character short', segment(id.slice(0, -1))]],
     [2, () => ['id with a character more', segment(`${id}x`)]],
-    [2, () => ['unknown well-formed id', `doc_${alphanumeric(g, 24)}`]],
-    [1, () => ['id of 64 characters', `doc_${alphanumeric(g, 64)}`]],
-    [1, () => ['id of 5000 characters', `doc_${'A'.repeat(5000)}`]],
-    [1, () => ['another kind of id', id.replace(/^doc_/, pick(g, ['sub_', 'key_', 'org_', 'DOC_', 'doc-']))]],
+    [2, () => ['unknown well-formed id', `${prefix}${alphanumeric(g, 24)}`]],
+    [1, () => ['id of 64 characters', `${prefix}${alphanumeric(g, 64)}`]],
+    [1, () => ['id of 5000 characters', `${prefix}${'A'.repeat(5000)}`]],
+    [1, () => ['another kind of id', id.replace(prefix, pick(g, ['sub_', 'key_', 'org_', 'DOC_', 'doc-']))]],
     [1, () => ['id with a trailing space', segment(`${id} `)]],
     [1, () => ['id with a NUL', segment(`${id}\u0000`)]],
     [1, () => ['id with a slash', segment(`${id}/..`)]],

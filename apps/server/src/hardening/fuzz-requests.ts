@@ -2,18 +2,22 @@ import { createHash } from 'node:crypto';
 import { canonicalPayload, endpoints, type FieldDefinition } from '@signet/contract';
 import { alphanumeric, chance, headerSafe, pick, randomBytes, uniform, weighted, type Draw } from './fuzz-draw.js';
 import { RawJson, cloneTree, hostileString, hostileValue, label, mutateText, mutateTree, nested, serialize, NESTING_DEPTHS, type JsonTree } from './fuzz-json.js';
+import { jsonWriteRequest, type WriteTargets } from './fuzz-json-writes.js';
 import { multipartBody, verifyBody } from './fuzz-multipart.js';
 import { signedCopyRequest, signedDocumentRequest } from './fuzz-reads.js';
 
 /**
  * The endpoints under test: the writes, `/verify`, and the sealed document's reads (`signed-document`: the key
- * holder's `signed.pdf` and `audit`; `signed-copy`: the token holder's `signed.pdf`). New ones go last, so that a
- * seed draws the same cases of the others.
+ * holder's `signed.pdf` and `audit`; `signed-copy`: the token holder's `signed.pdf`), then the JSON writes on one
+ * resource (`fuzz-json-writes.ts`). New ones go last, so that a seed draws the same cases of the others.
  */
-export const ENDPOINTS = ['submit', 'validate-key', 'create-document', 'verify', 'signed-document', 'signed-copy'] as const;
+export const ENDPOINTS = [
+  'submit', 'validate-key', 'create-document', 'verify', 'signed-document', 'signed-copy',
+  'decline', 'create-session', 'create-webhook', 'update-webhook',
+] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
 
-/** Each endpoint's path; the reads' `{documentId}` is filled per request. */
+/** Each endpoint's path; `{documentId}` and `{webhookId}` are filled per request. */
 export const ENDPOINT_PATHS: Record<Endpoint, string> = {
   submit: '/sdk/documents/submit',
   'validate-key': '/sdk/validate-key',
@@ -21,6 +25,10 @@ export const ENDPOINT_PATHS: Record<Endpoint, string> = {
   verify: endpoints.verifyDocument.path,
   'signed-document': endpoints.getSignedDocument.path,
   'signed-copy': endpoints.getSignedDocumentFile.path,
+  decline: endpoints.declineDocument.path,
+  'create-session': endpoints.createSession.path,
+  'create-webhook': endpoints.createWebhook.path,
+  'update-webhook': endpoints.updateWebhook.path,
 };
 
 /** The secrets of the keys a fuzz run uses, one per situation the API tells apart. */
@@ -70,12 +78,14 @@ export interface FuzzTargets {
   pdfs: ReadonlyArray<{ bytes: Uint8Array; fields: FieldDefinition[] }>;
   maxPdfBytes: number;
   documents: FuzzDocuments;
+  /** What declines, sessions and webhook changes act on. */
+  writes: WriteTargets;
 }
 
 /** One generated request, and how it was made (for the failure report). */
 export interface FuzzRequest {
   endpoint: Endpoint;
-  method: 'GET' | 'HEAD' | 'POST';
+  method: 'GET' | 'HEAD' | 'POST' | 'PATCH';
   path: string;
   headers: Array<[string, string]>;
   body: Uint8Array | undefined;
@@ -319,6 +329,17 @@ export function fuzzRequest(g: Draw, endpoint: Endpoint, targets: FuzzTargets): 
       const made = endpoint === 'signed-document' ? signedDocumentRequest(g, targets, recipe) : signedCopyRequest(g, targets, recipe);
       ({ method, path } = made);
       headers.push(...made.headers);
+      break;
+    }
+    case 'decline':
+    case 'create-session':
+    case 'create-webhook':
+    case 'update-webhook': {
+      const made = jsonWriteRequest(g, endpoint, targets, recipe);
+      ({ method, path, body } = made);
+      if (made.sessionKey !== undefined) headers.push(['X-API-Key', made.sessionKey]);
+      else headers.push(...apiKeyHeader(g, targets.keys, endpoint === 'decline' && chance(g, 0.85) ? 'pk' : 'sk', recipe));
+      headers.push(...jsonContentType(g, recipe));
       break;
     }
   }

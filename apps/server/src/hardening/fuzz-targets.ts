@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { SdkDocumentSchema, type FieldDefinition } from '@signet/contract';
 import type { SealingConfig } from '../config.js';
 import { createApiKeyRecord, type NewApiKeyOptions } from '../documents/seed.js';
@@ -6,11 +6,13 @@ import { signDocumentToken } from '../documents/token.js';
 import { newId } from '../ids.js';
 import { createLogger } from '../logger.js';
 import { sharedPdfPool } from '../pdf/pool/index.js';
-import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
+import { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } from '../pdf/sample.js';
 import { SealWorker } from '../sealing/seal-worker.js';
 import { createTestPki } from '../sealing/signing/test-pki.js';
 import type { DocumentRecord, Storage } from '../storage/types.js';
 import { buildPayload } from '../test-support/harness.js';
+import { registerWebhook } from '../webhooks/manage.js';
+import { PUBLIC_WEBHOOK_URL, type DeclineTarget, type WriteTargets } from './fuzz-json-writes.js';
 import type { Answer } from './fuzz-oracle.js';
 import type { DocumentTarget, FuzzDocuments, FuzzKeys, FuzzRequest, FuzzTargets } from './fuzz-requests.js';
 
@@ -40,8 +42,11 @@ export interface FuzzSetup {
   targets: FuzzTargets;
   /** Every key secret (and the server's secret, when known), none of which may appear in a log line. */
   secrets: string[];
-  /** After an accepted submission, a new pending document takes the completed one's place. */
-  replaceCompleted(request: FuzzRequest, answer: Answer): Promise<void>;
+  /**
+   * After each answer: a new pending document takes the place of one a submission completed or a decline declined,
+   * and the key and webhook secrets an answer showed join `secrets`.
+   */
+  afterAnswer(request: FuzzRequest, answer: Answer): Promise<void>;
   /**
    * Reads the document token of each read target from `GET /sdk/documents/{id}` (the server signs it with a secret
    * the test may not know), through `get`, which answers a path asked with a key with the response's body.
@@ -51,9 +56,9 @@ export interface FuzzSetup {
 
 /**
  * A pending document of `pdf`, stored directly: thousands are made in a long run, and the page-1 preview that
- * `createDocument` draws plays no part in a submission.
+ * `createDocument` draws plays no part in a submission. `lease`: with the lease's two signers, in sequential order.
  */
-export async function pendingDocument(storage: Storage, pdf: SamplePdf, organizationId: string) {
+export async function pendingDocument(storage: Storage, pdf: SamplePdf, organizationId: string, lease = false) {
   return storage.createDocument(
     {
       id: newId('doc'),
@@ -63,7 +68,8 @@ export async function pendingDocument(storage: Storage, pdf: SamplePdf, organiza
       pageCount: pdf.pages,
       fileSize: pdf.bytes.byteLength,
       sha256: createHash('sha256').update(pdf.bytes).digest('hex'),
-      fields: pdf.fields,
+      fields: lease ? sampleLeaseFields(pdf.pages) : pdf.fields,
+      ...(lease ? { signers: [...LEASE_SIGNERS], signingOrder: 'sequential' as const } : {}),
       createdAt: new Date().toISOString(),
     },
     pdf.bytes,
@@ -89,14 +95,18 @@ async function keys({ storage, organizationId }: FuzzStore): Promise<FuzzKeys & 
   };
 }
 
-/** Records a complete submission of `document` as the submit route does, which enqueues its seal job. */
-async function submitted(storage: Storage, document: DocumentRecord, keyId: string): Promise<void> {
+/**
+ * Records a complete submission of `document` as the submit route does, which enqueues its seal job; with
+ * `signerId`, that signer's submission (the document completes with its last signer).
+ */
+async function submitted(storage: Storage, document: DocumentRecord, keyId: string, signerId?: string): Promise<void> {
   const payload = await buildPayload(document);
   const id = newId('sub');
   const receivedAt = new Date().toISOString();
   await storage.recordSubmission({
     id,
     documentId: document.id,
+    ...(signerId ? { signerId } : {}),
     organizationId: document.organizationId,
     keyId,
     checksum: payload['checksum'] as string,
@@ -157,10 +167,67 @@ async function readToken(store: FuzzStore, target: DocumentTarget, get: (path: s
   target.expiredToken = signDocumentToken(store.secret, { documentId: target.id, version, expires: Math.floor(Date.now() / 1000) - 60 });
 }
 
+/** The kinds of document a decline or a session is asked about, in the order `declineTargets` makes them. */
+const DECLINE_KINDS: ReadonlyArray<DeclineTarget['kind']> = ['plain', 'plain', 'plain', 'lease', 'lease signed by the tenant'];
+
+/** A pending document of `kind` with a session key of each of its signers (of its implicit signer: `''`). */
+async function declineTarget(store: FuzzStore, pdf: SamplePdf, pkId: string, kind: DeclineTarget['kind']): Promise<DeclineTarget> {
+  const { storage, organizationId } = store;
+  const document = await pendingDocument(storage, pdf, organizationId, kind !== 'plain');
+  if (kind === 'lease signed by the tenant') await submitted(storage, document, pkId, 'tenant');
+  const sessions: Record<string, string> = {};
+  for (const signerId of kind === 'plain' ? [''] : LEASE_SIGNERS.map((signer) => signer.id)) {
+    const session = await createApiKeyRecord(storage, {
+      organizationId,
+      kind: 'pk',
+      rateLimit: UNLIMITED,
+      expiresAt: new Date(Date.now() + 24 * 3600_000).toISOString(),
+      documentId: document.id,
+      ...(signerId ? { signerId } : {}),
+    });
+    sessions[signerId] = session.key;
+  }
+  return { id: document.id, kind, sessions };
+}
+
+/**
+ * What the JSON writes act on: pending documents with and without signers (with their session keys), one declined
+ * already, and webhook endpoints of the organization (one turned off by a 410) and of another. The endpoints' URL
+ * is a public address nothing connects to: no fuzz run has a webhook dispatcher. Their signing secrets are sealed
+ * with the server's secret when the test knows it, else with a throwaway one (only a dispatcher opens them).
+ */
+async function writeTargets(store: FuzzStore, pdf: SamplePdf, pkId: string, otherOrganizationId: string): Promise<WriteTargets> {
+  const { storage, organizationId } = store;
+  const documents: DeclineTarget[] = [];
+  for (const kind of DECLINE_KINDS) documents.push(await declineTarget(store, pdf, pkId, kind));
+  const declined = await pendingDocument(storage, pdf, organizationId);
+  const at = new Date().toISOString();
+  await storage.declineDocument(declined.id, { reason: 'Declined before the fuzz', at, signerId: null, ip: null, userAgent: null });
+
+  const management = { storage, secret: store.secret ?? randomBytes(32).toString('hex'), allowPrivate: false };
+  const webhook = async (owner: string) =>
+    (await registerWebhook(management, { organizationId: owner, url: PUBLIC_WEBHOOK_URL, events: ['document.sealed'] })).endpoint.id;
+  const disabled = await webhook(organizationId);
+  await storage.updateWebhookEndpoint(organizationId, disabled, { enabled: false, disabledReason: 'the endpoint answered 410 Gone', updatedAt: at });
+  return {
+    documents,
+    declined: declined.id,
+    webhooks: { enabled: await webhook(organizationId), disabled, foreign: await webhook(otherOrganizationId) },
+  };
+}
+
+/** The secrets an answer shows once: a session's key, a webhook endpoint's signing secret. */
+function secretsShown(request: FuzzRequest, answer: Answer): string[] {
+  if (answer.status !== 201 || (request.endpoint !== 'create-session' && request.endpoint !== 'create-webhook')) return [];
+  const { data } = JSON.parse(answer.text) as { data: { key?: string; secret?: string } };
+  return [data.key, data.secret].filter((secret) => secret !== undefined);
+}
+
 /**
  * Keys of every kind, pending documents with valid payloads, a document of another organization, sample PDFs with
- * fields, and documents in every state of their seal (one sealed by the real worker), in real storage.
- * @example const { targets, replaceCompleted } = await fuzzTargets({ storage, organizationId, maxPdfBytes, sealing })
+ * fields, documents in every state of their seal (one sealed by the real worker), and what declines, sessions and
+ * webhook changes act on (`writeTargets`), in real storage.
+ * @example const { targets, afterAnswer } = await fuzzTargets({ storage, organizationId, maxPdfBytes, sealing })
  */
 export async function fuzzTargets(store: FuzzStore): Promise<FuzzSetup> {
   const { storage } = store;
@@ -181,20 +248,33 @@ export async function fuzzTargets(store: FuzzStore): Promise<FuzzSetup> {
     pdfs,
     maxPdfBytes: store.maxPdfBytes,
     documents: await readTargets(store, pdfs[0]!, pkId, foreignPayload['documentId'] as string),
+    writes: await writeTargets(store, pdfs[1]!, pkId, other.id),
   };
+  const secrets = [...Object.values(targets.keys), ...(store.secret ? [store.secret] : [])];
+  secrets.push(...targets.writes.documents.flatMap((document) => Object.values(document.sessions)));
 
   return {
     targets,
-    secrets: [...Object.values(targets.keys), ...(store.secret ? [store.secret] : [])],
+    secrets,
     async readTokens(get) {
       const { sealed, unsealed, pending } = targets.documents;
       for (const target of [...sealed, ...unsealed, ...pending]) await readToken(store, target, get, fuzzKeys.pk);
     },
-    async replaceCompleted(request, answer) {
-      if (request.endpoint !== 'submit' || answer.status !== 201) return;
-      const { documentId } = JSON.parse(answer.text) as { documentId: string };
-      const index = payloads.findIndex((payload) => payload['documentId'] === documentId);
-      if (index >= 0) payloads[index] = await payloadOf(pdfs[index % pdfs.length]!);
+    async afterAnswer(request, answer) {
+      secrets.push(...secretsShown(request, answer));
+      if (request.endpoint === 'submit' && answer.status === 201) {
+        const { documentId } = JSON.parse(answer.text) as { documentId: string };
+        const index = payloads.findIndex((payload) => payload['documentId'] === documentId);
+        if (index >= 0) payloads[index] = await payloadOf(pdfs[index % pdfs.length]!);
+      }
+      if (request.endpoint === 'decline' && answer.status === 200) {
+        const { documentId } = JSON.parse(answer.text) as { documentId: string };
+        const { documents } = targets.writes;
+        const index = documents.findIndex((document) => document.id === documentId);
+        if (index < 0) return;
+        documents[index] = await declineTarget(store, pdfs[1]!, pkId, documents[index]!.kind);
+        secrets.push(...Object.values(documents[index]!.sessions));
+      }
     },
   };
 }

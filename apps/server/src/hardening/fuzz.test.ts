@@ -18,13 +18,17 @@ import { rawCases, rawExchange } from './raw-http.js';
  * the real app on real storage: no answer may be a 5xx, every refusal carries the contract's envelope, every success
  * its schema (a sealed PDF: its headers, length and range). Seeded: a failure names its seed and case, and
  * `SIGNET_FUZZ_SEED=… SIGNET_FUZZ_CASE=endpoint#index` draws that one request again.
+ * Nothing leaves loopback: the webhook endpoints registered have public addresses, but no run sends webhooks (the app
+ * in process has no dispatcher, the server over HTTP runs with WEBHOOK_DISPATCHER=false), and no URL sent names a
+ * host the server would look up in DNS (`withoutNameLookup`).
  * `pnpm fuzz` sets SIGNET_FUZZ_RUNS=10000 (requests per endpoint in process on SQLite); PostgreSQL gets a quarter
  * of that and the real server over HTTP a tenth, each drawn from cases of their own.
  */
 const SEED = Number(process.env.SIGNET_FUZZ_SEED ?? 20_261_122);
 /**
  * Requests per endpoint on SQLite in CI: uploads cost the most, so fewer of them. `/verify` reads signatures in the
- * PDF pool (but answers a stored seal's exact bytes from storage); the sealed document's reads are cheap.
+ * PDF pool (but answers a stored seal's exact bytes from storage); the sealed document's reads are cheap, and so are
+ * the JSON writes (a decline that declines costs a new document in its place).
  */
 const CI_RUNS: Record<Endpoint, number> = {
   submit: 1000,
@@ -33,6 +37,10 @@ const CI_RUNS: Record<Endpoint, number> = {
   verify: 600,
   'signed-document': 1200,
   'signed-copy': 1000,
+  decline: 600,
+  'create-session': 600,
+  'create-webhook': 600,
+  'update-webhook': 600,
 };
 const runsOf = (endpoint: Endpoint) => Number(process.env.SIGNET_FUZZ_RUNS ?? CI_RUNS[endpoint]);
 const ONLY = process.env.SIGNET_FUZZ_CASE;
@@ -69,8 +77,12 @@ async function read(response: Response): Promise<Answer> {
   return { status: response.status, headers: response.headers, text: new TextDecoder().decode(bytes), bytes };
 }
 
-const secretsIn = (logs: Array<Record<string, unknown>>, secrets: string[]) =>
-  logs.filter((line) => secrets.some((secret) => JSON.stringify(line).includes(secret)));
+function secretsIn(logs: Array<Record<string, unknown>>, secrets: string[]) {
+  return logs.filter((line) => {
+    const text = JSON.stringify(line);
+    return secrets.some((secret) => text.includes(secret));
+  });
+}
 
 describe.each(engines)('fuzz in process on $name', (engine) => {
   let t: TestApp;
@@ -96,7 +108,7 @@ describe.each(engines)('fuzz in process on $name', (engine) => {
       offset: engine.name === 'sqlite' ? 0 : 10_000_000,
       targets: setup.targets,
       send,
-      afterAnswer: setup.replaceCompleted,
+      afterAnswer: setup.afterAnswer,
       loggedError: (requestId) => loggedError(t.logs, requestId),
     });
   }, 60_000 + runsOf('submit') * 40);
@@ -127,6 +139,8 @@ describe('fuzz over HTTP', () => {
       AUTH_FAILURES_PER_MINUTE: '1000000',
       // Known, so that the targets can sign expired document tokens.
       SIGNET_SECRET: SECRET,
+      // No webhook is sent: the endpoints the fuzz registers have public addresses.
+      WEBHOOK_DISPATCHER: 'false',
     });
     setup = await fuzzTargets({ storage, organizationId: org.id, maxPdfBytes: config.maxPdfBytes, sealing: config.sealing, secret: SECRET });
     server = await startServer({ config, logger });
@@ -167,7 +181,7 @@ describe('fuzz over HTTP', () => {
       offset: 20_000_000,
       targets: setup.targets,
       send,
-      afterAnswer: setup.replaceCompleted,
+      afterAnswer: setup.afterAnswer,
       loggedError: (requestId) => loggedError(logs, requestId),
     });
   }, 60_000 + runsOf('submit') * 10);

@@ -195,7 +195,24 @@ export async function readJsonBody(c: Context): Promise<{ text: string; value: u
 export async function readJsonObject(c: Context): Promise<unknown> {
   const { value } = await readJsonBody(c);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw validationError('body', 'must be a JSON object');
+  const nul = nulPath(value);
+  if (nul) throw validationError(issuePath(nul) || 'body', 'must not contain the character U+0000 (NUL)');
   return value;
+}
+
+/**
+ * The path of the first string in `value` that holds a NUL, which a management request's strings are stored as:
+ * PostgreSQL's `text` refuses it (a 500) and SQLite cuts the string there (a reason or URL stored shorter than it was
+ * answered). Nesting is already bounded by {@link MAX_JSON_DEPTH}.
+ */
+function nulPath(value: unknown, path: Array<string | number> = []): Array<string | number> | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [name, item] of Object.entries(value)) {
+    const found = nulPath(item, [...path, Array.isArray(value) ? Number(name) : name]);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** The 413 for a small JSON body over `maxSize` bytes, declared or streamed. */

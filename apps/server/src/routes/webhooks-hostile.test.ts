@@ -66,6 +66,9 @@ describe('hostile webhook registrations', () => {
     ['an unknown member', { url: PUBLIC, events: ['document.sealed'], secret: 'whsec_mine' }],
     ['a description of 501 characters', { url: PUBLIC, events: ['document.sealed'], description: 'x'.repeat(501) }],
     ['null', null],
+    // Stored as text: PostgreSQL refuses NUL, SQLite cuts the string there.
+    ['a NUL in the description', { url: PUBLIC, events: ['document.sealed'], description: 'Billing\u0000 hook' }],
+    ['a NUL in the url', { url: `${PUBLIC}?a=\u0000`, events: ['document.sealed'] }],
   ])('400 VALIDATION_ERROR for %s', async (_, body) => {
     await refused(await create(body), 400, 'VALIDATION_ERROR');
   });
@@ -86,6 +89,8 @@ describe('hostile webhook registrations', () => {
     await refused(await call(t, 'PATCH', path, { key: sk, body: { secret: 'whsec_AAAA' } }), 400, 'VALIDATION_ERROR');
     await refused(await call(t, 'PATCH', path, { key: sk, body: { organizationId: 'org_x' } }), 400, 'VALIDATION_ERROR');
     await refused(await call(t, 'PATCH', path, { key: sk, body: { enabled: 'yes' } }), 400, 'VALIDATION_ERROR');
+    const nul = await refused(await call(t, 'PATCH', path, { key: sk, body: { description: 'aa\u0000bb' } }), 400, 'VALIDATION_ERROR');
+    expect(nul.details?.field).toBe('description');
     expect((await t.storage.getWebhookEndpoint(t.org.id, data.id))?.url).toBe(PUBLIC);
   });
 
