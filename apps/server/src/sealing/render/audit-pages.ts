@@ -2,7 +2,8 @@ import { rgb, type PDF, type PDFPage, type EmbeddedFont } from '@libpdf/core';
 import type { AuditEventType } from '@signet/contract';
 import type { AuditTrailEvent, SealInput } from '../types.js';
 import type { SealFonts } from './fonts.js';
-import { wrap } from './text-layout.js';
+import { textLine, wrap, type TextLine } from './text-layout.js';
+import { drawLine } from './text-shaping.js';
 
 /** US Letter, with 0.75 in margins. */
 const PAGE = { width: 612, height: 792, margin: 54 } as const;
@@ -116,7 +117,8 @@ class AuditWriter {
   heading(text: string): void {
     this.#room(14 + 8 + LEADING * 2);
     this.#y -= 14;
-    this.#page.drawText(text, { x: PAGE.margin, y: this.#y - 11, font: this.#fonts.bold, size: 11, color: TEXT });
+    // A signer's name is in it: shaped and reordered when it is written right to left.
+    drawLine(this.#page, textLine(text, this.#fonts.bold, 11), { x: PAGE.margin, y: this.#y - 11, font: this.#fonts.bold, size: 11, color: TEXT });
     this.#y -= 16;
     this.#page.drawLine({ start: { x: PAGE.margin, y: this.#y }, end: { x: PAGE.width - PAGE.margin, y: this.#y }, color: RULE, thickness: 0.75 });
     this.#y -= 8;
@@ -125,13 +127,14 @@ class AuditWriter {
   paragraph(text: string, color: typeof TEXT): void {
     const lines = wrap(text, this.#fonts.regular, BODY, CONTENT_WIDTH);
     this.#room(lines.length * LEADING);
-    this.#lines(lines, PAGE.margin, this.#fonts.regular, color);
+    this.#lines(lines, PAGE.margin, CONTENT_WIDTH, this.#fonts.regular, color);
     this.#y -= ROW_GAP;
   }
 
   /**
-   * A label and its value side by side; a long value wraps in its column. A `oneLine` value (a hash) is set smaller
-   * where that keeps it on one line, so it can be read and copied whole.
+   * A label and its value side by side; a long value wraps in its column, and a right-to-left one starts at the
+   * column's right edge. A `oneLine` value (a hash) is set smaller where that keeps it on one line, so it can be read
+   * and copied whole.
    */
   row(label: string, value: string, options: { boldFirstLine?: boolean; oneLine?: boolean } = {}): void {
     const valueX = PAGE.margin + LABEL_WIDTH;
@@ -144,9 +147,9 @@ class AuditWriter {
       const height = Math.max(labelLines.length, lines.length) * LEADING;
       this.#room(height);
       const top = this.#y;
-      this.#lines(labelLines, PAGE.margin, this.#fonts.regular, MUTED);
+      this.#lines(labelLines, PAGE.margin, LABEL_WIDTH - 10, this.#fonts.regular, MUTED);
       this.#y = top;
-      this.#lines(lines, valueX, this.#fonts.regular, TEXT, size);
+      this.#lines(lines, valueX, valueWidth, this.#fonts.regular, TEXT, size);
       this.#y = top - height - ROW_GAP;
       return;
     }
@@ -155,10 +158,10 @@ class AuditWriter {
     const height = Math.max(labelLines.length, firstLines.length + restLines.length) * LEADING;
     this.#room(height);
     const top = this.#y;
-    this.#lines(labelLines, PAGE.margin, this.#fonts.regular, MUTED);
+    this.#lines(labelLines, PAGE.margin, LABEL_WIDTH - 10, this.#fonts.regular, MUTED);
     this.#y = top;
-    this.#lines(firstLines, valueX, options.boldFirstLine ? this.#fonts.bold : this.#fonts.regular, TEXT);
-    this.#lines(restLines, valueX, this.#fonts.regular, restLines.length > 0 && options.boldFirstLine ? MUTED : TEXT);
+    this.#lines(firstLines, valueX, valueWidth, options.boldFirstLine ? this.#fonts.bold : this.#fonts.regular, TEXT);
+    this.#lines(restLines, valueX, valueWidth, this.#fonts.regular, restLines.length > 0 && options.boldFirstLine ? MUTED : TEXT);
     this.#y = top - height - ROW_GAP;
   }
 
@@ -175,9 +178,10 @@ class AuditWriter {
     return this.#pages.at(-1)!;
   }
 
-  #lines(lines: string[], x: number, font: EmbeddedFont, color: typeof TEXT, size = BODY): void {
+  /** Draws `lines` one under the other in the column from `x`, `width` wide. */
+  #lines(lines: TextLine[], x: number, width: number, font: EmbeddedFont, color: typeof TEXT, size = BODY): void {
     for (const line of lines) {
-      this.#page.drawText(line, { x, y: this.#y - BODY, font, size, color });
+      drawLine(this.#page, line, { x: line.rtl ? x + width - line.width : x, y: this.#y - BODY, font, size, color });
       this.#y -= LEADING;
     }
   }

@@ -5,16 +5,18 @@ import type { SealFonts } from './fonts.js';
 import { displayedPage, fieldRect, type DisplayedRect } from './page-geometry.js';
 import { fitSignatureImage } from './signature-image.js';
 import { defaultTextStyle, layoutField } from './text-layout.js';
+import { drawLine } from './text-shaping.js';
 
 /** The viewer's input text colour (`.signet-input`, #111827). */
 const INK = rgb(0x11 / 255, 0x18 / 255, 0x27 / 255);
 
 /**
  * Draws each submitted value into its field's rectangle on `pdf`'s pages: text (of every typed kind), dates and a
- * chosen option's label in the submitted style, signature, initials and image-field pictures fitted with their
- * aspect ratio kept, a check mark for a ticked box, a radio group's circles with the chosen one filled. The rectangle
- * is the field's definition (the submission's position where a value has none), a fraction of the page as
- * displayed; every value is drawn in displayed coordinates through one `cm` and clipped to its rectangle.
+ * chosen option's label in the submitted style (right-to-left text shaped, reordered and started at the right edge),
+ * signature, initials and image-field pictures fitted with their aspect ratio kept, a check mark for a ticked box, a
+ * radio group's circles with the chosen one filled. The rectangle is the field's definition (the submission's
+ * position where a value has none), a fraction of the page as displayed; every value is drawn in displayed
+ * coordinates through one `cm` and clipped to its rectangle.
  * @example await drawValues(pdf, input.fields, input.submission.values, embedSealFonts(pdf))
  */
 export async function drawValues(pdf: PDF, fields: readonly FieldDefinition[], values: readonly SubmittedField[], fonts: SealFonts): Promise<void> {
@@ -90,7 +92,7 @@ async function drawValue(
 
 function drawText(page: PDFPage, text: string, rect: DisplayedRect, style: TextStyle, fonts: SealFonts, vertical?: 'top'): void {
   for (const line of layoutField(text, rect, style, fonts.regular, vertical)) {
-    page.drawText(line.text, { x: line.x, y: line.y, font: fonts.regular, size: style.fontSize, color: INK });
+    drawLine(page, line, { x: line.x, y: line.y, font: fonts.regular, size: style.fontSize, color: INK });
   }
 }
 
@@ -112,7 +114,7 @@ function radioGroup(page: PDFPage, options: readonly FieldOption[], chosen: stri
     }
     const labelRect = { x: centreX + radius * 1.6, y: centreY - rowHeight / 2, width: rect.width - radius * 3.2, height: rowHeight };
     for (const line of layoutField(option.label, labelRect, style, fonts.regular).slice(0, 1)) {
-      page.drawText(line.text, { x: line.x, y: line.y, font: fonts.regular, size: style.fontSize, color: INK });
+      drawLine(page, line, { x: line.x, y: line.y, font: fonts.regular, size: style.fontSize, color: INK });
     }
   });
   operators.push(ops.popGraphicsState());

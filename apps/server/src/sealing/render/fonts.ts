@@ -3,7 +3,10 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { EmbeddedFont, PDF } from '@libpdf/core';
 
-/** DejaVu Sans: Latin, Greek and Cyrillic (and ✓, —, €) in one free font. */
+/**
+ * DejaVu Sans: Latin, Greek, Cyrillic, Hebrew and Arabic (and ✓, —, €) in one free font, with the OpenType tables
+ * HarfBuzz shapes Arabic with and the Arabic presentation forms the shaped glyphs are written as (text-shaping.ts).
+ */
 const FONT_DIR = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
 
 const files = new Map<string, Uint8Array>();
