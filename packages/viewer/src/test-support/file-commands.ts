@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,11 +12,20 @@ import type { BrowserCommand } from 'vitest/node';
  */
 const chooseFile: BrowserCommand<[selector: string, name: string, base64: string]> = async (context, selector, name, base64) => {
   if (context.provider.name !== 'webdriverio') throw new Error('chooseFile is for the webdriverio provider: use userEvent.upload');
-  const path = join(await mkdtemp(join(tmpdir(), 'signet-upload-')), name);
+  const path = join(await uploadDir(), name);
   await writeFile(path, Buffer.from(base64, 'base64'));
   const browser = (context as unknown as { browser: { $(selector: string): { addValue(value: string): Promise<void> } } }).browser;
   await browser.$(selector).addValue(path);
 };
+
+/** One temporary directory for the run's chosen files, made on first use and removed when the process exits. */
+let directory: Promise<string> | undefined;
+function uploadDir(): Promise<string> {
+  return (directory ??= mkdtemp(join(tmpdir(), 'signet-upload-')).then((made) => {
+    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+    return made;
+  }));
+}
 
 export const fileCommands = { chooseFile };
 
