@@ -1,10 +1,10 @@
 import { isIP } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { drawFor } from './fuzz-draw.js';
+import { utf8 } from './fuzz-json.js';
 import { PUBLIC_WEBHOOK_URL, withoutNameLookup } from './fuzz-json-writes.js';
 import { ENDPOINTS, fuzzRequest, type FuzzKeys, type FuzzTargets } from './fuzz-requests.js';
 
-const utf8 = (text: string) => new TextEncoder().encode(text);
 const text = (body: Uint8Array | undefined) => new TextDecoder().decode(body);
 
 /** The host the server would resolve for a body's `url` (read as it reads it), when it is a name. */

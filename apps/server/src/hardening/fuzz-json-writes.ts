@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { DECLINE_REASON_MAX_LENGTH, WEBHOOK_DESCRIPTION_MAX_LENGTH, WEBHOOK_EVENT_TYPES, WEBHOOK_URL_MAX_LENGTH } from '@signet/contract';
 import { chance, pick, uniform, weighted, type Draw } from './fuzz-draw.js';
-import { hostileString, hostileValue, label, mutateText, mutateTree, nested, serialize, NESTING_DEPTHS, type JsonTree } from './fuzz-json.js';
+import { hostileString, hostileValue, label, mutateText, mutateTree, nested, serialize, utf8, NESTING_DEPTHS, type JsonTree } from './fuzz-json.js';
 import { idInPath } from './fuzz-reads.js';
 import type { FuzzTargets } from './fuzz-requests.js';
 
@@ -39,8 +39,6 @@ export interface JsonWrite {
   body: Uint8Array | undefined;
   sessionKey?: string;
 }
-
-const utf8 = (text: string) => new TextEncoder().encode(text);
 
 /** The JSON text of `base` (an object) with one more member, written as `raw` JSON text. */
 const withMember = (base: JsonTree, name: string, raw: string) => {

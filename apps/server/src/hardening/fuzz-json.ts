@@ -246,7 +246,8 @@ export function mutateTree(g: Draw, tree: JsonTree, count: number, recipe: strin
 const JUNK = ['NaN', 'Infinity', '-Infinity', 'undefined', '01', '+1', '.5', '1.', '0x1F', "'x'", 'True', 'nul', ',', '}', ']', '"', '\\', '\\x41', '\\u12', '/* c */', '\u0000', ':', '{', '['];
 const BAD_UTF8 = [[0xc3, 0x28], [0xff], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82], [0xfe, 0xff]];
 
-const utf8 = (text: string) => new TextEncoder().encode(text);
+/** `text` as the UTF-8 bytes a body carries. */
+export const utf8 = (text: string) => new TextEncoder().encode(text);
 const concat = (...parts: Uint8Array[]) => Uint8Array.from(Buffer.concat(parts));
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { chance, pick, randomBytes, uniform, weighted, type Draw } from './fuzz-draw.js';
-import { hostileString, hostileValue, label, mutateText, mutateTree, nested, serialize, NESTING_DEPTHS, type JsonTree } from './fuzz-json.js';
+import { hostileString, hostileValue, label, mutateText, mutateTree, nested, serialize, utf8, NESTING_DEPTHS, type JsonTree } from './fuzz-json.js';
 import type { FuzzTargets } from './fuzz-requests.js';
 
 /** One part of a multipart/form-data body, written out by hand so that any of it can be wrong. */
@@ -23,7 +23,6 @@ interface Encoding {
   preamble: string;
 }
 
-const utf8 = (text: string) => new TextEncoder().encode(text);
 const concat = (parts: Uint8Array[]) => Uint8Array.from(Buffer.concat(parts));
 
 function encode(parts: Part[], encoding: Encoding): Uint8Array {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalPayload, endpoints, type FieldDefinition } from '@signet/contract';
 import { alphanumeric, chance, headerSafe, pick, randomBytes, uniform, weighted, type Draw } from './fuzz-draw.js';
-import { RawJson, cloneTree, hostileString, hostileValue, label, mutateText, mutateTree, nested, serialize, NESTING_DEPTHS, type JsonTree } from './fuzz-json.js';
+import { RawJson, cloneTree, hostileString, hostileValue, label, mutateText, mutateTree, nested, serialize, utf8, NESTING_DEPTHS, type JsonTree } from './fuzz-json.js';
 import { jsonWriteRequest, type WriteTargets } from './fuzz-json-writes.js';
 import { multipartBody, verifyBody } from './fuzz-multipart.js';
 import { signedCopyRequest, signedDocumentRequest } from './fuzz-reads.js';
@@ -97,8 +97,6 @@ export interface FuzzRequest {
   /** For `/verify`: the organization's sealed files, SHA-256 to document id, the only ones it may call intact. */
   sealedFiles?: Record<string, string>;
 }
-
-const utf8 = (text: string) => new TextEncoder().encode(text);
 
 function apiKeyHeader(g: Draw, keys: FuzzKeys, preferred: 'pk' | 'sk', recipe: string[]): Array<[string, string]> {
   const main = keys[preferred];
