@@ -3,6 +3,7 @@ import { DEFAULT_CONNECTION_LIMITS as LIMITS, type ConnectionLimits } from './ht
 import { parseTrustProxy, type TrustProxy } from './middleware/api-key/client-ip.js';
 import { DEFAULT_PDF_POOL_OPTIONS, type PdfPoolOptions } from './pdf/pool/index.js';
 import { DEFAULT_PREVIEW_LIMITS } from './pdf/preview.js';
+import { DEFAULT_SEAL_LIMITS, type SealLimits } from './sealing/seal-limits.js';
 
 /**
  * Standard Webhooks' retry schedule: the delay before each attempt, the first immediate; ±10 % jitter is applied to
@@ -56,6 +57,10 @@ const EnvSchema = z.object({
   SEAL_LEASE_MS: milliseconds(60_000),
   SEAL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
   SEAL_RETRY_BASE_MS: milliseconds(2000),
+  SEAL_TIMEOUT_PER_PAGE_MS: z.coerce.number().min(0).default(DEFAULT_SEAL_LIMITS.msPerPage),
+  SEAL_TIMEOUT_PER_MIB_MS: z.coerce.number().min(0).default(DEFAULT_SEAL_LIMITS.msPerMib),
+  SEAL_TIMEOUT_MAX_MS: z.coerce.number().int().min(100).default(DEFAULT_SEAL_LIMITS.maxMs),
+  SEAL_MEMORY_MB: z.coerce.number().int().min(128).default(DEFAULT_SEAL_LIMITS.memoryMb),
   SIGNET_WEBHOOKS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   WEBHOOK_DISPATCHER: z.enum(['true', 'false']).default('true'),
   WEBHOOK_POLL_MS: milliseconds(1000),
@@ -139,6 +144,8 @@ export interface SealingConfig {
   maxAttempts: number;
   /** Delay before the second attempt; it doubles with each further one (ms). */
   retryBaseMs: number;
+  /** A seal's time limit from its document's size, its ceiling, and its memory limit (`seal-limits.ts`). */
+  limits: SealLimits;
 }
 
 /**
@@ -154,6 +161,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   if (e.WEBHOOK_LEASE_MS <= e.WEBHOOK_TIMEOUT_MS) {
     throw new Error('Invalid configuration: WEBHOOK_LEASE_MS: must exceed WEBHOOK_TIMEOUT_MS');
+  }
+  if (e.SEAL_TIMEOUT_MAX_MS < e.PDF_TASK_TIMEOUT_MS) {
+    throw new Error('Invalid configuration: SEAL_TIMEOUT_MAX_MS: must not be below PDF_TASK_TIMEOUT_MS');
   }
   if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
     throw new Error('Invalid configuration: HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS');
@@ -183,6 +193,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       workers: e.PDF_WORKERS,
       taskTimeoutMs: e.PDF_TASK_TIMEOUT_MS,
       memoryLimitMb: e.PDF_WORKER_MEMORY_MB,
+      taskMemoryCeilingMb: Math.max(e.PDF_WORKER_MEMORY_MB, e.SEAL_MEMORY_MB),
       maxQueue: e.PDF_QUEUE_MAX,
       preview: { heapBytes: e.PDFIUM_HEAP_MB * 1024 * 1024, maxImagePixels: e.PDF_MAX_IMAGE_PIXELS },
     },
@@ -196,6 +207,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       leaseMs: e.SEAL_LEASE_MS,
       maxAttempts: e.SEAL_MAX_ATTEMPTS,
       retryBaseMs: e.SEAL_RETRY_BASE_MS,
+      limits: {
+        msPerPage: e.SEAL_TIMEOUT_PER_PAGE_MS,
+        msPerMib: e.SEAL_TIMEOUT_PER_MIB_MS,
+        maxMs: e.SEAL_TIMEOUT_MAX_MS,
+        memoryMb: e.SEAL_MEMORY_MB,
+      },
     },
     webhooks: {
       allowPrivate: e.SIGNET_WEBHOOKS_ALLOW_PRIVATE === 'true',

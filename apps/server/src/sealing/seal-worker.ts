@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 import { PdfLimitError, PdfPoolBusyError, type PdfPool } from '../pdf/pool/index.js';
 import type { SealJob, Storage, StoredSubmission } from '../storage/types.js';
 import { SealError } from './errors.js';
+import { isLargeDocument, sealTimeLimit, smallDocumentSize } from './seal-limits.js';
 import type { SealInput, SigningKey } from './types.js';
 
 /** The longest wait between two attempts of a job, however many it has had. */
@@ -20,7 +21,10 @@ export interface SealWorkerOptions {
    * job with its reason instead of stopping the server.
    */
   signingKey: () => Promise<SigningKey>;
-  /** Seals run side by side (default 1); more than the pool's workers only queue in the pool. */
+  /**
+   * Seals run side by side (default 1); more than the pool's workers only queue in the pool. With more than one,
+   * one of them never takes a large document (`isLargeDocument`), so small ones are not stuck behind large ones.
+   */
   concurrency?: number;
   /** Origin of the sealed PDF's URL in `document.sealed` webhook events (default: a path without one). */
   publicBaseUrl?: string;
@@ -55,7 +59,7 @@ export class SealWorker {
     if (this.#running) return;
     this.#running = true;
     const loops = Math.max(1, this.#options.concurrency ?? 1);
-    this.#loops = Array.from({ length: loops }, () => this.#loop());
+    this.#loops = Array.from({ length: loops }, (_, index) => this.#loop({ smallOnly: loops > 1 && index === loops - 1 }));
   }
 
   /** Looks for due jobs now rather than at the next poll (a submission just enqueued one). */
@@ -70,10 +74,11 @@ export class SealWorker {
     await Promise.all(this.#loops);
   }
 
-  /** Takes one due job and runs it; false when none was due. */
-  async runOnce(): Promise<boolean> {
-    const { storage, config } = this.#options;
-    const job = await storage.claimSealJob(this.owner, { now: this.#now(), leaseMs: config.leaseMs });
+  /** Takes one due job (of a document that is not large, with `smallOnly`) and runs it; false when none was due. */
+  async runOnce(options: { smallOnly?: boolean } = {}): Promise<boolean> {
+    const { storage, config, pdfPool } = this.#options;
+    const size = options.smallOnly ? smallDocumentSize(config.limits, pdfPool.options.taskTimeoutMs) : undefined;
+    const job = await storage.claimSealJob(this.owner, { now: this.#now(), leaseMs: config.leaseMs, ...(size ? { size } : {}) });
     if (!job) return false;
     if (job.attempts > config.maxAttempts) {
       // Taken over after its lease ran out each time: whatever it does stops the worker (killed, out of memory).
@@ -85,11 +90,11 @@ export class SealWorker {
     return true;
   }
 
-  async #loop(): Promise<void> {
+  async #loop(lane: { smallOnly: boolean }): Promise<void> {
     while (this.#running) {
       let worked = false;
       try {
-        worked = await this.runOnce();
+        worked = await this.runOnce(lane);
       } catch (error) {
         // Storage failed (a restart of the database): wait for the next poll and try again.
         this.#options.logger.error({ err: error }, 'seal worker: could not take a job');
@@ -122,14 +127,23 @@ export class SealWorker {
   }
 
   async #run(job: SealJob): Promise<void> {
-    const { storage, pdfPool, logger } = this.#options;
+    const { storage, pdfPool, logger, config } = this.#options;
     const log = logger.child({ documentId: job.documentId, submissionId: job.submissionId, attempt: job.attempts });
+    // A seal may outlast the lease (a large document): it is renewed while the seal runs, so no other worker takes
+    // the job over from a live one, and one that died still loses it after `leaseMs`.
+    const renewal = setInterval(() => {
+      const until = new Date(this.#now().getTime() + config.leaseMs);
+      storage.renewSealLease(this.owner, job.documentId, until).catch((error: unknown) => log.warn({ err: error }, 'seal worker: could not renew a lease'));
+    }, Math.max(50, Math.floor(config.leaseMs / 3)));
+    let limitMs: number | undefined;
     try {
       const input = await this.#input(job);
       const original = await storage.readDocumentContent(job.documentId, 0, input.document.size - 1);
       const sealedAt = input.seal.sealedAt;
+      const size = { pageCount: input.seal.document.pageCount, fileSize: input.document.size };
+      limitMs = sealTimeLimit(config.limits, pdfPool.options.taskTimeoutMs, size, job.attempts);
       const started = performance.now();
-      const sealed = await pdfPool.run('seal', original, input.seal);
+      const sealed = await pdfPool.runWithin({ timeoutMs: limitMs, memoryLimitMb: config.limits.memoryMb }, 'seal', original, input.seal);
       const sha256 = hash('sha256', sealed, 'hex');
       const stored = await storage.completeSealJob(
         this.owner,
@@ -137,11 +151,35 @@ export class SealWorker {
         sealed,
         `${this.#options.publicBaseUrl ?? ''}/documents/${job.documentId}/signed.pdf`,
       );
-      if (stored) log.info({ sha256, bytes: sealed.byteLength, ms: Math.round(performance.now() - started) }, 'document sealed');
+      const large = isLargeDocument(config.limits, pdfPool.options.taskTimeoutMs, size);
+      const ms = Math.round(performance.now() - started);
+      if (stored) log.info({ sha256, bytes: sealed.byteLength, ms, limitMs, pages: size.pageCount, large }, 'document sealed');
       else log.warn('seal discarded: the job was taken over by another worker or is already sealed');
     } catch (error) {
-      await this.#fail(job, error, log);
+      await this.#fail(job, error instanceof PdfLimitError ? this.#limitReached(error, limitMs) : error, log);
+    } finally {
+      clearInterval(renewal);
     }
+  }
+
+  /**
+   * A seal stopped at a limit, as the job's reason: past its time limit it is tried again with a longer one (each
+   * attempt's doubles), unless it already had the ceiling; past the memory or image cap it fails, naming the cap.
+   */
+  #limitReached(error: PdfLimitError, limitMs: number | undefined): SealError {
+    const { limits } = this.#options.config;
+    if (error.limit === 'time') {
+      const atCeiling = limitMs === undefined || limitMs >= limits.maxMs;
+      const reason = atCeiling
+        ? `the seal took longer than ${limits.maxMs} ms, the most any seal may take (SEAL_TIMEOUT_MAX_MS)`
+        : `the seal took longer than its time limit of ${limitMs} ms; the next attempt is given twice as long, up to ${limits.maxMs} ms (SEAL_TIMEOUT_MAX_MS)`;
+      return new SealError(reason, { retryable: !atCeiling, cause: error });
+    }
+    if (error.limit === 'memory') {
+      const reason = `the seal needed more memory than a PDF worker may use while sealing, ${limits.memoryMb} MiB (SEAL_MEMORY_MB): ${error.message}`;
+      return new SealError(reason, { retryable: false, cause: error });
+    }
+    return new SealError(`the seal stopped at the PDF image cap (PDF_MAX_IMAGE_PIXELS): ${error.message}`, { retryable: false, cause: error });
   }
 
   /** What the seal needs: the document, its submissions and audit trail so far, and the signing key. */
@@ -207,8 +245,8 @@ export class SealWorker {
 function isRetryable(error: unknown): boolean {
   if (error instanceof SealError) return error.retryable;
   if (error instanceof PdfPoolBusyError) return true;
-  // A seal that ran out of time may have been slowed by load; one past the memory or image caps will be again.
-  if (error instanceof PdfLimitError) return error.limit === 'time';
+  // Not reached from a seal (`#limitReached` turns these into a SealError first).
+  if (error instanceof PdfLimitError) return false;
   // Storage or a crashed worker: passing causes.
   return true;
 }

@@ -15,7 +15,7 @@ import {
   type SealedDocumentRow,
 } from './sealing-rows.js';
 import type { Queryable, SqlDatabase } from './sql-database.js';
-import type { NewAuditEvent, SealJob, SealJobStatus, SealState, SealedDocument } from './types.js';
+import type { NewAuditEvent, SealJob, SealJobSizeLimit, SealJobStatus, SealState, SealedDocument } from './types.js';
 
 /*
  * The sealing half of `SqlStorage` (its `Storage` methods delegate here): the audit trail, the seal jobs' outbox
@@ -24,9 +24,22 @@ import type { NewAuditEvent, SealJob, SealJobStatus, SealState, SealedDocument }
 
 const INSERT_EVENT = `INSERT INTO audit_events (id, document_id, type, occurred_at, ip, user_agent)
   VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
-const DUE_JOB = `SELECT document_id FROM seal_jobs
-  WHERE (status = 'pending' AND run_at <= ?) OR (status = 'running' AND lease_until < ?)
-  ORDER BY run_at, document_id LIMIT 1 FOR UPDATE SKIP LOCKED`;
+/**
+ * A due job, fairly: first of the organizations with the fewest seals running now (so one organization's backlog,
+ * or one document's retries, never keep another's seals waiting), then the longest due. `size` is the lane's
+ * condition on the document's size (`AND …`, or nothing).
+ */
+const dueJob = (size: string) => `SELECT j.document_id FROM seal_jobs j JOIN documents d ON d.id = j.document_id
+  WHERE ((j.status = 'pending' AND j.run_at <= ?) OR (j.status = 'running' AND j.lease_until < ?))${size}
+  ORDER BY (SELECT COUNT(*) FROM seal_jobs r JOIN documents o ON o.id = r.document_id
+      WHERE r.status = 'running' AND r.lease_until >= ? AND o.organization_id = d.organization_id),
+    j.run_at, j.document_id
+  LIMIT 1 FOR UPDATE OF j SKIP LOCKED`;
+const DUE_JOB = dueJob('');
+// Weights as floating point on both engines (PostgreSQL would otherwise take the parameters for integers).
+const DUE_SMALL_JOB = dueJob(
+  ' AND d.page_count * CAST(? AS DOUBLE PRECISION) + d.file_size * CAST(? AS DOUBLE PRECISION) <= CAST(? AS DOUBLE PRECISION)',
+);
 const JOB_BY_DOCUMENT = `SELECT ${SEAL_JOB_COLUMNS} FROM seal_jobs WHERE document_id = ?`;
 const SEALED_BY_DOCUMENT = `SELECT ${SEALED_DOCUMENT_COLUMNS} FROM sealed_documents WHERE document_id = ?`;
 
@@ -67,11 +80,14 @@ export async function listAuditEvents(db: SqlDatabase, documentId: string): Prom
 export async function claimSealJob(
   db: SqlDatabase,
   owner: string,
-  options: { now: Date; leaseMs: number },
+  options: { now: Date; leaseMs: number; size?: SealJobSizeLimit },
 ): Promise<SealJob | null> {
   const now = options.now.getTime();
+  const { size } = options;
   return db.transaction(async (tx) => {
-    const due = await tx.get<{ document_id: string }>(DUE_JOB, [now, now]);
+    const due = size
+      ? await tx.get<{ document_id: string }>(DUE_SMALL_JOB, [now, now, size.perPage, size.perByte, size.max, now])
+      : await tx.get<{ document_id: string }>(DUE_JOB, [now, now, now]);
     if (!due) return null;
     await tx.run(
       `UPDATE seal_jobs SET status = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?, run_at = ?,
@@ -81,6 +97,14 @@ export async function claimSealJob(
     );
     return toSealJob((await tx.get<SealJobRow>(JOB_BY_DOCUMENT, [due.document_id]))!);
   });
+}
+
+export async function renewSealLease(db: SqlDatabase, owner: string, documentId: string, until: Date): Promise<boolean> {
+  const changed = await db.run(
+    `UPDATE seal_jobs SET lease_until = ? WHERE document_id = ? AND status = 'running' AND lease_owner = ?`,
+    [until.getTime(), documentId, owner],
+  );
+  return changed === 1;
 }
 
 export async function completeSealJob(

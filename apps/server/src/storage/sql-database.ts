@@ -2,7 +2,7 @@
  * The seam between Signet's queries and the two engines. A query is written once, in SQL both engines accept, with
  * `?` for each parameter; an engine rewrites what it spells differently, once per query text:
  * - PostgreSQL numbers its parameters: `?` becomes `$1`, `$2`… (a `?` inside a quoted string stays).
- * - SQLite has no row locks: a trailing `FOR UPDATE` (or `FOR UPDATE SKIP LOCKED`) is dropped, as its transactions take the database's write lock
+ * - SQLite has no row locks: a trailing `FOR UPDATE` (with `OF t` and `SKIP LOCKED` or not) is dropped, as its transactions take the database's write lock
  *   when they begin (BEGIN IMMEDIATE), which already serializes them.
  * Rows come back as objects named by column, bytes as `Uint8Array`; BIGINT columns as numbers from SQLite and
  * strings from PostgreSQL (the row mappers of `schema.ts` take both).

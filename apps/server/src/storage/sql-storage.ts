@@ -64,6 +64,7 @@ import type {
   WebhookDeliveryRecord,
   WebhookEndpointChanges,
   WebhookEndpointRecord,
+  SealJobSizeLimit,
 } from './types.js';
 
 /** A claim retries when the row it conflicted with was released before it could be read; this bounds the loop. */
@@ -373,8 +374,12 @@ export class SqlStorage implements Storage {
     return derived.length === 0 ? events : [...events, ...derived].sort(byOccurrence);
   }
 
-  claimSealJob(owner: string, options: { now: Date; leaseMs: number }): Promise<SealJob | null> {
+  claimSealJob(owner: string, options: { now: Date; leaseMs: number; size?: SealJobSizeLimit }): Promise<SealJob | null> {
     return sealing.claimSealJob(this.#db, owner, options);
+  }
+
+  renewSealLease(owner: string, documentId: string, until: Date): Promise<boolean> {
+    return sealing.renewSealLease(this.#db, owner, documentId, until);
   }
 
   async completeSealJob(owner: string, sealed: SealedDocument, content: Uint8Array, signedDocumentUrl?: string): Promise<boolean> {

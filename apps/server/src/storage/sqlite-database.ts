@@ -8,7 +8,7 @@ const SQLITE_DDL: DdlDialect = {
   storeUncompressed: () => '',
 };
 
-const TRAILING_FOR_UPDATE = /\s+FOR\s+UPDATE(\s+SKIP\s+LOCKED)?\s*$/i;
+const TRAILING_FOR_UPDATE = /\s+FOR\s+UPDATE(\s+OF\s+\w+(\s*,\s*\w+)*)?(\s+SKIP\s+LOCKED)?\s*$/i;
 
 interface Prepared {
   statement: Database.Statement;

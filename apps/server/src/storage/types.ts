@@ -123,6 +123,16 @@ export interface StoredSubmission {
 
 export type SealJobStatus = 'pending' | 'running' | 'sealed' | 'failed';
 
+/**
+ * Which documents a claim may take, by their size: only those with `perPage × pages + perByte × bytes` at most
+ * `max` (a seal worker's lane for documents that are not large; see `sealing/seal-limits.ts`).
+ */
+export interface SealJobSizeLimit {
+  perPage: number;
+  perByte: number;
+  max: number;
+}
+
 /** The outbox row that makes a completed document's sealed PDF (`sealing/`). */
 export interface SealJob {
   documentId: string;
@@ -368,11 +378,15 @@ export interface Storage {
   listAuditEvents(documentId: string): Promise<AuditEvent[]>;
 
   /**
-   * Takes the oldest due seal job (pending and due, or running with a lease that ran out) for `owner` until
-   * `now + leaseMs`, counting an attempt; null when none is due. Instances sharing a PostgreSQL database never take
-   * the same job (`FOR UPDATE SKIP LOCKED`).
+   * Takes a due seal job (pending and due, or running with a lease that ran out) for `owner` until
+   * `now + leaseMs`, counting an attempt; null when none is due. Fair: of the due jobs, one of the organization with
+   * the fewest seals running now, then the longest due (`run_at`), so one organization's backlog or retries never
+   * keep another's seals waiting; `size` keeps to documents no larger than it. Instances sharing a PostgreSQL
+   * database never take the same job (`FOR UPDATE SKIP LOCKED`).
    */
-  claimSealJob(owner: string, options: { now: Date; leaseMs: number }): Promise<SealJob | null>;
+  claimSealJob(owner: string, options: { now: Date; leaseMs: number; size?: SealJobSizeLimit }): Promise<SealJob | null>;
+  /** Extends `owner`'s lease of a running job to `until` (a long seal keeps it); false when `owner` no longer holds it. */
+  renewSealLease(owner: string, documentId: string, until: Date): Promise<boolean>;
   /**
    * Stores the sealed file, marks the job `sealed`, records `document.sealed` and enqueues its webhook event (with
    * `signedDocumentUrl`, by default the path of `GET /documents/{id}/signed.pdf`), in one transaction, only while

@@ -1,6 +1,6 @@
 import { PdfPool } from './pool.js';
 
-export { DEFAULT_PDF_POOL_OPTIONS, PdfLimitError, PdfPool, PdfPoolBusyError, type PdfPoolOptions } from './pool.js';
+export { DEFAULT_PDF_POOL_OPTIONS, PdfLimitError, PdfPool, PdfPoolBusyError, type PdfPoolOptions, type PdfTaskLimits } from './pool.js';
 export type { PdfTaskInput, PdfTaskKind, PdfTaskResult, PdfTasks } from './protocol.js';
 
 let shared: PdfPool | undefined;

@@ -17,6 +17,11 @@ export interface PdfPoolOptions {
   taskTimeoutMs: number;
   /** Resident memory one worker process may reach, JavaScript, PDFium and native together (MiB). */
   memoryLimitMb: number;
+  /**
+   * The most memory a task may be given with `runWithin` (MiB; default: `memoryLimitMb`): the workers' JavaScript
+   * heap is sized for it, while every other task is still killed past `memoryLimitMb`.
+   */
+  taskMemoryCeilingMb?: number;
   /** Tasks waiting for a worker beyond which new ones are refused. */
   maxQueue: number;
   /** How long a task may wait for a worker before it is refused as busy (ms; default: `taskTimeoutMs`). */
@@ -26,7 +31,8 @@ export interface PdfPoolOptions {
 }
 
 export const DEFAULT_PDF_POOL_OPTIONS: PdfPoolOptions = {
-  workers: Math.max(1, availableParallelism() - 1),
+  // Two at least: one large seal must not hold the only worker while uploads and other seals wait (docs/decisions.md).
+  workers: Math.max(2, availableParallelism() - 1),
   taskTimeoutMs: 10_000,
   memoryLimitMb: 512,
   maxQueue: 64,
@@ -51,8 +57,18 @@ export class PdfPoolBusyError extends ApiError {
   }
 }
 
+/** A task's own limits, where they differ from the pool's (`runWithin`). */
+export interface PdfTaskLimits {
+  /** Wall time from when a worker takes the task (ms; default `taskTimeoutMs`). */
+  timeoutMs?: number;
+  /** Resident memory of its worker while it runs (MiB; default `memoryLimitMb`, at most `taskMemoryCeilingMb`). */
+  memoryLimitMb?: number;
+}
+
 interface Task {
   request: TaskRequest;
+  timeoutMs: number;
+  memoryLimitMb: number;
   /** Refuses the task as busy when it has waited too long for a worker. */
   expiry: NodeJS.Timeout;
   resolve(value: PdfTaskResult<PdfTaskKind>): void;
@@ -120,6 +136,22 @@ export class PdfPool {
     pdf: Uint8Array,
     ...input: PdfTaskInput<K> extends undefined ? [] : [PdfTaskInput<K>]
   ): Promise<PdfTaskResult<K>> {
+    return this.runWithin({}, kind, pdf, ...input);
+  }
+
+  /**
+   * `run` with the task's own time and memory limits (a seal's, scaled to its document): a `PdfLimitError` names
+   * the limit it was given. The memory limit is capped at `taskMemoryCeilingMb`.
+   * @example await pool.runWithin({ timeoutMs: 60_000, memoryLimitMb: 2048 }, 'seal', bytes, sealInput)
+   */
+  runWithin<K extends PdfTaskKind>(
+    limits: PdfTaskLimits,
+    kind: K,
+    pdf: Uint8Array,
+    ...input: PdfTaskInput<K> extends undefined ? [] : [PdfTaskInput<K>]
+  ): Promise<PdfTaskResult<K>> {
+    const timeoutMs = limits.timeoutMs ?? this.options.taskTimeoutMs;
+    const memoryLimitMb = Math.min(limits.memoryLimitMb ?? this.options.memoryLimitMb, this.#memoryCeilingMb());
     if (this.#closed) return Promise.reject(new Error('the PDF pool is closed'));
     if (!this.#workers.some(takesTask) && this.#queue.length >= this.options.maxQueue) return Promise.reject(new PdfPoolBusyError());
     return new Promise<PdfTaskResult<K>>((resolve, reject) => {
@@ -137,7 +169,14 @@ export class PdfPool {
         reject(new PdfPoolBusyError());
         this.#holdProcess();
       };
-      const task: Task = { request, expiry: setTimeout(expire, waitMs), resolve: resolve as Task['resolve'], reject };
+      const task: Task = {
+        request,
+        timeoutMs,
+        memoryLimitMb,
+        expiry: setTimeout(expire, waitMs),
+        resolve: resolve as Task['resolve'],
+        reject,
+      };
       this.#queue.push(task);
       if (this.#workers.length < this.options.workers) this.#spawn();
       this.#dispatch();
@@ -174,8 +213,12 @@ export class PdfPool {
     );
   }
 
+  #memoryCeilingMb(): number {
+    return Math.max(this.options.memoryLimitMb, this.options.taskMemoryCeilingMb ?? 0);
+  }
+
   #spawn(): void {
-    const { memoryLimitMb } = this.options;
+    const memoryLimitMb = this.#memoryCeilingMb();
     const child = fork(CHILD, [JSON.stringify(this.options.preview)], {
       execArgv: ['--import', TSX, `--max-old-space-size=${Math.max(64, Math.floor(memoryLimitMb / 2))}`],
       serialization: 'advanced',
@@ -236,13 +279,13 @@ export class PdfPool {
       worker.task = task;
       worker.child.send(task.request);
       worker.timer = setTimeout(
-        () => this.#kill(worker, new PdfLimitError('time', `the PDF took longer than ${this.options.taskTimeoutMs} ms to process`)),
-        this.options.taskTimeoutMs,
+        () => this.#kill(worker, new PdfLimitError('time', `the PDF took longer than ${task.timeoutMs} ms to process`)),
+        task.timeoutMs,
       );
       worker.watch = setInterval(() => {
         const resident = residentBytes(worker.child.pid!);
-        if (resident !== undefined && resident > this.options.memoryLimitMb * 1024 * 1024) {
-          this.#kill(worker, new PdfLimitError('memory', `the PDF needs more than ${this.options.memoryLimitMb} MiB of memory to process`));
+        if (resident !== undefined && resident > task.memoryLimitMb * 1024 * 1024) {
+          this.#kill(worker, new PdfLimitError('memory', `the PDF needs more than ${task.memoryLimitMb} MiB of memory to process`));
         }
       }, MEMORY_POLL_MS);
     }
