@@ -14,14 +14,14 @@ const LEASE = { leaseMs: 60_000 };
 /** Bytes as the engines return them (a Buffer, which is a Uint8Array), for comparison. */
 const bytes = (value: Uint8Array | null) => (value ? Buffer.from(value) : value);
 
-async function completedDocument(storage: Storage, organization: Organization, offsetMs = 0) {
+async function completedDocument(storage: Storage, organization: Organization, offsetMs = 0, pageCount = 1) {
   const document = await storage.createDocument(
     {
       id: newId('doc'),
       organizationId: organization.id,
       filename: 'a.pdf',
       mimeType: 'application/pdf',
-      pageCount: 1,
+      pageCount,
       fileSize: 4,
       sha256: '0'.repeat(64),
       createdAt: iso(offsetMs),
@@ -144,6 +144,50 @@ describe.each(engines)('sealing storage on $name', (engine) => {
     expect(await storage.retrySealJob(newId('doc'), at(20_000))).toBe(false);
     await storage.claimSealJob('w1', { now: at(20_000), ...LEASE });
     expect(await storage.retrySealJob(document.id, at(20_001))).toBe(false); // running: not retried under its worker
+  });
+
+  it('takes due jobs fairly: of the organization with the fewest seals running, then the longest due', async () => {
+    const other = await storage.ensureOrganization('globex', 'Globex');
+    const backlog: string[] = [];
+    for (let i = 0; i < 3; i++) backlog.push((await completedDocument(storage, org, i)).document.id);
+    const late = (await completedDocument(storage, other, 5000)).document.id;
+    const order: string[] = [];
+    for (let i = 0; i < 4; i++) order.push((await storage.claimSealJob(`w${i}`, { now: at(60_000), ...LEASE }))!.documentId);
+    // Globex's one job comes second, ahead of Acme's older backlog, once Acme has a seal running.
+    expect(order).toEqual([backlog[0], late, backlog[1], backlog[2]]);
+  });
+
+  it("puts one document's retries behind another organization's job that fell due before them", async () => {
+    const other = await storage.ensureOrganization('globex', 'Globex');
+    const retried = (await completedDocument(storage, org, 0)).document.id;
+    await storage.claimSealJob('w1', { now: at(2000), ...LEASE });
+    await storage.failSealJob('w1', retried, { error: 'the seal took longer than its time limit', retryAt: at(7000), now: at(2500) });
+    const waiting = (await completedDocument(storage, other, 5000)).document.id;
+    expect((await storage.claimSealJob('w2', { now: at(8000), ...LEASE }))!.documentId).toBe(waiting);
+    expect((await storage.claimSealJob('w3', { now: at(8000), ...LEASE }))!.documentId).toBe(retried);
+
+  });
+
+  it('keeps to documents within a size limit when asked (the lane for documents that are not large)', async () => {
+    const large = (await completedDocument(storage, org, 0, 2001)).document.id;
+    const small = (await completedDocument(storage, org, 10, 1999)).document.id;
+    const size = { perPage: 5, perByte: 1000 / 1024 / 1024, max: 10_000 };
+    expect((await storage.claimSealJob('small-lane', { now: at(60_000), ...LEASE, size }))!.documentId).toBe(small);
+    expect(await storage.claimSealJob('small-lane', { now: at(60_000), ...LEASE, size })).toBeNull();
+    // Bytes count too: 4 bytes weigh more than 3 at one a byte.
+    expect(await storage.claimSealJob('bytes', { now: at(60_000), ...LEASE, size: { perPage: 0, perByte: 1, max: 3 } })).toBeNull();
+    expect((await storage.claimSealJob('any', { now: at(60_000), ...LEASE }))!.documentId).toBe(large);
+  });
+
+  it('renews the lease of its holder only; a renewed job is not taken over until the new time', async () => {
+    const { document } = await completedDocument(storage, org);
+    await storage.claimSealJob('w1', { now: at(2000), leaseMs: 1000 });
+    expect(await storage.renewSealLease('w1', document.id, at(10_000))).toBe(true);
+    expect((await storage.getSealState(document.id)).job).toMatchObject({ leaseOwner: 'w1', leaseUntil: iso(10_000) });
+    expect(await storage.claimSealJob('w2', { now: at(5000), ...LEASE })).toBeNull();
+    expect(await storage.renewSealLease('w2', document.id, at(20_000))).toBe(false);
+    expect(await storage.claimSealJob('w2', { now: at(10_001), ...LEASE })).toMatchObject({ leaseOwner: 'w2', attempts: 2 });
+    expect(await storage.renewSealLease('w1', document.id, at(30_000))).toBe(false);
   });
 
   it('hands each due job to exactly one of many concurrent claimers', async () => {
