@@ -52,6 +52,8 @@ export interface TestApp {
   org: Organization;
   /** Every log line written, parsed, to check what is (not) logged. */
   logs: Array<Record<string, unknown>>;
+  /** The app's logger, whose lines land in `logs` (for a seal worker beside the app). */
+  logger: Logger;
   createKey(options?: KeyOptions, organizationId?: string): Promise<{ id: string; secret: string }>;
   createDocument(options?: {
     pages?: number;
@@ -125,6 +127,7 @@ export async function createTestApp(
     secret,
     org,
     logs,
+    logger,
     async createKey(options = {}, organizationId = org.id) {
       const created = await createApiKeyRecord(storage, {
         organizationId,
