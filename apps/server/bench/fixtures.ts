@@ -3,15 +3,18 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'libsql';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { canonicalPayload, submissionChecksum, type FieldDefinition } from '@signet/contract';
 import { newId } from '../src/ids.js';
 import { createApiKeyRecord } from '../src/documents/seed.js';
 import { generateApiKey } from '../src/keys.js';
 import { generateSamplePdf, sampleFields } from '../src/pdf/sample.js';
-import { CHUNK_SIZE, DOCUMENT_COLUMNS, documentValues } from '../src/storage/schema.js';
+import { writeChunks } from '../src/storage/chunks.js';
+import { documentValues } from '../src/storage/schema.js';
 import { openStorage } from '../src/storage/index.js';
+import { recordAuditEvent } from '../src/storage/sealing-store.js';
+import { SqliteDatabase } from '../src/storage/sqlite-database.js';
+import { INSERT_DOCUMENT } from '../src/storage/sql-storage.js';
 import type { DocumentRecord, NewDocument, Storage } from '../src/storage/types.js';
 import { dataUrlOf, makePng } from '../src/submissions/test-png.js';
 
@@ -59,7 +62,7 @@ const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes
 /**
  * A fresh temporary database: an organization, a pk key whose rate limit cannot interfere, the GET document
  * (created through `Storage.createDocument`, the real path) and `submitDocuments` pending documents. Those are
- * written in one transaction with the storage's own column list and row mapping (`schema.ts`): through
+ * written in one transaction with the storage's own statements (`insertPendingDocuments`): through
  * `createDocument` each would be its own synced commit, tens of seconds for a pool this size.
  */
 export async function createFixtures(submitDocuments: number): Promise<BenchFixtures> {
@@ -122,7 +125,9 @@ export interface PendingDocumentSpec {
 
 /**
  * Writes `count` pending documents of `spec` into the embedded database at `databasePath` in one transaction, with
- * the storage's own column list and row mapping (`schema.ts`), and returns their ids.
+ * the storage's own statements and row mapping (`INSERT_DOCUMENT`, `documentValues`, `writeChunks`,
+ * `recordAuditEvent`: what `Storage.createDocument` writes, less the `document.created` webhook event, as the
+ * benchmark registers no endpoint), and returns their ids.
  */
 export async function insertPendingDocuments(
   databasePath: string,
@@ -140,28 +145,23 @@ export async function insertPendingDocuments(
     sha256: sha256(pdf),
     fields: spec.fields,
   };
-  const db = new Database(databasePath);
-  const ids: string[] = [];
+  const db = new SqliteDatabase(databasePath);
   try {
-    const insertDocument = db.prepare(`INSERT INTO documents (${DOCUMENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    const insertChunk = db.prepare('INSERT INTO document_chunks (document_id, idx, data) VALUES (?, ?, ?)');
-    const chunks: Buffer[] = [];
-    for (let offset = 0; offset < pdf.byteLength; offset += CHUNK_SIZE) {
-      chunks.push(Buffer.from(pdf.subarray(offset, offset + CHUNK_SIZE)));
-    }
     const createdAt = new Date().toISOString();
-    db.exec('BEGIN IMMEDIATE');
-    for (let i = 0; i < count; i++) {
-      const record: DocumentRecord = { ...base, id: newId('doc'), createdAt, updatedAt: createdAt, version: 1, status: 'pending' };
-      insertDocument.run(documentValues(record));
-      chunks.forEach((chunk, idx) => insertChunk.run([record.id, idx, chunk]));
-      ids.push(record.id);
-    }
-    db.exec('COMMIT');
+    return await db.transaction(async (tx) => {
+      const ids: string[] = [];
+      for (let i = 0; i < count; i++) {
+        const record: DocumentRecord = { ...base, id: newId('doc'), createdAt, updatedAt: createdAt, version: 1, status: 'pending' };
+        await tx.run(INSERT_DOCUMENT, documentValues(record));
+        await writeChunks(tx, 'document_chunks', record.id, pdf);
+        await recordAuditEvent(tx, record.id, { type: 'document.created', occurredAt: createdAt });
+        ids.push(record.id);
+      }
+      return ids;
+    });
   } finally {
-    db.close();
+    await db.close();
   }
-  return ids;
 }
 
 /** The bulk-written rows must read back through the storage exactly as `createDocument` would have stored them. */

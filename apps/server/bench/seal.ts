@@ -10,7 +10,8 @@ import { createSealFixtures, sealSubmissionBody, type SealDocumentKind, type Sea
  * worker on, the PDF pool at its default size, the development signing certificate it generates on first start):
  * - seal: one warm-up seal, then 3-page submissions one at a time, each waited for until sealed (latency with the
  *   queue idle), a burst of 3-page submissions sent at once (sealed/s), and 300-page submissions one at a time; the
- *   PDF workers' resident memory is sampled throughout.
+ *   PDF workers' resident memory is sampled throughout. Then the loaded seal: 3-page submissions one at a time while
+ *   another organization's 10,000-page document and its 4096² 16-bit photo document are sealing (`loadedSeal`).
  * - get-sealing: the GET phase's request against this server with the queue idle, then again right after a burst of
  *   3-page submissions, while the worker seals them.
  * "Sealed" is what a client sees: `GET /documents/{id}` answering `sealing.status: 'sealed'`, polled every `pollMs`.
@@ -30,6 +31,11 @@ export interface SealSettings {
   getBurst: number;
   /** How often a waiting client asks whether a document is sealed (ms). */
   pollMs: number;
+  /**
+   * The loaded seal: 3-page submissions one at a time (`count`), each waited for, while another organization's
+   * `hugePages`-page document and its one-page document with a `photoSide`² 16-bit RGBA photo are sealing.
+   */
+  loaded: { count: number; hugePages: number; photoSide: number };
 }
 
 /** One submission, from the client's side and the server's. */
@@ -40,13 +46,28 @@ export interface TimedSeal {
   sealedSeenAt: number;
   /** The submission's `timestamp`: when the server received it (epoch ms). */
   receivedAt: number;
+  /** The sk key that reads its sealing status (its organization's). */
+  readKey: string;
   /** From the server's log: when it stored the seal (epoch ms), and how long the seal took in the pool (ms). */
   storedAt?: number;
   poolMs?: number;
 }
 
+/** The loaded seal: 3-page seals while another organization's huge and photo documents seal. */
+export interface LoadedSeal {
+  huge: DocumentShape;
+  photo: { side: number; bytes: number };
+  /** The 3-page seals, and how many of them were seen sealed while the huge document was still unsealed. */
+  small: TimedSeal[];
+  whileHuge: number;
+  hugeSeal: TimedSeal;
+  photoSeal: TimedSeal;
+}
+
 export interface SealOutcome {
   documents: { small: DocumentShape; large: DocumentShape };
+  /** Null when the seal phase did not run. */
+  loaded: LoadedSeal | null;
   /** PDF worker processes of the sealing server. */
   workers: number;
   setupMs: number;
@@ -76,8 +97,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What a client of the sealing server does: submit a document and wait until it is sealed. */
 function sealClient(url: string, fixtures: SealFixtures, pollMs: number) {
-  async function sealingStatus(documentId: string): Promise<string> {
-    const response = await fetch(`${url}/documents/${documentId}`, { headers: { 'X-API-Key': fixtures.readKey } });
+  async function sealingStatus(documentId: string, readKey = fixtures.readKey): Promise<string> {
+    const response = await fetch(`${url}/documents/${documentId}`, { headers: { 'X-API-Key': readKey } });
     const text = await response.text();
     if (response.status !== 200) throw new Error(`GET /documents/${documentId}: ${response.status}: ${text.slice(0, 300)}`);
     const status = (JSON.parse(text) as { data: { sealing: { status: string } } }).data.sealing.status;
@@ -97,13 +118,13 @@ function sealClient(url: string, fixtures: SealFixtures, pollMs: number) {
       const sentAt = now();
       const response = await fetch(`${url}/sdk/documents/submit`, {
         method: 'POST',
-        headers: { 'X-API-Key': fixtures.submitKey, 'Content-Type': 'application/json' },
+        headers: { 'X-API-Key': kind.keys.submit, 'Content-Type': 'application/json' },
         body,
       });
       const text = await response.text();
       if (response.status !== 201) throw new Error(`submission of ${documentId}: ${response.status}: ${text.slice(0, 300)}`);
       const receivedAt = Date.parse((JSON.parse(text) as { timestamp: string }).timestamp);
-      return { documentId, sentAt, receivedAt, sealedSeenAt: Number.NaN };
+      return { documentId, sentAt, receivedAt, sealedSeenAt: Number.NaN, readKey: kind.keys.read };
     },
 
     /**
@@ -114,7 +135,9 @@ function sealClient(url: string, fixtures: SealFixtures, pollMs: number) {
       const deadline = now() + timeoutMs;
       let next = 0;
       while (next < seals.length) {
-        while (next < seals.length && (await sealingStatus(seals[next]!.documentId)) === 'sealed') seals[next++]!.sealedSeenAt = now();
+        while (next < seals.length && (await sealingStatus(seals[next]!.documentId, seals[next]!.readKey)) === 'sealed') {
+          seals[next++]!.sealedSeenAt = now();
+        }
         if (next === seals.length) return;
         if (now() > deadline) throw new Error(`${seals.length - next} of ${seals.length} documents not sealed within ${timeoutMs / 1000} s`);
         await sleep(pollMs);
@@ -164,12 +187,37 @@ async function sealPhase(serverPid: number, client: SealClient, fixtures: SealFi
   });
   // After the small ones: a worker's resident memory seldom shrinks, so the large seals must come last.
   const largeSeals = await withWorkerPeak(serverPid, () => oneAtATime(client, large, settings.large, 120_000));
+  const loaded = fixtures.heavy ? await loadedSeal(client, small, fixtures.heavy, settings.loaded.count) : null;
   return {
+    loaded,
     idle: idle.result,
     burst: burst.result,
     large: largeSeals.result,
     memory: { idleBytes, smallPeakBytes: Math.max(idle.peakBytes, burst.peakBytes), largePeakBytes: largeSeals.peakBytes },
   };
+}
+
+/**
+ * The loaded seal: another organization submits its huge document and its photo document, then 3-page submissions
+ * are sent one at a time, each waited for until sealed, while the huge one is still unsealed (at most `count`);
+ * then both heavy ones are waited for.
+ */
+async function loadedSeal(client: SealClient, small: SealDocumentKind, heavy: NonNullable<SealFixtures['heavy']>, count: number) {
+  const hugeSeal = await client.submit(heavy.huge, client.take(heavy.huge));
+  const photoSeal = await client.submit(heavy.photo, client.take(heavy.photo));
+  const seals: TimedSeal[] = [];
+  let whileHuge = 0;
+  for (let i = 0; i < count; i++) {
+    const seal = await client.submit(small, client.take(small));
+    await client.waitSealed([seal], 120_000);
+    seals.push(seal);
+    if ((await client.sealingStatus(hugeSeal.documentId, hugeSeal.readKey)) === 'sealed') break;
+    whileHuge++;
+  }
+  await client.waitSealed([photoSeal], 300_000);
+  await client.waitSealed([hugeSeal], 300_000);
+  const huge = { pageCount: heavy.huge.pageCount, fields: heavy.huge.fields.length, fieldPages: [heavy.huge.pageCount], bytes: heavy.huge.bytes };
+  return { huge, photo: heavy.photo.photo, small: seals, whileHuge, hugeSeal, photoSeal };
 }
 
 /**
@@ -235,8 +283,13 @@ export async function measureSealing(options: {
   appDir: string;
 }): Promise<SealOutcome> {
   const { dir, phases, seal: settings } = options;
-  const small = 1 + (phases.seal ? settings.idle + settings.burst : 0) + (phases.getSealing ? settings.getBurst : 0);
-  const fixtures = await createSealFixtures(dir, { small, large: phases.seal ? settings.large : 0, largePages: settings.largePages });
+  const small = 1 + (phases.seal ? settings.idle + settings.burst + settings.loaded.count : 0) + (phases.getSealing ? settings.getBurst : 0);
+  const fixtures = await createSealFixtures(dir, {
+    small,
+    large: phases.seal ? settings.large : 0,
+    largePages: settings.largePages,
+    heavy: phases.seal ? { pages: settings.loaded.hugePages, photoSide: settings.loaded.photoSide } : null,
+  });
   const documents = { small: shapeOf(fixtures.small), large: shapeOf(fixtures.large) };
   const log = join(dir, 'seal-server.log');
   const server = await startChild({
@@ -274,6 +327,14 @@ export async function measureSealing(options: {
     workers,
     setupMs: fixtures.setupMs,
     pollMs: settings.pollMs,
+    loaded: measured?.loaded
+      ? {
+          ...measured.loaded,
+          small: measured.loaded.small.map(withLog),
+          hugeSeal: withLog(measured.loaded.hugeSeal),
+          photoSeal: withLog(measured.loaded.photoSeal),
+        }
+      : null,
     idle: measured?.idle.map(withLog) ?? [],
     burst: measured ? { seals: measured.burst.seals.map(withLog), seconds: measured.burst.seconds } : null,
     large: measured?.large.map(withLog) ?? [],

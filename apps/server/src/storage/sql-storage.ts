@@ -76,7 +76,8 @@ const INSERT_ORGANIZATION = `INSERT INTO organizations (${ORGANIZATION_COLUMNS})
   ON CONFLICT (slug) DO NOTHING`;
 const INSERT_API_KEY = `INSERT INTO api_keys (${API_KEY_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const API_KEY_BY_HASH = `${AUTHENTICATED_KEY_SELECT} WHERE k.hash = ?`;
-const INSERT_DOCUMENT = `INSERT INTO documents (${DOCUMENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+/** A new `documents` row (`documentValues`); also the benchmark's bulk fixtures' insert. */
+export const INSERT_DOCUMENT = `INSERT INTO documents (${DOCUMENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const DOCUMENT_BY_ID = `SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = ?`;
 const DOCUMENTS_FIRST_PAGE = `SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE organization_id = ?
   ORDER BY created_at DESC, id DESC LIMIT ?`;
