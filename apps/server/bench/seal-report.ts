@@ -38,12 +38,8 @@ export function printSealing(sealing: SealOutcome, out: (line?: string) => void,
   if (loaded && sealing.idle.length > 0) {
     const loadedP50 = percentile(loaded.small.map(clientMs), 50);
     const ratio = loadedP50 / idleP50;
-    target(
-      `seal: p50 3 pages while ${integer(loaded.huge.pageCount)} pages + photo seal / idle`,
-      `${ratio.toFixed(2)} (${integer(loadedP50)} / ${integer(idleP50)} ms)`,
-      `target <= ${SEAL_TARGETS.loadedRatio}`,
-      ratio <= SEAL_TARGETS.loadedRatio,
-    );
+    // The label fits the report's column; "loaded:" below says what loaded it.
+    target('seal: p50 3 pages, loaded / idle', ratio.toFixed(2), `target <= ${SEAL_TARGETS.loadedRatio}`, ratio <= SEAL_TARGETS.loadedRatio);
   }
   if (sealing.memory) {
     const ratio = sealing.memory.largePeakBytes / sealing.memory.smallPeakBytes;
@@ -99,7 +95,10 @@ export function printSealing(sealing: SealOutcome, out: (line?: string) => void,
         `one-page document whose full-page image field gets a ${loaded.photo.side}² 16-bit RGBA PNG (${integer(loaded.photo.bytes)} bytes); then ` +
         `${loaded.small.length} 3-page submissions one at a time, ${loaded.whileHuge} of them sealed while the large one was still unsealed`,
     );
-    out(`            submit-to-sealed, client:  ${spread(loaded.small.map(clientMs))}; of which the seal in the pool ${spread(loaded.small.map(poolMs))}`);
+    out(
+      `            submit-to-sealed, client:  ${spread(loaded.small.map(clientMs))} = ${(percentile(loaded.small.map(clientMs), 50) / idleP50).toFixed(2)} × ` +
+        `the idle p50 (${integer(idleP50)} ms); of which the seal in the pool ${spread(loaded.small.map(poolMs))}`,
+    );
     out(
       `            ${integer(loaded.huge.pageCount)} pages: submit-to-sealed (client) ${each([clientMs(loaded.hugeSeal)])}, the seal in the pool ${each([poolMs(loaded.hugeSeal)])}; ` +
         `photo: submit-to-sealed ${each([clientMs(loaded.photoSeal)])}, the seal in the pool ${each([poolMs(loaded.photoSeal)])}`,
