@@ -100,6 +100,35 @@ describe('PdfPool', () => {
     expect(await slow).toBeInstanceOf(PdfLimitError);
   });
 
+  it('runs a task within its own limits (runWithin): a time limit shorter than the pool\'s stops it, naming that limit', async () => {
+    const pool = newPool({ taskTimeoutMs: 60_000 });
+    const started = performance.now();
+    const error = await failure(pool.runWithin({ timeoutMs: 700 }, 'preview', slowToDrawPdf()));
+    expect(error).toBeInstanceOf(PdfLimitError);
+    expect(error.message).toBe('the PDF took longer than 700 ms to process');
+    expect(performance.now() - started).toBeLessThan(10_000);
+    // The pool's own limits still hold for the next task.
+    expect(await pool.run('inspect', await generateSamplePdf({ pages: 1 }))).toEqual({ pageCount: 1 });
+  });
+
+  it('gives a task more memory than the pool\'s cap only up to taskMemoryCeilingMb', async () => {
+    const pki = await createTestPki();
+    const sealedAt = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString();
+    const input = sealInput(await testFields(), 3, { sealedAt, signing: pki.signer });
+    const original = await formPdf();
+    // Asked for 4 GiB with no ceiling above the pool's 128 MiB: held to 128 MiB, and a seal needs more.
+    const capped = newPool({ memoryLimitMb: 128 });
+    const error = await failure(capped.runWithin({ memoryLimitMb: 4096 }, 'seal', original, input));
+    expect(error).toBeInstanceOf(PdfLimitError);
+    expect((error as PdfLimitError).limit).toBe('memory');
+    await capped.close();
+    // With a ceiling of 1 GiB, the same seal runs while the pool's own cap stays 128 MiB.
+    const raised = newPool({ memoryLimitMb: 128, taskMemoryCeilingMb: 1024 });
+    const sealed = await raised.runWithin({ memoryLimitMb: 1024 }, 'seal', original, input);
+    expect(Buffer.from(sealed.subarray(0, original.length)).equals(Buffer.from(original))).toBe(true);
+    expect(raised.options.memoryLimitMb).toBe(128);
+  });
+
   it('fails waiting tasks on close and kills its workers', async () => {
     const pool = newPool({ taskTimeoutMs: 10_000 });
     await pool.run('inspect', await generateSamplePdf({ pages: 1 }));
