@@ -99,7 +99,14 @@ describe.each(engines)('seals scaled to their document on $name', (engine) => {
 
       worker = sealWorker({ concurrency: t.config.pdfPool.workers });
       worker.start();
-      await submit(large, (await t.createKey()).secret);
+      // Two seals at once first, so that both PDF workers have loaded the sealing code before the race below.
+      const warmups = await Promise.all([t.createDocument(), t.createDocument()]);
+      const pk = (await t.createKey()).secret;
+      await Promise.all(warmups.map((document) => submit(document, pk)));
+      worker.wake();
+      for (const { id } of warmups) await until(async () => (await t.storage.getSealState(id)).sealed ?? undefined, 'sealed', { timeoutMs: 60_000 });
+
+      await submit(large, pk);
       worker.wake();
       await until(async () => ((await t.storage.getSealState(large.id)).job?.status === 'running' ? true : undefined), 'running', { timeoutMs: 30_000 });
 
