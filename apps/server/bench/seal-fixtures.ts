@@ -23,6 +23,9 @@ export interface SealDocumentKind {
   values?: Record<string, FieldValue>;
 }
 
+/** The organization a kind of document belongs to, and its keys. */
+type KindOwner = { organizationId: string; keys: SealDocumentKind['keys'] };
+
 /** The loaded seal's heavy documents, in an organization of their own: one very long, one with a big photo. */
 export interface HeavySeal {
   huge: SealDocumentKind;
@@ -87,7 +90,7 @@ export async function createSealFixtures(
     pageCount: number,
     fields: FieldDefinition[],
     count: number,
-    owner: { organizationId: string; keys: SealDocumentKind['keys'] } = { organizationId, keys: { submit: submitKey, read: readKey } },
+    owner: KindOwner = { organizationId, keys: { submit: submitKey, read: readKey } },
   ): Promise<SealDocumentKind> => {
     const spec = { pdf, pageCount, fields, filename: `bench-${pageCount}-pages.pdf` };
     const ids = await insertPendingDocuments(databasePath, owner.organizationId, spec, count);
@@ -108,10 +111,10 @@ export async function createSealFixtures(
 async function heavyDocuments(
   databaseUrl: string,
   sizes: { pages: number; photoSide: number },
-  kind: (pdf: Uint8Array, pageCount: number, fields: FieldDefinition[], count: number, owner: { organizationId: string; keys: SealDocumentKind['keys'] }) => Promise<SealDocumentKind>,
+  kind: (pdf: Uint8Array, pageCount: number, fields: FieldDefinition[], count: number, owner: KindOwner) => Promise<SealDocumentKind>,
 ): Promise<HeavySeal> {
   const storage = await openStorage(databaseUrl);
-  let owner: { organizationId: string; keys: SealDocumentKind['keys'] };
+  let owner: KindOwner;
   try {
     const organizationId = (await storage.ensureOrganization('bench-heavy', 'Heavy Documents Ltd')).id;
     const submit = (await createApiKeyRecord(storage, { organizationId, kind: 'pk', rateLimit: 10_000_000 })).key;
@@ -122,10 +125,14 @@ async function heavyDocuments(
   }
   const [hugePdf, photoPdf] = await Promise.all([largeTextPdf(sizes.pages), largeTextPdf(1)]);
   const huge = await kind(hugePdf, sizes.pages, largeDocumentFields(sizes.pages), 1, owner);
-  const photoField: FieldDefinition = { id: 'photo', type: 'image', label: 'Photo', required: true, editable: true, page: 1, x: 0, y: 0, width: 1, height: 1 };
+  const photoField: FieldDefinition = {
+    ...{ id: 'photo', type: 'image', label: 'Photo', required: true, editable: true },
+    ...{ page: 1, x: 0, y: 0, width: 1, height: 1 },
+  };
   const png = photoPng(sizes.photoSide);
   const photo = await kind(photoPdf, 1, [photoField], 1, owner);
-  return { huge, photo: { ...photo, values: { photo: { type: 'image', imageData: dataUrlOf(png) } }, photo: { side: sizes.photoSide, bytes: png.byteLength } } };
+  const values: Record<string, FieldValue> = { photo: { type: 'image', imageData: dataUrlOf(png) } };
+  return { huge, photo: { ...photo, values, photo: { side: sizes.photoSide, bytes: png.byteLength } } };
 }
 
 /**

@@ -99,9 +99,11 @@ export function printSealing(sealing: SealOutcome, out: (line?: string) => void,
       `            submit-to-sealed, client:  ${spread(loaded.small.map(clientMs))} = ${(percentile(loaded.small.map(clientMs), 50) / idleP50).toFixed(2)} × ` +
         `the idle p50 (${integer(idleP50)} ms); of which the seal in the pool ${spread(loaded.small.map(poolMs))}`,
     );
+    const { hugeSeal, photoSeal } = loaded;
     out(
-      `            ${integer(loaded.huge.pageCount)} pages: submit-to-sealed (client) ${each([clientMs(loaded.hugeSeal)])}, the seal in the pool ${each([poolMs(loaded.hugeSeal)])}; ` +
-        `photo: submit-to-sealed ${each([clientMs(loaded.photoSeal)])}, the seal in the pool ${each([poolMs(loaded.photoSeal)])}`,
+      `            ${integer(loaded.huge.pageCount)} pages: submit-to-sealed (client) ${each([clientMs(hugeSeal)])}, ` +
+        `the seal in the pool ${each([poolMs(hugeSeal)])}; ` +
+        `photo: submit-to-sealed ${each([clientMs(photoSeal)])}, the seal in the pool ${each([poolMs(photoSeal)])}`,
     );
   }
   if (sealing.memory) {
