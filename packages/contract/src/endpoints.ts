@@ -194,6 +194,10 @@ const urlRefused: EndpointError = {
   codes: ['VALIDATION_ERROR'],
   description: 'The URL resolves to a loopback, private, link-local or metadata address, or to no address (`details.field: "url"`)',
 };
+const webhookRefused: EndpointError = {
+  codes: ['VALIDATION_ERROR'],
+  description: `${urlRefused.description}; or the organization already has as many endpoints as the server allows (\`WEBHOOK_MAX_ENDPOINTS\`, 20 by default; \`details.limit\`)`,
+};
 const internal: EndpointError = { codes: ['INTERNAL_ERROR'], description: 'An unexpected failure; nothing internal is revealed' };
 
 /** What a response granted by a document token carries (SPEC §4): cacheable by the browser alone, per origin. */
@@ -580,7 +584,7 @@ export const endpoints = {
     access: { by: 'key', kinds: ['sk'], scopes: ['webhooks:write'] },
     request: { body: json(CreateWebhookRequestSchema) },
     responses: { 201: { description: 'The endpoint and its secret', content: json(successEnvelope(CreatedWebhookSchema)) } },
-    errors: { 400: invalid, ...keyErrors, 413: tooLarge, 415: notJson, 422: urlRefused, 500: internal },
+    errors: { 400: invalid, ...keyErrors, 413: tooLarge, 415: notJson, 422: webhookRefused, 500: internal },
   },
   listWebhooks: {
     method: 'get',

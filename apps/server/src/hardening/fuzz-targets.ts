@@ -204,7 +204,7 @@ async function writeTargets(store: FuzzStore, pdf: SamplePdf, pkId: string, othe
   const at = new Date().toISOString();
   await storage.declineDocument(declined.id, { reason: 'Declined before the fuzz', at, signerId: null, ip: null, userAgent: null });
 
-  const management = { storage, secret: store.secret ?? randomBytes(32).toString('hex'), allowPrivate: false };
+  const management = { storage, secret: store.secret ?? randomBytes(32).toString('hex'), allowPrivate: false, maxEndpoints: 20 };
   const webhook = async (owner: string) =>
     (await registerWebhook(management, { organizationId: owner, url: PUBLIC_WEBHOOK_URL, events: ['document.sealed'] })).endpoint.id;
   const disabled = await webhook(organizationId);

@@ -422,8 +422,8 @@ export class SqlStorage implements Storage {
     return sealing.putStoredSecretIfAbsent(this.#db, name, value);
   }
 
-  createWebhookEndpoint(endpoint: WebhookEndpointRecord): Promise<void> {
-    return webhooks.createWebhookEndpoint(this.#db, endpoint);
+  createWebhookEndpoint(endpoint: WebhookEndpointRecord, options: { maxEndpoints: number }): Promise<boolean> {
+    return webhooks.createWebhookEndpoint(this.#db, endpoint, options);
   }
 
   listWebhookEndpoints(organizationId: string, options: { limit: number; after?: WebhookCursor }): Promise<WebhookEndpointRecord[]> {

@@ -397,8 +397,8 @@ export interface Storage {
   /** Bytes `start` to `end` inclusive of a document's sealed file (the caller checks the bounds). */
   readSealedContent(documentId: string, start: number, end: number): Promise<Uint8Array>;
 
-  /** Registers an endpoint and its subscriptions. */
-  createWebhookEndpoint(endpoint: WebhookEndpointRecord): Promise<void>;
+  /** Registers an endpoint and its subscriptions; false (nothing written) when its organization has `maxEndpoints`. */
+  createWebhookEndpoint(endpoint: WebhookEndpointRecord, options: { maxEndpoints: number }): Promise<boolean>;
   /** The organization's endpoints, newest first by (createdAt, id); strictly after `after` when given. */
   listWebhookEndpoints(organizationId: string, options: { limit: number; after?: WebhookCursor }): Promise<WebhookEndpointRecord[]>;
   getWebhookEndpoint(organizationId: string, id: string): Promise<WebhookEndpointRecord | null>;
