@@ -36,6 +36,8 @@ const stages = {
       name: 'vitest (Chromium)',
       run: 'pnpm exec vitest run --project @signet/viewer --project "@signet/viewer (React 18)" --project @signet/embed',
     },
+    // The benchmark still runs (its figures are not judged here).
+    { name: 'bench:viewer smoke', run: 'pnpm bench:viewer', env: { BENCH_SMOKE: '1' } },
   ],
   e2e: [
     { name: 'demo build', run: 'pnpm --filter @signet/demo build' },
