@@ -19,8 +19,9 @@ export interface ReadCache {
 /**
  * Short-lived caches (default 2 s) of key and document lookups, so that a burst of requests with one key for one
  * document touches storage once. What this costs: a key revoked elsewhere (the CLI, another instance) keeps
- * working for up to `ttlMs` (and so do the document tokens it obtained), and another instance may show a just-completed document as pending that long.
- * Submissions stay exact, because the storage's transaction decides them. Misses are not cached.
+ * working for up to `ttlMs` (and so do the document tokens it obtained), and another instance may show a
+ * just-completed document as pending that long. Submissions stay exact, because the storage's transaction decides
+ * them. Misses are not cached.
  * @example const reads = createReadCache(storage); const key = await reads.apiKey(hashApiKey(secret))
  */
 export function createReadCache(storage: Storage, { ttlMs = 2000, max = 10_000 } = {}): ReadCache {
