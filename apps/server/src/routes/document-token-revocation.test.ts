@@ -57,7 +57,10 @@ const REVOKED = Array(3).fill('the API key that obtained the document token has 
 const EXPIRED = Array(3).fill('the API key that obtained the document token has expired');
 const INVALID = Array(3).fill('the document token is missing or invalid');
 
-/** Asks until the URLs are refused as `expected`; resolves with how long that took (throws after `limitMs`). */
+/**
+ * Asks until the URLs are refused as `expected`; resolves with how long that took (throws after `limitMs`). The
+ * tests allow the delay and 1 s more: the time the answers themselves take on a loaded machine.
+ */
 async function refusedWithin(on: App, urls: string[], expected: unknown[], limitMs: number): Promise<number> {
   const start = Date.now();
   for (;;) {
@@ -108,12 +111,12 @@ describe.each(engines)('document tokens end with their key ($name)', (engine) =>
       // Asked once before, so that this instance holds the key's state as a request of the page would.
       expect(await answers(t, urls)).toEqual(GRANTED);
       expect(await t.storage.revokeApiKey(key.id, new Date().toISOString())).toBe(true);
-      expect(await refusedWithin(t, urls, REVOKED, REVOCATION_DELAY_MS + 500)).toBeLessThanOrEqual(REVOCATION_DELAY_MS + 500);
+      expect(await refusedWithin(t, urls, REVOKED, REVOCATION_DELAY_MS + 1000)).toBeLessThanOrEqual(REVOCATION_DELAY_MS + 1000);
     }
   });
 
   it('pk, sk and session keys that expire: refused at once when their expiry passes', async () => {
-    const expiresAt = new Date(Date.now() + 1500).toISOString();
+    const expiresAt = new Date(Date.now() + 3000).toISOString();
     const keys = [
       (await t.createKey({ kind: 'pk', expiresAt })).secret,
       (await t.createKey({ kind: 'sk', expiresAt })).secret,
@@ -215,11 +218,11 @@ describe.runIf(withPostgres)('two instances on one PostgreSQL: a revocation on o
 
     expect((await call(apps[0]!, 'DELETE', `/documents/${document.id}/sessions/${session.id}`, { key: sk })).status).toBe(200);
     expect(await answers(apps[0]!, urls)).toEqual(REVOKED);
-    expect(await refusedWithin(apps[1]!, urls, REVOKED, REVOCATION_DELAY_MS + 500)).toBeLessThanOrEqual(REVOCATION_DELAY_MS + 500);
+    expect(await refusedWithin(apps[1]!, urls, REVOKED, REVOCATION_DELAY_MS + 1000)).toBeLessThanOrEqual(REVOCATION_DELAY_MS + 1000);
   });
 
   it('a key of the first instance expiring: refused on both at once', async () => {
-    const expiresAt = new Date(Date.now() + 1500).toISOString();
+    const expiresAt = new Date(Date.now() + 3000).toISOString();
     const { key } = await createApiKeyRecord(storages[0]!, { organizationId, kind: 'pk', expiresAt });
     const urls = await urlsOf(apps[0]!, document.id, key);
     expect(await answers(apps[1]!, urls)).toEqual(GRANTED);
