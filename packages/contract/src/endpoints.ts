@@ -168,7 +168,8 @@ const keyErrors = {
 } as const satisfies Record<number, EndpointError>;
 const tokenRefused: EndpointError = {
   codes: ['INSUFFICIENT_PERMISSIONS'],
-  description: 'Missing, tampered or expired token, or an unknown document (`details.reason`)',
+  description:
+    'Missing, tampered or expired token, a token whose API key (or session key) has since been revoked or has expired, or an unknown document (`details.reason`)',
 };
 const sessionRefused: EndpointError = {
   codes: ['INSUFFICIENT_PERMISSIONS'],

@@ -60,7 +60,9 @@ describe('signet', () => {
   it('keys revoke revokes, and fails with one line for an unknown key', async () => {
     const created = JSON.parse((await signet('keys', 'create', '--org', 'acme', '--kind', 'sk', '--json')).stdout);
     expect(created.scopes).toEqual(['documents:read', 'documents:submit', 'documents:write', 'webhooks:write']);
-    expect((await signet('keys', 'revoke', created.id)).code).toBe(0);
+    const revoked = await signet('keys', 'revoke', created.id);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout.trim()).toBe(`Revoked ${created.id}: it and the document URLs it obtained are refused within 2 seconds.`);
     const unknown = await signet('keys', 'revoke', 'key_nothere');
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr.trim().split('\n')).toEqual(['signet: no API key key_nothere']);

@@ -135,6 +135,15 @@ describe('answerProblem on the sealed PDF (not JSON)', () => {
     expect(answerProblem(request, given)).toMatch(problem);
   });
 
+  it("flags a signed copy served for a revoked key's token or a swapped key id, and accepts their 403", () => {
+    const copy = pdfAnswer(200, PDF, { 'Cache-Control': 'private, max-age=300', Vary: 'Origin' });
+    for (const step of ['the token a revoked key obtained', "token with another key's id", 'token without its key id']) {
+      const request = { ...readOf('signed-copy'), recipe: ['sealed', step] };
+      expect(answerProblem(request, copy)).toBe(`200 for ${step}`);
+      expect(answerProblem(request, answer(403, envelope('INSUFFICIENT_PERMISSIONS')))).toBeUndefined();
+    }
+  });
+
   it('flags a 409 DOCUMENT_NOT_SEALED without Retry-After and a 416 without Content-Range', () => {
     expect(answerProblem(readOf('signed-copy'), answer(409, envelope('DOCUMENT_NOT_SEALED'), { 'Retry-After': '5' }))).toBeUndefined();
     expect(answerProblem(readOf('signed-document'), answer(409, envelope('DOCUMENT_NOT_SEALED')))).toMatch(/409 headers off the contract \(Retry-After/);

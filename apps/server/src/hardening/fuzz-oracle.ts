@@ -18,6 +18,7 @@ import {
   type Endpoint as ContractEndpoint,
   type ErrorCode,
 } from '@signet/contract';
+import { REFUSED_TOKENS } from './fuzz-reads.js';
 import type { Endpoint, FuzzRequest } from './fuzz-requests.js';
 
 /** A response as the fuzz reads it. */
@@ -316,6 +317,7 @@ function successProblem(request: FuzzRequest, answer: Answer, body: unknown): st
 
 /**
  * What is wrong with `answer` to `request`, or undefined when it keeps the contract: no 5xx; an `X-Request-Id`;
+ * a refusal of a signed-copy token the server must refuse (a revoked key's, a key id swapped or removed);
  * a JSON body, except a sealed PDF's success (`fileProblem`); every refusal the error envelope (code matching the
  * status, nothing internal shown, the headers the contract names), except validate-key's 401
  * `{ valid: false, error }`; every success its endpoint's schema.
@@ -324,6 +326,9 @@ function successProblem(request: FuzzRequest, answer: Answer, body: unknown): st
 export function answerProblem(request: FuzzRequest, answer: Answer): string | undefined {
   if (answer.status >= 500) return `${answer.status} answer`;
   if (!answer.headers.get('X-Request-Id')) return `${answer.status} without X-Request-Id`;
+  // A token the server must refuse (a revoked key's, another key's id in it…): never an answer below 400.
+  const refused = request.endpoint === 'signed-copy' ? request.recipe.find((step) => REFUSED_TOKENS.includes(step)) : undefined;
+  if (refused && answer.status < 400) return `${answer.status} for ${refused}`;
   const route = routeOf(request);
   const success = route.responses[answer.status];
   if (success && success.content?.mediaType !== 'application/json' && route.responses[200]?.content?.mediaType === 'application/pdf') {

@@ -75,6 +75,7 @@ const INSERT_ORGANIZATION = `INSERT INTO organizations (${ORGANIZATION_COLUMNS})
   ON CONFLICT (slug) DO NOTHING`;
 const INSERT_API_KEY = `INSERT INTO api_keys (${API_KEY_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const API_KEY_BY_HASH = `${AUTHENTICATED_KEY_SELECT} WHERE k.hash = ?`;
+const API_KEY_BY_ID = `${AUTHENTICATED_KEY_SELECT} WHERE k.id = ?`;
 const INSERT_DOCUMENT = `INSERT INTO documents (${DOCUMENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const DOCUMENT_BY_ID = `SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = ?`;
 const DOCUMENTS_FIRST_PAGE = `SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE organization_id = ?
@@ -130,6 +131,11 @@ export class SqlStorage implements Storage {
 
   async findApiKeyByHash(hash: string): Promise<AuthenticatedKey | null> {
     const row = await this.#db.get<AuthenticatedKeyRow>(API_KEY_BY_HASH, [hash]);
+    return row ? toAuthenticatedKey(row) : null;
+  }
+
+  async findApiKeyById(id: string): Promise<AuthenticatedKey | null> {
+    const row = await this.#db.get<AuthenticatedKeyRow>(API_KEY_BY_ID, [id]);
     return row ? toAuthenticatedKey(row) : null;
   }
 

@@ -288,6 +288,8 @@ export interface Storage {
   createApiKey(key: ApiKeyRecord): Promise<void>;
   /** The key with this hash and its organization, whatever its revocation or expiry. */
   findApiKeyByHash(hash: string): Promise<AuthenticatedKey | null>;
+  /** The key with this id and its organization, whatever its revocation or expiry (a document token's key). */
+  findApiKeyById(id: string): Promise<AuthenticatedKey | null>;
   /** Sets `revokedAt` unless already set; false when no such key exists. */
   revokeApiKey(id: string, revokedAt: IsoTime): Promise<boolean>;
 
