@@ -7,6 +7,9 @@ import { createApiKeyRecord } from '../documents/seed.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
 import { treeResidentBytes } from '../process-memory.js';
 import { openStorage } from '../storage/index.js';
+import { buildPayload } from '../test-support/harness.js';
+import { dataUrlOf } from '../submissions/test-png.js';
+import { deepTransparentPng, truncatedPng, TRUNCATED_PNG_BYTES } from './hostile-images.js';
 import { hostilePdfs, slowToDrawPdf, uploadPdf } from './hostile-pdfs.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 
@@ -23,6 +26,7 @@ const ANSWER_WITHIN_MS = 4 * TASK_TIMEOUT_MS + 2000;
 const GIB = 1024 ** 3;
 
 let dir: string;
+let databaseUrl: string;
 let server: ServerProcess;
 let sk: string;
 
@@ -66,7 +70,7 @@ async function upload(pdf: Uint8Array, fields: unknown[] = []) {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'signet-hostile-'));
-  const databaseUrl = `file:${join(dir, 'signet.db')}`;
+  databaseUrl = `file:${join(dir, 'signet.db')}`;
   const storage = await openStorage(databaseUrl);
   const organization = await storage.ensureOrganization('hostile', 'Hostile Inc.');
   sk = (await createApiKeyRecord(storage, { organizationId: organization.id, kind: 'sk', rateLimit: 100_000 })).key;
@@ -135,6 +139,59 @@ describe('hostile uploads', () => {
     expect(undrawable.status).toBe(404);
     expect(((await undrawable.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
   }, 60_000);
+
+  it('refuses the truncated PNG naming its field, and seals the 4096 × 4096 16-bit one on its first attempt', async () => {
+    const photo = { id: 'photo', type: 'image', page: 1, x: 0, y: 0, width: 1, height: 1, required: false, editable: true, label: 'Photo' };
+    const submitImage = async (bytes: Uint8Array) => {
+      const created = await upload(await generateSamplePdf({ pages: 1 }), [...sampleFields(1), photo]);
+      expect(created.status).toBe(201);
+      const { data } = (await (await fetch(`${server.url}/documents/${created.body.data!.id}`, { headers: { 'X-API-Key': sk } })).json()) as {
+        data: { id: string; pageCount: number; fields: never[] };
+      };
+      const payload = await buildPayload(data, undefined, (draft) => {
+        const index = (draft.fields as Array<{ id: string }>).findIndex((field) => field.id === 'photo');
+        draft.fields[index].value = { type: 'image', imageData: dataUrlOf(bytes) };
+      });
+      const index = (payload.fields as Array<{ id: string }>).findIndex((field) => field.id === 'photo');
+      const started = performance.now();
+      const response = await fetch(`${server.url}/sdk/documents/submit`, {
+        method: 'POST',
+        headers: { 'X-API-Key': sk, 'Content-Type': 'application/json' },
+        body: JSON.stringify(payload),
+      });
+      const body = (await response.json()) as { error?: { code: string; details?: Record<string, unknown> } };
+      return { documentId: data.id, status: response.status, body, path: `fields[${index}].value.imageData`, ms: performance.now() - started };
+    };
+    const stop = watch(server.pid);
+    const truncated = await submitImage(await truncatedPng());
+    expect(truncated.status).toBe(422);
+    expect(truncated.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: truncated.path, reason: expect.stringMatching(/libpng read error/) } });
+    const cut = await submitImage((await deepTransparentPng()).subarray(0, TRUNCATED_PNG_BYTES));
+    expect(cut.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: cut.path, reason: 'PNG is truncated' } });
+
+    const deep = await submitImage(await deepTransparentPng());
+    expect(deep.status).toBe(201);
+    expect(deep.ms).toBeLessThan(ANSWER_WITHIN_MS);
+    const started = performance.now();
+    let sealed: Response;
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      sealed = await fetch(`${server.url}/documents/${deep.documentId}/signed.pdf`, { headers: { 'X-API-Key': sk } });
+    } while (sealed.status === 409 && performance.now() - started < 30_000);
+    expect(sealed.status).toBe(200);
+    expect(Buffer.from(await sealed.arrayBuffer()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const storage = await openStorage(databaseUrl);
+    try {
+      // Sealed within this server's 3 s task limit, at the first attempt.
+      expect((await storage.getSealState(deep.documentId)).job).toMatchObject({ status: 'sealed', attempts: 1 });
+    } finally {
+      await storage.close();
+    }
+    const { healthFailures, worstHealthMs } = await stop();
+    console.log(JSON.stringify({ deepSubmitMs: Math.round(deep.ms), sealedWithinMs: Math.round(performance.now() - started), worstHealthMs: Math.round(worstHealthMs) }));
+    expect(healthFailures).toBe(0);
+    expect(worstHealthMs).toBeLessThan(1000);
+  }, 90_000);
 
   it('answers 503 with Retry-After and the envelope when the PDF queue is full', async () => {
     const slow = slowToDrawPdf();
