@@ -324,9 +324,14 @@ export const endpoints = {
       422: {
         codes: ['VALIDATION_ERROR'],
         description:
-          "The payload breaks a document rule (`details.missingFields`, or `details.field` and `details.reason`: also another signer's field), names no single signer of a document with signers, or the Idempotency-Key was used with another body",
+          "The payload breaks a document rule (`details.missingFields`, or `details.field` and `details.reason`: also another signer's field, or an image that cannot be decoded in full within the server's limits), names no single signer of a document with signers, or the Idempotency-Key was used with another body",
       },
       500: internal,
+      503: {
+        codes: ['SERVICE_UNAVAILABLE'],
+        description: "The server is busy (its PDF queue, where submitted images are decoded, is full); nothing was stored",
+        headers: z.object({ 'Retry-After': seconds }),
+      },
     },
   },
   declineDocument: {

@@ -85,7 +85,7 @@ const DOCUMENTS_AFTER = `SELECT ${DOCUMENT_COLUMNS} FROM documents
 const INSERT_PREVIEW = `INSERT INTO document_previews (document_id, ${PREVIEW_COLUMNS}, created_at)
   VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (document_id) DO NOTHING`;
 const PREVIEW_BY_DOCUMENT = `SELECT ${PREVIEW_COLUMNS} FROM document_previews WHERE document_id = ?`;
-const INSERT_SUBMISSION = `INSERT INTO submissions (${SUBMISSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_SUBMISSION = `INSERT INTO submissions (${SUBMISSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const SUBMISSION_BY_DOCUMENT = `SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE document_id = ?`;
 const COMPLETE_IDEMPOTENCY = `UPDATE idempotency_keys SET status = 'completed', response_status = ?, response_body = ?
   WHERE organization_id = ? AND key = ?`;

@@ -119,6 +119,11 @@ export interface StoredSubmission {
   clientIp: string | null;
   userAgent: string | null;
   receivedAt: IsoTime;
+  /**
+   * The seal's copies of images that were over what a seal may decode, normalised at submit (8-bit, at most 2000 px
+   * a side): data URLs by the value's payload path (`fields[3].value.imageData`). The seal draws these instead.
+   */
+  sealImages?: Record<string, string>;
 }
 
 export type SealJobStatus = 'pending' | 'running' | 'sealed' | 'failed';

@@ -29,6 +29,10 @@ async function perform(request: TaskRequest): Promise<PdfTaskResult<TaskRequest[
       const { verifyPdfSignatures } = await import('../../sealing/signing/verify-pdf.js');
       return verifyPdfSignatures(request.pdf);
     }
+    case 'image': {
+      const { decodeSubmittedImage } = await import('../../submissions/decode-image.js');
+      return decodeSubmittedImage(request.pdf, request.input);
+    }
   }
 }
 
