@@ -65,6 +65,7 @@ describe('the signers of an upload', () => {
     ['a signer id with a slash', { signers: '[{"id":"a/b","name":"A"}]' }, 'signers[0].id', /letters, digits/],
     ['a duplicate signer id', { signers: '[{"id":"tenant","name":"A"},{"id":"tenant","name":"B"}]' }, 'signers[1].id', /duplicate signer id/],
     ['an unknown member', { signers: '[{"id":"tenant","name":"A","role":"admin"}]' }, 'signers[0].role', /received unknown member "role"/],
+    ['a misspelt part', { signers: tenantAndLandlord, signingorder: 'sequential' }, 'signingorder', /received unknown part "signingorder"; the parts are file, fields, filename, signers, signingOrder/],
     ['a misspelt email', { signers: '[{"id":"tenant","name":"A","emial":"t@example.com"}]' }, 'signers[0].emial', /received unknown member "emial"/],
     ['a field with a misspelt required', { fields: JSON.stringify(sampleLeaseFields(2).map(({ required, ...field }, i) => (i === 0 ? { ...field, requried: required } : { ...field, required }))) }, 'fields[0].requried', /received unknown member "requried"/],
     ['a field with min beside validation', { fields: JSON.stringify(sampleLeaseFields(2).map((field, i) => (i === 1 ? { ...field, min: 18 } : field))) }, 'fields[1].min', /received unknown member "min"/],

@@ -72,6 +72,21 @@ describe.each(engines)('unknown members on $name', (engine) => {
       expect(await documentCount()).toBe(before);
     });
 
+    it('400 naming a part the form does not take, storing nothing', async () => {
+      const before = await documentCount();
+      const form = new FormData();
+      form.set('file', new File([pdf as Uint8Array<ArrayBuffer>], 'lease.pdf'));
+      form.set('fields', JSON.stringify(fields));
+      form.set('metadata', '{"crm":"42"}');
+      const response = await t.app.request('/documents', { method: 'POST', headers: { 'X-API-Key': sk }, body: form });
+      expect(response.status).toBe(400);
+      expect(ErrorEnvelopeSchema.parse(await response.json()).error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: { field: 'metadata', reason: 'received unknown part "metadata"; the parts are file, fields, filename, signers, signingOrder' },
+      });
+      expect(await documentCount()).toBe(before);
+    });
+
     it('400 naming a signer\'s misspelt member, storing nothing', async () => {
       const before = await documentCount();
       const signers = [{ id: 'tenant', name: 'Tina', emial: 'tina@example.com' }, { id: 'landlord', name: 'Lars' }];
