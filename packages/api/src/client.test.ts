@@ -1,4 +1,4 @@
-import { endpoints, type EndpointName } from '@signet/contract';
+import { endpoints, type EndpointName, type FieldDefinition } from '@signet/contract';
 import {
   LEASE_SIGNERS,
   completeValues,
@@ -116,7 +116,7 @@ describe('every error code as a SigningApiError', () => {
 
   it('VALIDATION_ERROR (400) naming an unknown member: a misspelt rule on upload, a member of its own in a submission', async () => {
     const admin = client(await server.createKey({ kind: 'sk' }));
-    const fields = sampleFields(2).map((field, index) => (index === 1 ? { ...field, validation: { minn: 1 } } : field));
+    const fields = sampleFields(2).map((field, index) => (index === 1 ? { ...field, validation: { minn: 1 } as unknown as FieldDefinition['validation'] } : field));
     const upload = await failure(admin.createDocument({ file: new Blob([(await generateSamplePdf({ pages: 2 })) as Uint8Array<ArrayBuffer>]), fields }));
     expect(upload).toMatchObject({ code: 'VALIDATION_ERROR', status: 400, details: { field: 'fields[1].validation.minn' } });
 
