@@ -123,8 +123,8 @@ export const SessionParamsSchema = DocumentIdParamsSchema.extend({
   keyId: idSchema('key').meta({ param: { name: 'keyId', in: 'path' }, example: 'key_R2wXn8TqL5vBmK3pZ7cYd4Hs' }),
 });
 
-/** The multipart form of `POST /documents` (SPEC §5, issue 18). */
-export const DocumentUploadSchema = z.object({
+/** The multipart form of `POST /documents` (SPEC §5, issue 18); any other part is refused (400 naming it). */
+export const DocumentUploadSchema = z.strictObject({
   file: z.string().meta({ format: 'binary', description: 'The PDF' }),
   fields: z.string().meta({ description: 'JSON array of field definitions; with `signers`, each names its `signerId`' }),
   filename: z.string().optional(),

@@ -99,6 +99,11 @@ describe('signet', () => {
     const bad = await signet('documents', 'create', '--org', 'acme', '--pdf', 'a.pdf', '--fields', 'bad.json');
     expect(bad.code).not.toBe(0);
     expect(bad.stderr.trim()).toMatch(/^signet: fields\[0\]\.page: /);
+    const { required, ...typo } = sampleFields(2)[1]!;
+    await writeFile(join(dir, 'typo.json'), JSON.stringify([{ ...typo, requried: required }]));
+    const misspelt = await signet('documents', 'create', '--org', 'acme', '--pdf', 'a.pdf', '--fields', 'typo.json');
+    expect(misspelt.code).not.toBe(0);
+    expect(misspelt.stderr.trim()).toBe('signet: fields[0].requried: received unknown member "requried"; members not in the schema are refused, not ignored');
   });
 
   it('documents create --signers makes a document with signers; a field naming no signer fails naming it', async () => {
