@@ -1,4 +1,4 @@
-import { randomBytes, webcrypto, X509Certificate } from 'node:crypto';
+import { createHash, randomBytes, webcrypto, X509Certificate } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -159,7 +159,8 @@ async function keepFirst(file: string, create: () => Promise<Uint8Array>): Promi
  * makes the key; pkijs (over asn1js, both of which the sealing uses anyway) writes the certificate and the PKCS#12.
  */
 export async function generateP12(password: string, now = new Date()): Promise<Uint8Array> {
-  const engine = pkijs.getCrypto(true);
+  // An engine of our own: @libpdf/core installs its own as pkijs's global one, with other method signatures.
+  const engine = new pkijs.CryptoEngine({ name: 'signet', crypto: webcrypto as Crypto });
   const { privateKey, publicKey } = await webcrypto.subtle.generateKey(
     { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
     true,
@@ -176,7 +177,7 @@ export async function generateP12(password: string, now = new Date()): Promise<U
   certificate.notBefore.value = new Date(now.getTime() - CLOCK_SKEW_MS);
   certificate.notAfter.value = new Date(now.getTime() + TEN_YEARS_MS);
   await certificate.subjectPublicKeyInfo.importKey(publicKey, engine);
-  const keyIdentifier = await engine.digest('SHA-1', certificate.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView);
+  const keyIdentifier = createHash('sha1').update(certificate.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView).digest();
   // KeyUsage is a BIT STRING: digitalSignature (bit 0) and nonRepudiation (bit 1), six unused bits.
   const keyUsage = new asn1js.BitString({ valueHex: new Uint8Array([0b1100_0000]), unusedBits: 6 });
   certificate.extensions = [
@@ -200,7 +201,8 @@ export async function generateP12(password: string, now = new Date()): Promise<U
   await keyBag.makeInternalValues(
     {
       password: passwordBytes,
-      contentEncryptionAlgorithm: { name: 'AES-CBC', length: 256 } as AesKeyAlgorithm,
+      // pkijs draws the IV itself; its type asks for one all the same.
+      contentEncryptionAlgorithm: { name: 'AES-CBC', length: 256, iv: new Uint8Array(16) },
       hmacHashAlgorithm: 'SHA-256',
       iterationCount: 2048,
     },
@@ -231,8 +233,9 @@ export async function generateP12(password: string, now = new Date()): Promise<U
     },
   });
   await pfx.parsedValue!.authenticatedSafe!.makeInternalValues({ safeContents: [{}] }, engine);
+  // The MAC key comes from PKCS#12's own derivation with `hmacHashAlgorithm`; pkijs only checks that the PBKDF2 hash is given.
   await pfx.makeInternalValues(
-    { password: passwordBytes, iterations: 2048, pbkdf2HashAlgorithm: 'SHA-256', hmacHashAlgorithm: 'SHA-256' } as never,
+    { password: passwordBytes, iterations: 2048, pbkdf2HashAlgorithm: { name: 'SHA-256' }, hmacHashAlgorithm: 'SHA-256' },
     engine,
   );
   return new Uint8Array(pfx.toSchema().toBER(false));
