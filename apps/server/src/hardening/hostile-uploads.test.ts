@@ -94,7 +94,7 @@ describe('hostile uploads', () => {
       'content stream inflating to 1 GiB': [201],
       'object stream inflating to 1 GiB': [422],
       '30,000 × 30,000 image': [201],
-      // pdf-lib counts them in about 1.5 s alone; on a machine busy with the rest of the suite, past the 3 s limit.
+      // @libpdf/core counts them in about 2.5 s alone; on a machine busy with the rest of the suite, past the 3 s limit.
       '100,000 pages': [201, 422],
       'array nested 100,000 deep': [400],
     };

@@ -60,7 +60,7 @@ describe('PdfPool', () => {
     expect(pool.stats().pids).not.toContain(before);
   });
 
-  it("kills a worker whose resident memory passes the cap (pdf-lib inflating a 1 GiB object stream)", async () => {
+  it("kills a worker whose resident memory passes the cap (the inspection inflating a 1 GiB object stream to find page 1)", async () => {
     const pool = newPool({ memoryLimitMb: 256 });
     const error = await failure(pool.run('inspect', await objectStreamBombPdf()));
     expect(error).toBeInstanceOf(PdfLimitError);
