@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { demoServerCommand } from './demo-server.js';
 
 /** A port nobody listens on now. */
 function freePort(): Promise<number> {
@@ -45,7 +46,7 @@ export default defineConfig({
   },
   webServer: {
     // The product as `pnpm start` runs it (built demo page, API on the embedded store), on free ports and a fresh store.
-    command: 'pnpm --filter @signet/demo build && tsx ../apps/demo/server/start.ts',
+    command: demoServerCommand,
     url: `${demoUrl}/demo-api/config`,
     timeout: 120_000,
     reuseExistingServer: false,

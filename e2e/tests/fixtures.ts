@@ -19,6 +19,16 @@ export function productState(): ProductState {
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
+/**
+ * Where a test writes a screenshot named `name`: `docs/screenshots/` (the README's pictures) only when
+ * SIGNET_UPDATE_SCREENSHOTS=1, so an ordinary run changes no tracked file; else `e2e/test-results/screenshots/`.
+ * @example await viewer.screenshot({ path: screenshotPath('viewer-ar.png') })
+ */
+export function screenshotPath(name: string): string {
+  const folder = process.env.SIGNET_UPDATE_SCREENSHOTS === '1' ? 'docs/screenshots' : 'e2e/test-results/screenshots';
+  return join(repoRoot, folder, name);
+}
+
 /** Runs the `signet` command line on the e2e store, as an operator would beside the running server. */
 export function signetCli(...args: string[]): string {
   return execFileSync('pnpm', ['--silent', 'signet', ...args], {

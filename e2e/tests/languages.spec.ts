@@ -1,14 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { fileURLToPath } from 'node:url';
-import { createDocument, expect, openForm, test } from './fixtures.js';
+import { createDocument, expect, openForm, screenshotPath, test } from './fixtures.js';
 
 // Issue 19, item 2 (and item 5's "every state, in every language"): the demo's viewer in each of the ten languages,
 // with no axe violation of any impact on the viewer, the signature dialog, a value breaking its rule, the decline
 // form, the declined state, the completed state, waiting for an earlier signer and a document that cannot be opened;
 // Arabic laid out right to left.
-
-const screenshots = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 
 /** Every axe violation inside the viewer, whatever its impact. */
 async function violations(page: Page) {
@@ -65,13 +62,13 @@ test('Arabic: right to left chrome over an unmirrored PDF; screenshots for the R
   await viewer.getByLabel('Date', { exact: true }).fill('2026-11-22');
   await viewer.getByRole('textbox', { name: 'Full legal name' }).click();
   await expect(viewer.locator('.signet-date-display')).toHaveText('٢٢‏/١١‏/٢٠٢٦');
-  await viewer.screenshot({ path: `${screenshots}viewer-ar.png` });
+  await viewer.screenshot({ path: screenshotPath('viewer-ar.png') });
 
   await viewer.getByRole('button', { name: 'Signature', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'أضف توقيعك' });
   await dialog.getByRole('tab', { name: 'كتابة' }).click();
   await expect(dialog.getByRole('textbox', { name: 'اسمك' })).toHaveValue('ليلى حداد');
-  await dialog.screenshot({ path: `${screenshots}dialog-ar.png` });
+  await dialog.screenshot({ path: screenshotPath('dialog-ar.png') });
   expect(await violations(page)).toEqual([]);
 });
 

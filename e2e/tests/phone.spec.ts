@@ -1,11 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
-import { createDocument, drawnAsCanvas, expect, openDocument, openForm, storedSubmission, test } from './fixtures.js';
+import { createDocument, drawnAsCanvas, expect, openDocument, openForm, screenshotPath, storedSubmission, test } from './fixtures.js';
 
 // Issue 19, item 6: on a phone, a tapped field is filled in the step panel at the bottom of the viewer, by touch.
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 3 });
-
-const screenshots = new URL('../../docs/screenshots/', import.meta.url);
 
 /** The open field's bottom edge is above the panel's top edge (and below the toolbar). */
 async function fieldAbovePanel(field: Locator, panel: Locator) {
@@ -68,7 +66,7 @@ test('on a phone, fields are filled one at a time in the step panel, the signatu
   await expect(onPage('signer_name')).toHaveValue('Mary Jackson');
   await fieldAbovePanel(onPage('signer_name'), panel);
   expect(await new AxeBuilder({ page }).include('.signet-viewer').analyze().then((results) => results.violations.map((v) => v.id))).toEqual([]);
-  await page.locator('.signet-viewer').screenshot({ path: new URL('phone-steps.png', screenshots).pathname });
+  await page.locator('.signet-viewer').screenshot({ path: screenshotPath('phone-steps.png') });
 
   await next(); // Company: optional
   await next();
@@ -89,7 +87,7 @@ test('on a phone, fields are filled one at a time in the step panel, the signatu
   await drawByTouch(page, panel.locator('canvas'));
   await expect(panel.getByRole('button', { name: 'Apply' })).toBeEnabled();
   expect(await new AxeBuilder({ page }).include('.signet-viewer').analyze().then((results) => results.violations.map((v) => v.id))).toEqual([]);
-  await page.locator('.signet-viewer').screenshot({ path: new URL('phone-signature.png', screenshots).pathname });
+  await page.locator('.signet-viewer').screenshot({ path: screenshotPath('phone-signature.png') });
   await panel.getByRole('button', { name: 'Apply' }).tap();
   // The placed signature is drawn on a canvas (no data: image, for hosts whose CSP allows none).
   const image = onPage('signature').locator('canvas');

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { remote } from 'webdriverio';
+import { demoServerCommand } from '../demo-server.js';
 import { startWebKitDriver, webkitCapabilities } from './webkit-driver.js';
 
 const e2eDir = fileURLToPath(new URL('..', import.meta.url));
@@ -50,7 +51,7 @@ async function startProduct(): Promise<{ demoUrl: string; dir: string; stop(): v
   const [apiPort, demoPort] = [await freePort(), await freePort()];
   const dir = mkdtempSync(join(tmpdir(), 'signet-e2e-webkit-'));
   const demoUrl = `http://127.0.0.1:${demoPort}`;
-  const server: ChildProcess = spawn('sh', ['-c', 'pnpm --filter @signet/demo build && tsx ../apps/demo/server/start.ts'], {
+  const server: ChildProcess = spawn('sh', ['-c', demoServerCommand], {
     cwd: e2eDir,
     detached: true,
     stdio: ['ignore', 'ignore', 'inherit'],

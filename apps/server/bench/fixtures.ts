@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDF, rgb } from '@libpdf/core';
 import { canonicalPayload, submissionChecksum, type FieldDefinition } from '@signet/contract';
 import { newId } from '../src/ids.js';
 import { createApiKeyRecord } from '../src/documents/seed.js';
@@ -45,14 +45,13 @@ export const SUBMIT_FIELDS: FieldDefinition[] = [
 
 /** A small one-page PDF with the boxes of {@link SUBMIT_FIELDS} drawn on it. */
 async function submitPdf(): Promise<Uint8Array> {
-  const pdf = await PDFDocument.create({ updateMetadata: false });
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  const page = pdf.addPage([612, 792]);
-  page.drawText('Benchmark agreement', { x: 72, y: 720, size: 16, font });
+  const pdf = PDF.create();
+  const page = pdf.addPage({ width: 612, height: 792 });
+  page.drawText('Benchmark agreement', { x: 72, y: 720, size: 16, font: 'Helvetica' });
   for (const field of SUBMIT_FIELDS) {
     const [x, width, height] = [field.x * 612, field.width * 612, field.height * 792];
-    page.drawRectangle({ x, y: 792 - field.y * 792 - height, width, height, borderWidth: 0.6 });
-    page.drawText(field.label, { x, y: 792 - field.y * 792 + 4, size: 8, font });
+    page.drawRectangle({ x, y: 792 - field.y * 792 - height, width, height, color: rgb(0, 0, 0) });
+    page.drawText(field.label, { x, y: 792 - field.y * 792 + 4, size: 8, font: 'Helvetica' });
   }
   return pdf.save();
 }

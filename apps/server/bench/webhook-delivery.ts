@@ -92,7 +92,7 @@ export async function measureWebhooks(settings: WebhookSettings, appDir: string,
     const organizationId = (await storage.getOrganizationBySlug('bench'))!.id;
     const subscribe = (index: number) =>
       registerWebhook(
-        { storage, secret, allowPrivate: true },
+        { storage, secret, allowPrivate: true, maxEndpoints: 1000 },
         { organizationId, url: `${sink.url}/hook-${index}`, events: ['document.completed'] },
       );
     const post = {

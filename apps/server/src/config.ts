@@ -67,6 +67,7 @@ const EnvSchema = z.object({
   WEBHOOK_TIMEOUT_MS: milliseconds(15_000),
   WEBHOOK_LEASE_MS: milliseconds(60_000),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(64),
+  WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().min(1).max(1000).default(20),
   WEBHOOK_RETRY_SCHEDULE_MS: z
     .string()
     .default(DEFAULT_RETRY_SCHEDULE_MS.join(','))
@@ -121,6 +122,8 @@ export interface WebhooksConfig {
   leaseMs: number;
   /** Attempts under way at once, per process. */
   concurrency: number;
+  /** Endpoints one organization may register; so also the most deliveries one event creates. */
+  maxEndpoints: number;
   /** The delay before each attempt (ms): as many attempts as delays, then the delivery fails. */
   retryScheduleMs: number[];
 }
@@ -221,6 +224,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       leaseMs: e.WEBHOOK_LEASE_MS,
       concurrency: e.WEBHOOK_CONCURRENCY,
+      maxEndpoints: e.WEBHOOK_MAX_ENDPOINTS,
       retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE_MS,
     },
   };

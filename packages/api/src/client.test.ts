@@ -1,4 +1,4 @@
-import { endpoints, type EndpointName } from '@signet/contract';
+import { endpoints, type EndpointName, type FieldDefinition } from '@signet/contract';
 import {
   LEASE_SIGNERS,
   completeValues,
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   ContractViolationError,
   SigningApiError,
+  buildSubmission,
   createSigningClient,
   missingRequiredFields,
   type SigningClient,
@@ -111,6 +112,27 @@ describe('every error code as a SigningApiError', () => {
   it('VALIDATION_ERROR (400) for a malformed id, with details.field', async () => {
     const error = await failure(client(await server.createKey()).getDocument('not-an-id'));
     expect(error).toMatchObject({ code: 'VALIDATION_ERROR', status: 400, details: { field: 'documentId' } });
+  });
+
+  it('VALIDATION_ERROR (400) naming an unknown member: a misspelt rule on upload, a member of its own in a submission', async () => {
+    const admin = client(await server.createKey({ kind: 'sk' }));
+    const fields = sampleFields(2).map((field, index) => (index === 1 ? { ...field, validation: { minn: 1 } as unknown as FieldDefinition['validation'] } : field));
+    const upload = await failure(admin.createDocument({ file: new Blob([(await generateSamplePdf({ pages: 2 })) as Uint8Array<ArrayBuffer>]), fields }));
+    expect(upload).toMatchObject({ code: 'VALIDATION_ERROR', status: 400, details: { field: 'fields[1].validation.minn' } });
+
+    // buildSubmission sends a render context as the caller gives it: a member of the caller's own is the server's 400.
+    const document = await server.createDocument();
+    const signer = client(await server.createKey());
+    const sdk = await signer.getDocument(document.id);
+    const pages = Array.from({ length: sdk.metadata.pageCount }, (_, index) => ({ pageNumber: index + 1, width: 612, height: 792, rotation: 0 }));
+    const renderContext = { scale: 1, viewportWidth: 800, viewportHeight: 600, devicePixelRatio: 1 };
+    const values = completeValues(sdk.fields);
+    const built = await buildSubmission({ document: sdk, values, renderContext: { ...renderContext, zoom: 2 } as typeof renderContext, pages });
+    const refused = await failure(signer.submitDocument(built));
+    expect(refused).toMatchObject({ code: 'VALIDATION_ERROR', status: 400, details: { field: 'renderContext.zoom' } });
+    expect(refused.details?.reason).toMatch(/^received unknown member "zoom"/);
+    const accepted = await signer.submitDocument(await buildSubmission({ document: sdk, values, renderContext, pages }));
+    expect(accepted.documentId).toBe(document.id);
   });
 
   it('VALIDATION_ERROR (422) with missingFields as typed data', async () => {

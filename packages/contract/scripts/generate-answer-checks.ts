@@ -33,9 +33,9 @@ function answersOf(endpoint: Endpoint): { answer?: z.ZodType; refusal?: z.ZodTyp
 }
 
 /**
- * The schema without what a check does not read (words for people, `additionalProperties: false`: zod strips
- * unknown members rather than refusing them); throws on a keyword `answer-check.ts` does not check, so that no rule
- * of a zod schema is silently dropped.
+ * The schema without what a check does not read (words for people, `additionalProperties: false`: a client lets
+ * an answer's unknown members through, so that a newer server may add some; requests are strict on the server);
+ * throws on a keyword `answer-check.ts` does not check, so that no rule of a zod schema is silently dropped.
  */
 function trimmed(node: unknown, at: string): unknown {
   if (Array.isArray(node)) return node.map((item, index) => trimmed(item, `${at}/${index}`));

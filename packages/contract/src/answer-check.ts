@@ -78,7 +78,8 @@ function firstIssue(schema: JsonSchema, value: unknown, path: string[], definiti
     for (const name of (s.required as string[] | undefined) ?? []) if (!(name in object)) return issue('required', [...path, name]);
     const properties = (s.properties ?? {}) as Record<string, JsonSchema>;
     for (const [name, member] of Object.entries(object)) {
-      // Members the contract does not name are let through, as zod's parse strips rather than refuses them.
+      // Members the contract does not name are let through: an answer of a newer server may carry members this
+      // client does not know. Requests, not answers, are strict (the server refuses an unknown member).
       const memberSchema = properties[name] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : null);
       const found = memberSchema ? firstIssue(memberSchema, member, [...path, name], definitions) : null;
       if (found) return found;

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { endpointPath } from './endpoint-path.js';
 import { endpoints, errorEnvelope } from './endpoints.js';
+import { FieldDefinitionListSchema } from './schemas/document.js';
+import { SignerDefinitionListSchema } from './schemas/signers.js';
+
+/** The paths of the objects in a JSON Schema that let members they do not list through. */
+function openObjects(node: unknown, at = '#'): string[] {
+  if (Array.isArray(node)) return node.flatMap((item, index) => openObjects(item, `${at}/${index}`));
+  if (node === null || typeof node !== 'object') return [];
+  const schema = node as Record<string, unknown>;
+  const own = schema['type'] === 'object' && schema['additionalProperties'] !== false ? [at] : [];
+  return [...own, ...Object.entries(schema).flatMap(([keyword, value]) => openObjects(value, `${at}/${keyword}`))];
+}
 
 describe('endpointPath', () => {
   it('fills each parameter, URL-encoded, and leaves a path without parameters as it is', () => {
@@ -40,6 +52,26 @@ describe('the table', () => {
       const statuses = [...Object.keys(endpoint.responses), ...Object.keys(endpoint.errors)].map(Number);
       if (endpoint.access.by === 'key') expect(statuses, name).toEqual(expect.arrayContaining([401, 403, 429]));
       expect(statuses, name).toContain(500);
+    }
+  });
+
+  it('makes every object of every JSON request body, and of the fields and signers of an upload, strict', () => {
+    const bodies: Array<[string, z.ZodType]> = [
+      ['createDocument fields', FieldDefinitionListSchema],
+      ['createDocument signers', SignerDefinitionListSchema],
+    ];
+    for (const [name, endpoint] of Object.entries(endpoints)) {
+      const body = 'body' in endpoint.request ? endpoint.request.body : undefined;
+      if (body?.mediaType === 'application/json') bodies.push([name, body.schema]);
+    }
+    expect(bodies.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['submitDocument', 'declineDocument', 'createSession', 'createWebhook', 'updateWebhook']),
+    );
+    for (const [name, schema] of bodies) {
+      const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+      expect(openObjects(json), name).toEqual([]);
+      // Not vacuous: the walk finds an object it is told is open.
+      expect(openObjects({ ...json, additionalProperties: true, type: 'object' }), name).toContain('#');
     }
   });
 });

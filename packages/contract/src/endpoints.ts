@@ -123,8 +123,8 @@ export const SessionParamsSchema = DocumentIdParamsSchema.extend({
   keyId: idSchema('key').meta({ param: { name: 'keyId', in: 'path' }, example: 'key_R2wXn8TqL5vBmK3pZ7cYd4Hs' }),
 });
 
-/** The multipart form of `POST /documents` (SPEC §5, issue 18). */
-export const DocumentUploadSchema = z.object({
+/** The multipart form of `POST /documents` (SPEC §5, issue 18); any other part is refused (400 naming it). */
+export const DocumentUploadSchema = z.strictObject({
   file: z.string().meta({ format: 'binary', description: 'The PDF' }),
   fields: z.string().meta({ description: 'JSON array of field definitions; with `signers`, each names its `signerId`' }),
   filename: z.string().optional(),
@@ -168,7 +168,8 @@ const keyErrors = {
 } as const satisfies Record<number, EndpointError>;
 const tokenRefused: EndpointError = {
   codes: ['INSUFFICIENT_PERMISSIONS'],
-  description: 'Missing, tampered or expired token, or an unknown document (`details.reason`)',
+  description:
+    'Missing, tampered or expired token, a token whose API key (or session key) has since been revoked or has expired, or an unknown document (`details.reason`)',
 };
 const sessionRefused: EndpointError = {
   codes: ['INSUFFICIENT_PERMISSIONS'],
@@ -193,6 +194,10 @@ const webhookDisabled: EndpointError = {
 const urlRefused: EndpointError = {
   codes: ['VALIDATION_ERROR'],
   description: 'The URL resolves to a loopback, private, link-local or metadata address, or to no address (`details.field: "url"`)',
+};
+const webhookRefused: EndpointError = {
+  codes: ['VALIDATION_ERROR'],
+  description: `${urlRefused.description}; or the organization already has as many endpoints as the server allows (\`WEBHOOK_MAX_ENDPOINTS\`, 20 by default; \`details.limit\`)`,
 };
 const internal: EndpointError = { codes: ['INTERNAL_ERROR'], description: 'An unexpected failure; nothing internal is revealed' };
 
@@ -319,9 +324,14 @@ export const endpoints = {
       422: {
         codes: ['VALIDATION_ERROR'],
         description:
-          "The payload breaks a document rule (`details.missingFields`, or `details.field` and `details.reason`: also another signer's field), names no single signer of a document with signers, or the Idempotency-Key was used with another body",
+          "The payload breaks a document rule (`details.missingFields`, or `details.field` and `details.reason`: also another signer's field, or an image that cannot be decoded in full within the server's limits), names no single signer of a document with signers, or the Idempotency-Key was used with another body",
       },
       500: internal,
+      503: {
+        codes: ['SERVICE_UNAVAILABLE'],
+        description: "The server is busy (its PDF queue, where submitted images are decoded, is full); nothing was stored",
+        headers: z.object({ 'Retry-After': seconds }),
+      },
     },
   },
   declineDocument: {
@@ -580,7 +590,7 @@ export const endpoints = {
     access: { by: 'key', kinds: ['sk'], scopes: ['webhooks:write'] },
     request: { body: json(CreateWebhookRequestSchema) },
     responses: { 201: { description: 'The endpoint and its secret', content: json(successEnvelope(CreatedWebhookSchema)) } },
-    errors: { 400: invalid, ...keyErrors, 413: tooLarge, 415: notJson, 422: urlRefused, 500: internal },
+    errors: { 400: invalid, ...keyErrors, 413: tooLarge, 415: notJson, 422: webhookRefused, 500: internal },
   },
   listWebhooks: {
     method: 'get',

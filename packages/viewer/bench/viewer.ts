@@ -24,7 +24,8 @@
  * - bundle sizes: the gzipped JavaScript of the viewer for a host page, with their budgets, as `pnpm size` measures
  *   them (`.size-limit.js` at the root of the repository: esbuild, minified, gzip -9).
  *
- * Environment: BENCH_REPS (default 5), BENCH_HEAP=0 to skip the heap and scroll part, BENCH_HEAP_DETAIL=1 to list
+ * Environment: BENCH_SMOKE=1 for CI's quick check that it still runs, BENCH_REPS (default 5), BENCH_HEAP=0 to skip
+ * the heap and scroll part, BENCH_HEAP_DETAIL=1 to list
  * what grew most between the two heap snapshots (by node type and constructor), BENCH_TRACE=<directory> to write a
  * Chromium trace of one more load per viewer and file there (open it in Perfetto or chrome://tracing; the
  * `bench-mount` and `bench-paint` marks delimit the measured span), CHROMIUM_PATH (default /usr/bin/chromium).
@@ -46,8 +47,14 @@ import { build } from 'vite';
 import { medianInterval } from './median-interval.js';
 import type { BenchParams, MountTimes, ViewerName } from './page/protocol.js';
 
-const REPS = Math.max(1, Number(process.env.BENCH_REPS ?? 5));
-const HEAP = process.env.BENCH_HEAP !== '0';
+/**
+ * `BENCH_SMOKE=1`: CI's check that the bench still runs, in seconds: one repetition, the desktop profile, no heap
+ * part, a 20-page document in place of 300. Its figures mean nothing; only a failure does.
+ */
+const SMOKE = process.env.BENCH_SMOKE === '1';
+const REPS = SMOKE ? 1 : Math.max(1, Number(process.env.BENCH_REPS ?? 5));
+const HEAP = !SMOKE && process.env.BENCH_HEAP !== '0';
+const LONG_PAGES = SMOKE ? 20 : 300;
 const HEAP_DETAIL = Boolean(process.env.BENCH_HEAP_DETAIL);
 const TRACE_DIR = process.env.BENCH_TRACE;
 /** Main thread, workers, compilation, network and user timing: where a load's time goes, thread by thread. */
@@ -79,7 +86,7 @@ const PROFILES: Record<Profile['name'], Profile> = {
   },
 };
 /** `BENCH_PROFILES`: which profiles' loads to measure (default both); the heap part runs on the desktop. */
-const RUN_PROFILES = (process.env.BENCH_PROFILES ?? 'desktop,phone').split(',').map((name) => {
+const RUN_PROFILES = (SMOKE ? 'desktop' : (process.env.BENCH_PROFILES ?? 'desktop,phone')).split(',').map((name) => {
   const profile = PROFILES[name.trim() as Profile['name']];
   if (!profile) throw new Error(`BENCH_PROFILES: unknown profile ${name}`);
   return profile;
@@ -514,7 +521,7 @@ async function main(): Promise<void> {
     const paramsOf = (document: { id: string }): BenchParams => ({ baseUrl: live.url, documentId: document.id, apiKey });
     const files: Bench['files'] = [
       { name: '1 page', params: paramsOf(await live.createDocument({ pages: 1 })) },
-      { name: '300 pages', params: paramsOf(await live.createDocument({ pages: 300 })) },
+      { name: `${LONG_PAGES} pages`, params: paramsOf(await live.createDocument({ pages: LONG_PAGES })) },
     ];
     const pageUrl = await serveBenchPage(cleanups);
     const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });

@@ -60,7 +60,9 @@ describe('signet', () => {
   it('keys revoke revokes, and fails with one line for an unknown key', async () => {
     const created = JSON.parse((await signet('keys', 'create', '--org', 'acme', '--kind', 'sk', '--json')).stdout);
     expect(created.scopes).toEqual(['documents:read', 'documents:submit', 'documents:write', 'webhooks:write']);
-    expect((await signet('keys', 'revoke', created.id)).code).toBe(0);
+    const revoked = await signet('keys', 'revoke', created.id);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout.trim()).toBe(`Revoked ${created.id}: it and the document URLs it obtained are refused within 2 seconds.`);
     const unknown = await signet('keys', 'revoke', 'key_nothere');
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr.trim().split('\n')).toEqual(['signet: no API key key_nothere']);
@@ -97,6 +99,11 @@ describe('signet', () => {
     const bad = await signet('documents', 'create', '--org', 'acme', '--pdf', 'a.pdf', '--fields', 'bad.json');
     expect(bad.code).not.toBe(0);
     expect(bad.stderr.trim()).toMatch(/^signet: fields\[0\]\.page: /);
+    const { required, ...typo } = sampleFields(2)[1]!;
+    await writeFile(join(dir, 'typo.json'), JSON.stringify([{ ...typo, requried: required }]));
+    const misspelt = await signet('documents', 'create', '--org', 'acme', '--pdf', 'a.pdf', '--fields', 'typo.json');
+    expect(misspelt.code).not.toBe(0);
+    expect(misspelt.stderr.trim()).toBe('signet: fields[0].requried: received unknown member "requried"; members not in the schema are refused, not ignored');
   });
 
   it('documents create --signers makes a document with signers; a field naming no signer fails naming it', async () => {

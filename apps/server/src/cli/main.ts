@@ -84,12 +84,12 @@ keys
 
 keys
   .command('revoke')
-  .description('revoke an API key by its id (key_…)')
+  .description('revoke an API key by its id (key_…), and the document URLs it obtained (within 2 s on running servers)')
   .argument('<keyId>', 'the key record id')
   .action((keyId: string) =>
     withStorage(async (storage) => {
       if (!(await storage.revokeApiKey(keyId, new Date().toISOString()))) throw new CliError(`no API key ${keyId}`);
-      print(`Revoked ${keyId}.`);
+      print(`Revoked ${keyId}: it and the document URLs it obtained are refused within 2 seconds.`);
     }),
   );
 

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { resolveSecret } from '../secret.js';
 import type { Organization, Storage, WebhookDeliveryRecord, WebhookEndpointRecord } from '../storage/types.js';
-import { registerWebhook } from '../webhooks/manage.js';
+import { WebhookLimitReached, registerWebhook } from '../webhooks/manage.js';
 import { WebhookUrlRefused } from '../webhooks/url-safety.js';
 import { CliError, print, withStorage } from './common.js';
 import { parseWebhookEvents, parseWholeNumber } from './options.js';
@@ -60,10 +60,12 @@ export function registerWebhookCommands(program: Command): void {
       withStorage(async (storage) => {
         const config = loadConfig();
         const org = await organization(storage, options.org);
-        const management = { storage, secret: await resolveSecret(config), allowPrivate: config.webhooks.allowPrivate };
+        const { allowPrivate, maxEndpoints } = config.webhooks;
+        const management = { storage, secret: await resolveSecret(config), allowPrivate, maxEndpoints };
         const input = { organizationId: org.id, url: options.url, events: options.events, description: options.description ?? null };
         const { endpoint, secret } = await registerWebhook(management, input).catch((error: unknown) => {
           if (error instanceof WebhookUrlRefused) throw new CliError(`--url ${options.url}: ${error.reason}`);
+          if (error instanceof WebhookLimitReached) throw new CliError(`--org ${options.org}: ${error.message}`);
           throw error;
         });
         if (options.json) return print({ ...shown(endpoint), secret });

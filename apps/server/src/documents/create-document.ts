@@ -9,7 +9,7 @@ import {
   type SigningOrder,
 } from '@signet/contract';
 import { ApiError, tooLarge, validationError } from '../errors.js';
-import { issuePath } from '../http/validation.js';
+import { issueDetails } from '../http/validation.js';
 import { newId } from '../ids.js';
 import { createLogger, type Logger } from '../logger.js';
 import type { PdfInfo } from '../pdf/inspect.js';
@@ -93,8 +93,8 @@ export async function createDocument(storage: Storage, input: CreateDocumentInpu
   if (fields === undefined) throw validationError('fields', 'is required: a JSON array of field definitions');
   const parsed = FieldDefinitionListSchema.safeParse(fields);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw validationError(issuePath(['fields', ...issue.path]), issue.message);
+    const { field, reason } = issueDetails(parsed.error, ['fields']);
+    throw validationError(field, reason);
   }
   const { signers, signingOrder } = parseSigners(input);
   const issue =
@@ -139,8 +139,8 @@ function parseSigners(input: CreateDocumentInput): { signers?: SignerDefinition[
   }
   const parsed = SignerDefinitionListSchema.safeParse(parseJsonPart('signers', input.signers, 'a JSON array of signers'));
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw validationError(issuePath(['signers', ...issue.path]), issue.message);
+    const { field, reason } = issueDetails(parsed.error, ['signers']);
+    throw validationError(field, reason);
   }
   const order = SigningOrderSchema.safeParse(input.signingOrder ?? 'parallel');
   if (!order.success) throw validationError('signingOrder', 'must be "parallel" or "sequential"');

@@ -5,6 +5,8 @@ import { checkDocumentToken, signDocumentToken } from './token.js';
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const secret = 's'.repeat(32);
 const grant = { documentId: 'doc_abcdefghijklmnopqrstuvwx', version: 1 };
+const keyId = 'key_ABCDEFGHIJKLMNOPQRSTUVWX';
+const otherKeyId = 'key_BCDEFGHIJKLMNOPQRSTUVWXY';
 const now = new Date('2026-11-22T10:00:00Z');
 const expires = Math.floor(now.getTime() / 1000) + 3600;
 
@@ -19,12 +21,27 @@ function sameBytesOtherText(token: string): string[] {
 }
 
 describe('checkDocumentToken', () => {
-  const token = signDocumentToken(secret, { ...grant, expires });
-  const check = (text: string | undefined, at = now) => checkDocumentToken(secret, text, { ...grant, now: at });
+  const token = signDocumentToken(secret, { ...grant, expires, keyId });
+  const check = (text: string | undefined, at = now) => checkDocumentToken(secret, text, { ...grant, now: at }).status;
 
-  it('accepts the token as signed until it expires, then reports it expired', () => {
-    expect(check(token)).toBe('valid');
+  it('writes <expiry>.<key id>.<mac> in URL-safe characters', () => {
+    expect(token).toMatch(new RegExp(`^${expires}\\.${keyId}\\.[A-Za-z0-9_-]{43}$`));
+    expect(encodeURIComponent(token)).toBe(token);
+  });
+
+  it('accepts the token as signed until it expires, naming its key, then reports it expired', () => {
+    expect(checkDocumentToken(secret, token, { ...grant, now })).toEqual({ status: 'valid', keyId });
     expect(check(token, new Date(expires * 1000))).toBe('expired');
+  });
+
+  it("refuses the token with its key id changed to another key's: the MAC binds the key", () => {
+    expect(check(token.replace(keyId, otherKeyId))).toBe('invalid');
+    expect(check(signDocumentToken(secret, { ...grant, expires, keyId: otherKeyId }))).toBe('valid');
+  });
+
+  it('refuses the form before the key id (<expiry>.<mac>), even with a MAC of that form', () => {
+    const [expiry, , tag] = token.split('.');
+    expect(check(`${expiry}.${tag}`)).toBe('invalid');
   });
 
   it('refuses a leading zero on the expiry, however many', () => {
@@ -36,16 +53,29 @@ describe('checkDocumentToken', () => {
     const variants = sameBytesOtherText(token);
     expect(variants).toHaveLength(3);
     for (const variant of variants) {
-      expect(Buffer.from(variant.split('.')[1]!, 'base64url')).toEqual(Buffer.from(token.split('.')[1]!, 'base64url'));
+      expect(Buffer.from(variant.split('.')[2]!, 'base64url')).toEqual(Buffer.from(token.split('.')[2]!, 'base64url'));
       expect(check(variant), variant).toBe('invalid');
     }
   });
 
   it('refuses other documents, versions, secrets and malformed texts', () => {
-    expect(checkDocumentToken(secret, token, { ...grant, version: 2, now })).toBe('invalid');
-    expect(checkDocumentToken(secret, token, { documentId: 'doc_bcdefghijklmnopqrstuvwxy', version: 1, now })).toBe('invalid');
-    expect(checkDocumentToken('t'.repeat(32), token, { ...grant, now })).toBe('invalid');
-    for (const text of [undefined, '', token.slice(0, -1), `${token}A`, `+${token}`, token.replace('.', '..'), `${token.split('.')[0]}.${'='.repeat(43)}`]) {
+    expect(checkDocumentToken(secret, token, { ...grant, version: 2, now })).toEqual({ status: 'invalid' });
+    expect(checkDocumentToken(secret, token, { documentId: 'doc_bcdefghijklmnopqrstuvwxy', version: 1, now })).toEqual({ status: 'invalid' });
+    expect(checkDocumentToken('t'.repeat(32), token, { ...grant, now })).toEqual({ status: 'invalid' });
+    const [expiry, , tag] = token.split('.');
+    for (const text of [
+      undefined,
+      '',
+      token.slice(0, -1),
+      `${token}A`,
+      `+${token}`,
+      token.replace('.', '..'),
+      `${expiry}.${keyId}.${'='.repeat(43)}`,
+      `${expiry}.${keyId.toUpperCase()}.${tag}`,
+      `${expiry}.key_.${tag}`,
+      `${expiry}.${keyId}-.${tag}`,
+      `${expiry}.sk_${keyId.slice(4)}.${tag}`,
+    ]) {
       expect(check(text), String(text)).toBe('invalid');
     }
   });

@@ -1,30 +1,44 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-function mac(secret: string, documentId: string, version: number, expires: number): Buffer {
-  return createHmac('sha256', secret).update(`${documentId}\n${version}\n${expires}`).digest();
+function mac(secret: string, documentId: string, version: number, expires: number, keyId: string): Buffer {
+  return createHmac('sha256', secret).update(`${documentId}\n${version}\n${expires}\n${keyId}`).digest();
+}
+
+/** What a document token grants: this version of this document, until `expires`, while the key `keyId` is usable. */
+export interface DocumentGrant {
+  documentId: string;
+  version: number;
+  /** Unix seconds. */
+  expires: number;
+  /** The API key (or session key) that obtained the token: revoking or expiring it ends the token. */
+  keyId: string;
 }
 
 /**
- * A document token: the capability in `documentUrl` (SPEC §4). HMAC-SHA256 over document id, version and expiry,
- * written `<expiry unix seconds>.<base64url mac>`.
- * @example signDocumentToken(secret, { documentId: 'doc_…', version: 1, expires: 1764000000 })
+ * A document token: the capability in `documentUrl` and `signedDocumentUrl`. HMAC-SHA256 over document id, version,
+ * expiry and the id of the key that obtained it, written `<expiry unix seconds>.<key id>.<base64url mac>` (URL-safe
+ * as it stands). The key id is in clear so that the check can ask whether that key is still usable; the MAC binds
+ * it, so that it cannot be swapped for another key's (see docs/decisions.md).
+ * @example signDocumentToken(secret, { documentId: 'doc_…', version: 1, expires: 1764000000, keyId: 'key_…' })
  */
-export function signDocumentToken(
-  secret: string,
-  { documentId, version, expires }: { documentId: string; version: number; expires: number },
-): string {
-  return `${expires}.${mac(secret, documentId, version, expires).toString('base64url')}`;
+export function signDocumentToken(secret: string, { documentId, version, expires, keyId }: DocumentGrant): string {
+  return `${expires}.${keyId}.${mac(secret, documentId, version, expires, keyId).toString('base64url')}`;
 }
 
-export type TokenCheck = 'valid' | 'expired' | 'invalid';
-
-/** `<expiry>.<mac>`: the expiry in decimal without leading zeros, the MAC as 43 characters of base64url. */
-const TOKEN = /^(0|[1-9]\d{0,11})\.([A-Za-z0-9_-]{43})$/;
+/** A token's MAC and expiry checked; when valid, the key whose state the caller checks next. */
+export type TokenCheck = { status: 'valid'; keyId: string } | { status: 'expired' | 'invalid' };
 
 /**
- * Whether `token` grants the file of this version of this document at `now`. Only the form `signDocumentToken`
- * writes is accepted: base64url leaves 2 bits of the MAC's last character unused, so 4 texts decode to the same
- * bytes, and `0` pads the expiry; comparing the canonical texts (in constant time) refuses the other forms.
+ * `<expiry>.<key id>.<mac>`: the expiry in decimal without leading zeros, the key id as the server writes it
+ * (`key_` and letters and digits), the MAC as 43 characters of base64url.
+ */
+const TOKEN = /^(0|[1-9]\d{0,11})\.(key_[A-Za-z0-9]{1,64})\.([A-Za-z0-9_-]{43})$/;
+
+/**
+ * Whether `token` grants the file of this version of this document at `now`, and for which key. Only the form
+ * `signDocumentToken` writes is accepted: base64url leaves 2 bits of the MAC's last character unused, so 4 texts
+ * decode to the same bytes, and `0` pads the expiry; comparing the canonical texts (in constant time) refuses the
+ * other forms. Tokens of the form before the key id (`<expiry>.<mac>`) are invalid.
  */
 export function checkDocumentToken(
   secret: string,
@@ -32,10 +46,11 @@ export function checkDocumentToken(
   { documentId, version, now }: { documentId: string; version: number; now: Date },
 ): TokenCheck {
   const match = token ? TOKEN.exec(token) : null;
-  if (!match) return 'invalid';
+  if (!match) return { status: 'invalid' };
   const expires = Number(match[1]);
-  const given = Buffer.from(match[2]!, 'latin1');
-  const expected = Buffer.from(mac(secret, documentId, version, expires).toString('base64url'), 'latin1');
-  if (!timingSafeEqual(given, expected)) return 'invalid';
-  return expires * 1000 <= now.getTime() ? 'expired' : 'valid';
+  const keyId = match[2]!;
+  const given = Buffer.from(match[3]!, 'latin1');
+  const expected = Buffer.from(mac(secret, documentId, version, expires, keyId).toString('base64url'), 'latin1');
+  if (!timingSafeEqual(given, expected)) return { status: 'invalid' };
+  return expires * 1000 <= now.getTime() ? { status: 'expired' } : { status: 'valid', keyId };
 }

@@ -57,12 +57,44 @@ describe('answerProblem', () => {
   });
 
   it('flags an accepted submission whose checksum is wrong, and accepts one whose checksum is right', () => {
-    const payload = { documentId: 'doc_AAAAAAAAAAAAAAAAAAAAAAAA', fields: [] };
+    const payload = {
+      documentId: 'doc_AAAAAAAAAAAAAAAAAAAAAAAA',
+      submittedAt: '2026-11-23T10:00:00.000Z',
+      renderContext: { scale: 1, viewportWidth: 800, viewportHeight: 600, devicePixelRatio: 1 },
+      pages: [{ pageNumber: 1, width: 612, height: 792, rotation: 0 }],
+      fields: [],
+    };
     const checksum = createHash('sha256').update(canonicalPayload(payload)).digest('hex');
     const result = { success: true, submissionId: 'sub_AAAAAAAAAAAAAAAAAAAAAAAA', documentId: payload.documentId, timestamp: '2026-11-23T10:00:00.000Z', message: 'ok' };
     expect(answerProblem(requestTo('submit', { ...payload, checksum }), answer(201, result))).toBeUndefined();
     expect(answerProblem(requestTo('submit', { ...payload, checksum: 'f'.repeat(64) }), answer(201, result))).toMatch(/checksum is wrong/);
     expect(answerProblem(requestTo('submit', { ...payload, checksum }), answer(201, { ...result, submissionId: 'x' }))).toMatch(/schema/);
+  });
+
+  it('flags an accepted submission with a member the contract does not list, even when its checksum covers it', () => {
+    const payload = {
+      documentId: 'doc_AAAAAAAAAAAAAAAAAAAAAAAA',
+      submittedAt: '2026-11-23T10:00:00.000Z',
+      renderContext: { scale: 1, viewportWidth: 800, viewportHeight: 600, devicePixelRatio: 1, zoom: 2 },
+      pages: [],
+      fields: [],
+    };
+    const checksum = createHash('sha256').update(canonicalPayload(payload)).digest('hex');
+    const result = { success: true, submissionId: 'sub_AAAAAAAAAAAAAAAAAAAAAAAA', documentId: payload.documentId, timestamp: '2026-11-23T10:00:00.000Z', message: 'ok' };
+    expect(answerProblem(requestTo('submit', { ...payload, checksum }), answer(201, result))).toMatch(/off the contract's schema \(renderContext: Unrecognized key: "zoom"\)/);
+  });
+
+  it('accepts a refusal naming an unknown member the body sent, and flags one naming a member it did not send', () => {
+    const refusal = (field: string, name: string) => ({
+      ...envelope('VALIDATION_ERROR'),
+      error: { code: 'VALIDATION_ERROR', message: 'Refused', details: { field, reason: `received unknown member "${name}"; members not in the schema are refused, not ignored` } },
+    });
+    const sent = requestTo('submit', { documentId: 'doc_A', fields: [{ id: 'a', value: { type: 'text', content: 'x', html: '<b>' } }] });
+    expect(answerProblem(sent, answer(400, refusal('fields[0].value.html', 'html')))).toBeUndefined();
+    expect(answerProblem(sent, answer(400, refusal('fields[1].value.html', 'html')))).toMatch(/unknown member at fields\[1\]\.value\.html, where the body has none/);
+    expect(answerProblem(sent, answer(400, refusal('fields[0].value.bold', 'bold')))).toMatch(/where the body has none/);
+    expect(answerProblem(sent, answer(400, refusal('fields[0].value.html', 'content')))).toMatch(/does not quote the member/);
+    expect(answerProblem(sent, answer(400, refusal('fields[0]', '0')))).toMatch(/where the body has none/);
   });
 
   it('flags a created document off its schema', () => {
@@ -133,6 +165,15 @@ describe('answerProblem on the sealed PDF (not JSON)', () => {
     ['a HEAD with a body', readOf('signed-document', { method: 'HEAD' }), pdfAnswer(200, PDF), /HEAD answered with a body/],
   ])('flags %s', (_case, request, given, problem) => {
     expect(answerProblem(request, given)).toMatch(problem);
+  });
+
+  it("flags a signed copy served for a revoked key's token or a swapped key id, and accepts their 403", () => {
+    const copy = pdfAnswer(200, PDF, { 'Cache-Control': 'private, max-age=300', Vary: 'Origin' });
+    for (const step of ['the token a revoked key obtained', "token with another key's id", 'token without its key id']) {
+      const request = { ...readOf('signed-copy'), recipe: ['sealed', step] };
+      expect(answerProblem(request, copy)).toBe(`200 for ${step}`);
+      expect(answerProblem(request, answer(403, envelope('INSUFFICIENT_PERMISSIONS')))).toBeUndefined();
+    }
   });
 
   it('flags a 409 DOCUMENT_NOT_SEALED without Retry-After and a 416 without Content-Range', () => {
@@ -237,6 +278,8 @@ describe('answerProblem on the JSON writes (decline, sessions, webhooks)', () =>
     ['a description cut at a NUL', updateRequest({ description: 'a\u0000b' }), answer(200, enveloped({ ...webhook, description: 'a' })), /description is not as sent/],
     ['another endpoint changed', updateRequest({ enabled: true }), answer(200, enveloped({ ...webhook, id: 'wh_BBBBBBBBBBBBBBBBBBBBBBBB' })), /another endpoint/],
     ['a change accepted from a body that is no object', updateRequest([{ enabled: true }]), answer(200, enveloped(webhook)), /not a JSON object/],
+    ['a change accepted with an unknown member', updateRequest({ enabled: true, secret: 'whsec_mine' }), answer(200, enveloped(webhook)), /off the contract's schema \(\(root\): Unrecognized key: "secret"\)/],
+    ['a decline accepted with an unknown member', writeTo('decline', `/sdk/documents/${DOCUMENT}/decline`, { reason: 'Wrong rent', signerId: 'tenant' }), answer(200, declined), /off the contract's schema/],
     ['a request id unlike the header', sessionRequest, answer(201, { ...enveloped(session), meta: { ...meta, requestId: 'req_2' } }), /X-Request-Id/],
   ])('flags %s', (_case, request, given, problem) => {
     expect(answerProblem(request, given)).toMatch(problem);

@@ -18,6 +18,7 @@ import {
   type Endpoint as ContractEndpoint,
   type ErrorCode,
 } from '@signet/contract';
+import { REFUSED_TOKENS } from './fuzz-reads.js';
 import type { Endpoint, FuzzRequest } from './fuzz-requests.js';
 
 /** A response as the fuzz reads it. */
@@ -102,9 +103,44 @@ function errorProblem(request: FuzzRequest, answer: Answer, body: unknown): stri
   if (!statuses.includes(answer.status)) return `${answer.status} with code ${error.code}`;
   if (answer.status === 429 && !answer.headers.get('Retry-After')) return '429 without Retry-After';
   if (LEAK.test(error.message) || LEAK.test(JSON.stringify(error.details ?? {}))) return `${answer.status}: the error shows internals`;
+  const unknown = unknownMemberProblem(request, error.details);
+  if (unknown) return `${answer.status}: ${unknown}`;
   // The headers a refusal travels with (409 DOCUMENT_NOT_SEALED's Retry-After, 416's Content-Range…).
   const declared = routeOf(request).errors[answer.status];
   return declared?.codes.includes(error.code) ? headersProblem(declared.headers, answer.headers, answer.status) : undefined;
+}
+
+/**
+ * Every member of `value` by its path as the server writes paths (`fields[2].value.html`), with its name: a path can
+ * stand for more than one member when names hold `.` or `[`, so each path maps to the names it may be.
+ */
+function memberPaths(value: unknown, path = '', found = new Map<string, Set<string>>()): Map<string, Set<string>> {
+  if (typeof value !== 'object' || value === null) return found;
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => memberPaths(item, `${path}[${index}]`, found));
+    return found;
+  }
+  for (const [name, member] of Object.entries(value)) {
+    const at = path ? `${path}.${name}` : name;
+    found.set(at, (found.get(at) ?? new Set()).add(name));
+    memberPaths(member, at, found);
+  }
+  return found;
+}
+
+/**
+ * A refusal of an unknown member (requests are strict) must name, by its path in `details.field`, a member the JSON
+ * body sent has there, and quote its name in `details.reason`.
+ */
+function unknownMemberProblem(request: FuzzRequest, details: Record<string, unknown> | undefined): string | undefined {
+  const reason = details?.['reason'];
+  if (typeof reason !== 'string' || !reason.startsWith('received unknown member ')) return undefined;
+  if (request.endpoint !== 'submit' && !isJsonWrite(request.endpoint)) return undefined;
+  const field = String(details?.['field']);
+  const names = memberPaths(parseJson(new TextDecoder().decode(request.body ?? new Uint8Array()))?.value).get(field);
+  if (!names) return `refused an unknown member at ${field}, where the body has none`;
+  const quoted = [...names].some((name) => reason.startsWith(`received unknown member ${JSON.stringify(name)}`));
+  return quoted ? undefined : `the reason does not quote the member ${field} names`;
 }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -193,6 +229,9 @@ function acceptedSubmitProblem(request: FuzzRequest, body: unknown): string | un
     return 'accepted a payload that has no canonical form';
   }
   if (payload.checksum !== expected) return 'accepted a payload whose checksum is wrong';
+  // Requests are strict: what is accepted has the contract's shape, without a member the contract does not list.
+  const shape = endpoints.submitDocument.request.body.schema.safeParse(payload);
+  if (!shape.success) return `accepted a payload off the contract's schema (${firstIssue(shape.error)})`;
   if (payload.documentId !== result.data.documentId) return 'answered for another document than the payload names';
   return undefined;
 }
@@ -276,6 +315,8 @@ function jsonWriteProblem(request: FuzzRequest & { endpoint: JsonWrite }, answer
   if (!checked.success) return `${name} answer off the contract (${checked.issues[0]!.path || '(root)'}: ${checked.issues[0]!.message})`;
   const sent = sentObject(request);
   if (!sent) return 'accepted a body that is not a JSON object';
+  const shape = route.request.body?.schema.safeParse(sent);
+  if (shape && !shape.success) return `accepted a body off the contract's schema (${firstIssue(shape.error)})`;
   if (request.endpoint === 'decline') {
     const result = body as { documentId: string; reason: string };
     if (result.documentId !== idNamedBy(request.path, /^\/sdk\/documents\/([^/?]*)\/decline/)) return 'declined another document than the path names';
@@ -316,6 +357,7 @@ function successProblem(request: FuzzRequest, answer: Answer, body: unknown): st
 
 /**
  * What is wrong with `answer` to `request`, or undefined when it keeps the contract: no 5xx; an `X-Request-Id`;
+ * a refusal of a signed-copy token the server must refuse (a revoked key's, a key id swapped or removed);
  * a JSON body, except a sealed PDF's success (`fileProblem`); every refusal the error envelope (code matching the
  * status, nothing internal shown, the headers the contract names), except validate-key's 401
  * `{ valid: false, error }`; every success its endpoint's schema.
@@ -324,6 +366,9 @@ function successProblem(request: FuzzRequest, answer: Answer, body: unknown): st
 export function answerProblem(request: FuzzRequest, answer: Answer): string | undefined {
   if (answer.status >= 500) return `${answer.status} answer`;
   if (!answer.headers.get('X-Request-Id')) return `${answer.status} without X-Request-Id`;
+  // A token the server must refuse (a revoked key's, another key's id in it…): never an answer below 400.
+  const refused = request.endpoint === 'signed-copy' ? request.recipe.find((step) => REFUSED_TOKENS.includes(step)) : undefined;
+  if (refused && answer.status < 400) return `${answer.status} for ${refused}`;
   const route = routeOf(request);
   const success = route.responses[answer.status];
   if (success && success.content?.mediaType !== 'application/json' && route.responses[200]?.content?.mediaType === 'application/pdf') {

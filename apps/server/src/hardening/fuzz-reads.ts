@@ -103,12 +103,23 @@ export function signedDocumentRequest(g: Draw, targets: FuzzTargets, recipe: str
   return { method: readMethod(g, recipe), path, headers: conditionalHeaders(g, targets, recipe) };
 }
 
+/** Recipe steps of a signed-copy request whose token the server must refuse, whatever else the request is. */
+const REVOKED_KEYS_TOKEN = 'the token a revoked key obtained';
+const ANOTHER_KEYS_ID = "token with another key's id";
+const NO_KEY_ID = 'token without its key id';
+export const REFUSED_TOKENS: readonly string[] = [REVOKED_KEYS_TOKEN, ANOTHER_KEYS_ID, NO_KEY_ID];
+
 function tokenOf(g: Draw, targets: FuzzTargets, document: DocumentTarget, recipe: string[]): string | undefined {
-  const token = document.token ?? `${Math.floor(Date.now() / 1000) + 3600}.${alphanumeric(g, 43)}`;
+  const token = document.token ?? `${Math.floor(Date.now() / 1000) + 3600}.key_${alphanumeric(g, 24)}.${alphanumeric(g, 43)}`;
+  // The key id a token names (inside its MAC): another key's in its place must not pass.
+  const otherKeyId = document.revokedToken?.split('.')[1] ?? `key_${alphanumeric(g, 24)}`;
   const [name, value] = weighted<[string, string | undefined]>(g, [
     [70, () => [document.token ? 'its token' : 'a made-up token (none read)', token]],
     [4, () => ["another document's token", pick(g, [...targets.documents.sealed, ...targets.documents.unsealed]).token ?? token]],
-    [6, () => ['an expired token', document.expiredToken ?? `${Math.floor(Date.now() / 1000) - 60}.${token.split('.')[1] ?? ''}`]],
+    [6, () => ['an expired token', document.expiredToken ?? `${Math.floor(Date.now() / 1000) - 60}${token.slice(token.indexOf('.'))}`]],
+    [4, () => (document.revokedToken ? [REVOKED_KEYS_TOKEN, document.revokedToken] : ["its token (no revoked key's read)", token])],
+    [3, () => [ANOTHER_KEYS_ID, token.replace(/\.key_[A-Za-z0-9]+\./, `.${otherKeyId}.`)]],
+    [1, () => [NO_KEY_ID, token.replace(/\.key_[A-Za-z0-9]+\./, '.')]],
     [3, () => ['no token', undefined]],
     [1, () => ['an empty token', '']],
     [3, () => { const i = uniform(g, token.length - 1); return [`token with character ${i} changed`, token.slice(0, i) + (token[i] === 'A' ? 'B' : 'A') + token.slice(i + 1)]; }],
@@ -126,7 +137,7 @@ function tokenOf(g: Draw, targets: FuzzTargets, document: DocumentTarget, recipe
 
 /**
  * `GET /sdk/documents/{id}/signed.pdf?token=…`, the signer's copy: no key, tampered, expired, missing or borrowed
- * tokens, hostile ids, ranges and conditions.
+ * tokens, a revoked key's tokens, hostile ids, ranges and conditions.
  * @example const { method, path, headers } = signedCopyRequest(g, targets, recipe)
  */
 export function signedCopyRequest(g: Draw, targets: FuzzTargets, recipe: string[]): ReadRequest {

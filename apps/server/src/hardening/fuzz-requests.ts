@@ -53,6 +53,8 @@ export interface DocumentTarget {
   token?: string;
   /** Its token with an expiry in the past, when the test knows the server's secret. */
   expiredToken?: string;
+  /** A token of it obtained by a key revoked since: refused like a tampered one. */
+  revokedToken?: string;
 }
 
 /** The documents the reads and `/verify` are asked about, by the state of their seal. */

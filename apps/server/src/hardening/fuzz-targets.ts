@@ -157,14 +157,23 @@ async function readTargets(store: FuzzStore, pdf: SamplePdf, keyId: string, fore
   };
 }
 
-/** Sets `target.token` from its `documentUrl`, and `target.expiredToken` when the secret is known. */
+/**
+ * Sets `target.token` from its `documentUrl`, `target.revokedToken` from the `documentUrl` a key revoked since
+ * obtained, and `target.expiredToken` when the secret is known.
+ */
 async function readToken(store: FuzzStore, target: DocumentTarget, get: (path: string, key: string) => Promise<string>, pk: string) {
-  const text = await get(`/sdk/documents/${target.id}`, pk);
-  const { documentUrl } = SdkDocumentSchema.parse(JSON.parse(text));
-  target.token = new URL(documentUrl).searchParams.get('token') ?? undefined;
+  const tokenOf = async (key: string) => {
+    const { documentUrl } = SdkDocumentSchema.parse(JSON.parse(await get(`/sdk/documents/${target.id}`, key)));
+    return new URL(documentUrl).searchParams.get('token') ?? undefined;
+  };
+  target.token = await tokenOf(pk);
+  const revoked = await createApiKeyRecord(store.storage, { organizationId: store.organizationId, rateLimit: UNLIMITED, kind: 'pk' });
+  target.revokedToken = await tokenOf(revoked.key);
+  await store.storage.revokeApiKey(revoked.id, new Date().toISOString());
   if (!store.secret) return;
   const { version } = (await store.storage.getDocument(target.id))!;
-  target.expiredToken = signDocumentToken(store.secret, { documentId: target.id, version, expires: Math.floor(Date.now() / 1000) - 60 });
+  const keyId = target.token!.split('.')[1]!;
+  target.expiredToken = signDocumentToken(store.secret, { documentId: target.id, version, expires: Math.floor(Date.now() / 1000) - 60, keyId });
 }
 
 /** The kinds of document a decline or a session is asked about, in the order `declineTargets` makes them. */
@@ -204,7 +213,7 @@ async function writeTargets(store: FuzzStore, pdf: SamplePdf, pkId: string, othe
   const at = new Date().toISOString();
   await storage.declineDocument(declined.id, { reason: 'Declined before the fuzz', at, signerId: null, ip: null, userAgent: null });
 
-  const management = { storage, secret: store.secret ?? randomBytes(32).toString('hex'), allowPrivate: false };
+  const management = { storage, secret: store.secret ?? randomBytes(32).toString('hex'), allowPrivate: false, maxEndpoints: 20 };
   const webhook = async (owner: string) =>
     (await registerWebhook(management, { organizationId: owner, url: PUBLIC_WEBHOOK_URL, events: ['document.sealed'] })).endpoint.id;
   const disabled = await webhook(organizationId);

@@ -6,11 +6,15 @@ import { createDeflate, deflateSync } from 'node:zlib';
  * table, so that every reader gets as far as the expensive part.
  */
 
-type PdfObject = string | { dictionary: string; stream: Uint8Array };
+/** An object written in the file's body, or one kept inside the object stream numbered `objectStream`, at `index`. */
+type PdfObject = string | { dictionary: string; stream: Uint8Array } | { objectStream: number; index: number };
 
 const encoder = new TextEncoder();
 
-/** A PDF of `objects` (numbered from 1; object 1 is the catalog) with its cross-reference table and trailer. */
+/**
+ * A PDF of `objects` (numbered from 1; object 1 is the catalog) with its cross-reference table and trailer; when some
+ * object lives in an object stream, with a cross-reference stream instead (the only way to say where it is).
+ */
 function writePdf(objects: PdfObject[]): Uint8Array {
   const parts: Uint8Array[] = [encoder.encode('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n')];
   let length = parts[0]!.byteLength;
@@ -21,6 +25,7 @@ function writePdf(objects: PdfObject[]): Uint8Array {
   };
   objects.forEach((object, index) => {
     offsets.push(length);
+    if (typeof object === 'object' && 'objectStream' in object) return;
     if (typeof object === 'string') {
       push(encoder.encode(`${index + 1} 0 obj\n${object}\nendobj\n`));
     } else {
@@ -30,6 +35,26 @@ function writePdf(objects: PdfObject[]): Uint8Array {
     }
   });
   const xref = length;
+  if (objects.some((object) => typeof object === 'object' && 'objectStream' in object)) {
+    // Object 0, the objects, then the cross-reference stream itself; rows of /W [1 4 2]: type, offset or stream, index.
+    const size = objects.length + 2;
+    const rows = Buffer.alloc(size * 7);
+    const row = (at: number, type: number, field2: number, field3: number) => {
+      rows.writeUInt8(type, at * 7);
+      rows.writeUInt32BE(field2, at * 7 + 1);
+      rows.writeUInt16BE(field3, at * 7 + 5);
+    };
+    row(0, 0, 0, 0xffff);
+    objects.forEach((object, index) => {
+      if (typeof object === 'object' && 'objectStream' in object) row(index + 1, 2, object.objectStream, object.index);
+      else row(index + 1, 1, offsets[index]!, 0);
+    });
+    row(size - 1, 1, xref, 0);
+    push(encoder.encode(`${size - 1} 0 obj\n<< /Type /XRef /Size ${size} /W [1 4 2] /Root 1 0 R /Length ${rows.byteLength} >>\nstream\n`));
+    push(rows);
+    push(encoder.encode(`\nendstream\nendobj\nstartxref\n${xref}\n%%EOF\n`));
+    return Buffer.concat(parts);
+  }
   const rows = offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
   push(encoder.encode(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${rows}`));
   push(encoder.encode(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`));
@@ -47,8 +72,11 @@ function onePage(content: Uint8Array, { resources = '', extra = [] as PdfObject[
   ]);
 }
 
-/** Deflates `totalBytes` copies of `byte` without holding them: the compressed stream of a decompression bomb. */
-async function deflatedRun(totalBytes: number, byte = 0x20): Promise<Uint8Array> {
+/**
+ * Deflates `prefix` and then `totalBytes` copies of `byte` without holding them: the compressed stream of a
+ * decompression bomb.
+ */
+async function deflatedRun(totalBytes: number, byte = 0x20, prefix?: Uint8Array): Promise<Uint8Array> {
   const chunk = Buffer.alloc(1024 * 1024, byte);
   const deflate = createDeflate({ level: 9 });
   const out: Buffer[] = [];
@@ -57,6 +85,7 @@ async function deflatedRun(totalBytes: number, byte = 0x20): Promise<Uint8Array>
     deflate.on('end', resolve);
     deflate.on('error', reject);
   });
+  if (prefix) deflate.write(prefix);
   for (let written = 0; written < totalBytes; written += chunk.byteLength) {
     const part = chunk.subarray(0, Math.min(chunk.byteLength, totalBytes - written));
     if (!deflate.write(part)) await new Promise((resolve) => deflate.once('drain', resolve));
@@ -77,14 +106,21 @@ export async function contentBombPdf(inflatedBytes = 1024 ** 3): Promise<Uint8Ar
 }
 
 /**
- * An ordinary page, and beside it an object stream that inflates to `inflatedBytes`: a reader that parses every
- * object (pdf-lib does, to count pages) inflates it whole.
+ * A page that lives in an object stream which inflates to `inflatedBytes` (1 GiB by default) past it: a reader must
+ * inflate the stream to find the page, and every reader we use (@libpdf/core, PDFium) inflates a stream whole.
+ * (An object stream that nothing refers to would not do: @libpdf/core parses objects only when asked for them.)
  */
 export async function objectStreamBombPdf(inflatedBytes = 1024 ** 3): Promise<Uint8Array> {
-  const stream = await deflatedRun(inflatedBytes);
-  return onePage(encoder.encode('0 0 1 rg 72 72 100 100 re f\n'), {
-    extra: [{ dictionary: '/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode', stream }],
-  });
+  const header = encoder.encode('3 0\n');
+  const page = encoder.encode('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>\n');
+  const stream = await deflatedRun(inflatedBytes, 0x20, Buffer.concat([header, page]));
+  return writePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    { objectStream: 5, index: 0 },
+    { dictionary: '/Filter /FlateDecode', stream: deflateSync(encoder.encode('0 0 1 rg 72 72 100 100 re f\n')) },
+    { dictionary: `/Type /ObjStm /N 1 /First ${header.byteLength} /Filter /FlateDecode`, stream },
+  ]);
 }
 
 /** Page 1 draws a `side` × `side` grey image (30,000 a side by default: 900 MB decoded) from under a megabyte. */

@@ -7,6 +7,9 @@ import { createApiKeyRecord } from '../documents/seed.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
 import { treeResidentBytes } from '../process-memory.js';
 import { openStorage } from '../storage/index.js';
+import { buildPayload } from '../test-support/harness.js';
+import { dataUrlOf } from '../submissions/test-png.js';
+import { deepTransparentPng, truncatedPng, TRUNCATED_PNG_BYTES } from './hostile-images.js';
 import { hostilePdfs, slowToDrawPdf, uploadPdf } from './hostile-pdfs.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 
@@ -91,7 +94,7 @@ describe('hostile uploads', () => {
       'content stream inflating to 1 GiB': [201],
       'object stream inflating to 1 GiB': [422],
       '30,000 × 30,000 image': [201],
-      // pdf-lib counts them in about 1.5 s alone; on a machine busy with the rest of the suite, past the 3 s limit.
+      // @libpdf/core counts them in about 2.5 s alone; on a machine busy with the rest of the suite, past the 3 s limit.
       '100,000 pages': [201, 422],
       'array nested 100,000 deep': [400],
     };
@@ -135,6 +138,49 @@ describe('hostile uploads', () => {
     expect(undrawable.status).toBe(404);
     expect(((await undrawable.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
   }, 60_000);
+
+  // That the accepted image then seals at its first attempt is `submissions/images.test.ts`'s (the default task limit).
+  it('refuses the truncated PNG naming its field, and answers the 4096 × 4096 16-bit one within the limits', async () => {
+    const photo = { id: 'photo', type: 'image', page: 1, x: 0, y: 0, width: 1, height: 1, required: false, editable: true, label: 'Photo' };
+    const submitImage = async (bytes: Uint8Array) => {
+      const created = await upload(await generateSamplePdf({ pages: 1 }), [...sampleFields(1), photo]);
+      expect(created.status).toBe(201);
+      const { data } = (await (await fetch(`${server.url}/documents/${created.body.data!.id}`, { headers: { 'X-API-Key': sk } })).json()) as {
+        data: { id: string; pageCount: number; fields: never[] };
+      };
+      const payload = await buildPayload(data, undefined, (draft) => {
+        const index = (draft.fields as Array<{ id: string }>).findIndex((field) => field.id === 'photo');
+        draft.fields[index].value = { type: 'image', imageData: dataUrlOf(bytes) };
+      });
+      const index = (payload.fields as Array<{ id: string }>).findIndex((field) => field.id === 'photo');
+      const started = performance.now();
+      const response = await fetch(`${server.url}/sdk/documents/submit`, {
+        method: 'POST',
+        headers: { 'X-API-Key': sk, 'Content-Type': 'application/json' },
+        body: JSON.stringify(payload),
+      });
+      const body = (await response.json()) as { error?: { code: string; details?: Record<string, unknown> } };
+      return { status: response.status, body, path: `fields[${index}].value.imageData`, ms: performance.now() - started };
+    };
+    const stop = watch(server.pid);
+    const truncated = await submitImage(await truncatedPng());
+    expect(truncated.status).toBe(422);
+    expect(truncated.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: truncated.path, reason: expect.stringMatching(/libpng read error/) } });
+    const cut = await submitImage((await deepTransparentPng()).subarray(0, TRUNCATED_PNG_BYTES));
+    expect(cut.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: cut.path, reason: 'PNG is truncated' } });
+
+    const deep = await submitImage(await deepTransparentPng());
+    // Decoded in about half a second; on a machine busy with the rest of the suite, past this server's 3 s limit.
+    if (deep.status !== 201) {
+      expect(deep.status, JSON.stringify(deep.body)).toBe(422);
+      expect(deep.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: deep.path, reason: `image could not be decoded within ${TASK_TIMEOUT_MS} ms` } });
+    }
+    for (const answer of [truncated, cut, deep]) expect(answer.ms).toBeLessThan(ANSWER_WITHIN_MS);
+    const { healthFailures, worstHealthMs } = await stop();
+    console.log(JSON.stringify({ deepStatus: deep.status, deepSubmitMs: Math.round(deep.ms), worstHealthMs: Math.round(worstHealthMs) }));
+    expect(healthFailures).toBe(0);
+    expect(worstHealthMs).toBeLessThan(1000);
+  }, 90_000);
 
   it('answers 503 with Retry-After and the envelope when the PDF queue is full', async () => {
     const slow = slowToDrawPdf();

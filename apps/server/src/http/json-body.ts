@@ -6,8 +6,8 @@ import { issuePath } from './validation.js';
 
 /**
  * How deeply arrays and objects may nest in a JSON body. A submission payload needs 4 levels; the limit leaves room
- * for extra members while keeping every recursive step after the parse (zod, the canonical JSON of the checksum)
- * far from the stack's end.
+ * to grow while keeping every recursive step after the parse (zod, the canonical JSON of the checksum) far from the
+ * stack's end. It is checked before zod, which refuses unknown members, so a deep one is refused for its depth.
  */
 export const MAX_JSON_DEPTH = 64;
 

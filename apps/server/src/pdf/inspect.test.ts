@@ -1,4 +1,4 @@
-import { PDFDocument, PDFName } from 'pdf-lib';
+import { PDF } from '@libpdf/core';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../errors.js';
 import { inspectPdf } from './inspect.js';
@@ -13,12 +13,12 @@ async function refusal(bytes: Uint8Array): Promise<ApiError> {
   return error as ApiError;
 }
 
-/** A one-page PDF whose trailer names an encryption dictionary, as password-protected files do. */
-async function encryptedPdf(): Promise<Uint8Array> {
-  const pdf = await PDFDocument.create();
+/** A one-page PDF encrypted with `userPassword` (empty: it opens without one, but is still encrypted). */
+async function encryptedPdf(userPassword: string): Promise<Uint8Array> {
+  const pdf = PDF.create();
   pdf.addPage();
-  pdf.context.trailerInfo.Encrypt = pdf.context.obj({ Filter: PDFName.of('Standard'), V: 2, R: 3, Length: 128 });
-  return pdf.save({ useObjectStreams: false });
+  pdf.setProtection({ userPassword, ownerPassword: 'owner-secret' });
+  return pdf.save();
 }
 
 describe('inspectPdf', () => {
@@ -43,13 +43,16 @@ describe('inspectPdf', () => {
     expect(error).toMatchObject({ code: 'VALIDATION_ERROR', status: 400, details: { field: 'file' } });
   });
 
-  it('refuses an encrypted PDF, saying so', async () => {
-    const error = await refusal(await encryptedPdf());
+  it.each([
+    ['a password to open', 'open-secret'],
+    ['an owner password only', ''],
+  ])('refuses an encrypted PDF with %s, saying so', async (_case, userPassword) => {
+    const error = await refusal(await encryptedPdf(userPassword));
     expect(error.details).toMatchObject({ field: 'file', reason: expect.stringMatching(/encrypted/) });
   });
 
   it('refuses a PDF without pages', async () => {
-    const empty = await (await PDFDocument.create()).save({ addDefaultPage: false });
+    const empty = await PDF.create().save();
     const error = await refusal(empty);
     expect(error.details).toMatchObject({ field: 'file', reason: 'the PDF has no pages' });
   });

@@ -1,4 +1,4 @@
-import { PDFDocument, ParseSpeeds } from 'pdf-lib';
+import { PDF } from '@libpdf/core';
 import { validationError } from '../errors.js';
 
 /** What Signet needs to know about an uploaded PDF. */
@@ -27,12 +27,12 @@ export async function inspectPdf(bytes: Uint8Array): Promise<PdfInfo> {
   if (bytes.length === 0) throw validationError('file', 'the file is empty');
   if (headerOffset(bytes) < 0) throw validationError('file', 'not a PDF (no %PDF- header)');
 
-  let pdf: PDFDocument;
+  let pdf: PDF;
   let pageCount: number;
   try {
-    // `Fast` still yields to the event loop every 1,500 objects, so a large upload does not stall other requests.
-    // Encryption is checked below rather than caught: pdf-lib's error classes do not survive `instanceof`.
-    pdf = await PDFDocument.load(bytes, { parseSpeed: ParseSpeeds.Fast, updateMetadata: false, ignoreEncryption: true });
+    // @libpdf/core reads the cross-reference table and walks the page tree only: objects are parsed (and their
+    // streams inflated) when something asks for them. A damaged table falls back to scanning the objects.
+    pdf = await PDF.load(bytes);
     pageCount = pdf.getPageCount();
   } catch {
     throw validationError('file', 'the PDF cannot be parsed (damaged or not a PDF)');

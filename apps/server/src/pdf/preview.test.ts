@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { PDFDocument } from 'pdf-lib';
+import { PDF, PdfArray, PdfNumber } from '@libpdf/core';
 import { describe, expect, it } from 'vitest';
 import { inspectPdf } from './inspect.js';
 import { previewSize, renderPreview } from './preview.js';
@@ -35,8 +35,8 @@ describe('renderPreview', () => {
   });
 
   it('draws a blank page white, not transparent', async () => {
-    const pdf = await PDFDocument.create();
-    pdf.addPage([200, 100]);
+    const pdf = PDF.create();
+    pdf.addPage({ width: 200, height: 100 });
     const preview = await renderPreview(await pdf.save());
     const { channels } = await sharp(preview.content).stats();
     expect(channels).toHaveLength(3);
@@ -64,8 +64,9 @@ describe('renderPreview', () => {
   });
 
   it('draws the crop box, as a viewer shows it', async () => {
-    const pdf = await PDFDocument.create();
-    pdf.addPage([612, 792]).setCropBox(100, 100, 300, 200);
+    const pdf = PDF.create();
+    const page = pdf.addPage({ width: 612, height: 792 });
+    page.dict.set('CropBox', new PdfArray([100, 100, 400, 300].map((n) => PdfNumber.of(n))));
     expect(await renderPreview(await pdf.save())).toMatchObject({ width: 600, height: 400 });
   });
 
@@ -88,7 +89,7 @@ describe('renderPreview', () => {
   it.each([
     ['without a trailer', PDF_WITHOUT_TRAILER, /corrupted/],
     ['whose page PDFium cannot reach', deepPageTreePdf(), /first page/],
-  ])('refuses a PDF %s that pdf-lib accepts', async (_case, pdf, message) => {
+  ])('refuses a PDF %s that the inspection (@libpdf/core) accepts', async (_case, pdf, message) => {
     await expect(inspectPdf(pdf)).resolves.toEqual({ pageCount: 1 });
     await expect(renderPreview(pdf)).rejects.toThrow(message);
   });

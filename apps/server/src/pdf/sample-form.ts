@@ -1,6 +1,6 @@
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDF } from '@libpdf/core';
 import type { FieldDefinition } from '@signet/contract';
-import { INK, MUTED, SAMPLE_PAGE_SIZE, baselineY, drawFieldBox, toDefinition, type Fonts, type SampleField } from './sample.js';
+import { INK, MUTED, SAMPLE_PAGE_SIZE, baselineY, drawFieldBox, fixSampleIdentity, joinContents, sampleFonts, toDefinition, type SampleField } from './sample.js';
 
 /**
  * The layout table of the sample application form: one page with a field of every type a form needs (issue 19),
@@ -61,17 +61,19 @@ const FORM_FIELDS: readonly SampleField[] = [
  * @example const pdf = await generateSampleFormPdf(); const fields = sampleFormFields()
  */
 export async function generateSampleFormPdf(title = 'Membership Application'): Promise<Uint8Array> {
-  const pdf = await PDFDocument.create({ updateMetadata: false });
+  const pdf = PDF.create();
   pdf.setTitle(title);
   pdf.setAuthor('Demo Company, Inc.');
   pdf.setCreator('Signet');
-  pdf.setProducer('Signet sample generator (pdf-lib)');
-  const fonts: Fonts = { regular: await pdf.embedFont(StandardFonts.Helvetica), bold: await pdf.embedFont(StandardFonts.HelveticaBold) };
-  const page = pdf.addPage([SAMPLE_PAGE_SIZE.width, SAMPLE_PAGE_SIZE.height]);
-  page.drawText('DEMO COMPANY, INC.', { x: 72, y: baselineY(58), size: 8, font: fonts.bold, color: MUTED });
-  page.drawText(title, { x: 72, y: baselineY(96), size: 20, font: fonts.bold, color: INK });
-  page.drawText('Please complete every required field, then sign and date the form.', { x: 72, y: baselineY(118), size: 10, font: fonts.regular, color: MUTED });
+  pdf.setProducer('Signet sample generator (@libpdf/core)');
+  fixSampleIdentity(pdf, JSON.stringify(['form', title]));
+  const fonts = sampleFonts();
+  const page = pdf.addPage({ width: SAMPLE_PAGE_SIZE.width, height: SAMPLE_PAGE_SIZE.height });
+  page.drawText('DEMO COMPANY, INC.', { x: 72, y: baselineY(58), size: 8, font: fonts.bold.name, color: MUTED });
+  page.drawText(title, { x: 72, y: baselineY(96), size: 20, font: fonts.bold.name, color: INK });
+  page.drawText('Please complete every required field, then sign and date the form.', { x: 72, y: baselineY(118), size: 10, font: fonts.regular.name, color: MUTED });
   for (const field of FORM_FIELDS) drawFieldBox(page, field, fonts);
+  joinContents(pdf, page);
   return pdf.save();
 }
 

@@ -1,4 +1,5 @@
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { createHash } from 'node:crypto';
+import { PDF, PdfArray, PdfRef, PdfStream, PdfString, Standard14Font, StandardFonts, rgb, type PDFPage } from '@libpdf/core';
 import type { FieldDefinition } from '@signet/contract';
 
 /** US Letter, in PDF points. */
@@ -181,8 +182,13 @@ const FINAL_CLAUSES: ReadonlyArray<readonly [string, string]> = [
 ];
 
 export interface Fonts {
-  regular: PDFFont;
-  bold: PDFFont;
+  regular: Standard14Font;
+  bold: Standard14Font;
+}
+
+/** Helvetica and Helvetica Bold, the standard fonts every reader has: nothing is embedded. */
+export function sampleFonts(): Fonts {
+  return { regular: Standard14Font.of(StandardFonts.Helvetica), bold: Standard14Font.of(StandardFonts.HelveticaBold) };
 }
 
 export const INK = rgb(0.11, 0.11, 0.13);
@@ -190,17 +196,47 @@ export const MUTED = rgb(0.42, 0.43, 0.47);
 const BOX_BORDER = rgb(0.62, 0.66, 0.74);
 const BOX_FILL = rgb(0.965, 0.972, 0.99);
 
-/** Standard fonts speak WinAnsi; anything else would make pdf-lib throw, so it becomes "?". */
+/** Standard fonts speak WinAnsi; anything else has no glyph in them, so it becomes "?". */
 export function winAnsi(text: string): string {
   return text.replace(/[^\x20-\x7E\xA0-\xFF]/g, '?');
 }
 
-/** pdf-lib's y is from the bottom; the layout's `top` is from the top. */
+/** When the sample PDFs were made: fixed, so that the same options give the same bytes. */
+export const SAMPLE_DATE = new Date('2025-01-01T00:00:00Z');
+
+/**
+ * Dates the sample `SAMPLE_DATE` and gives it a file identifier (`/ID`) derived from `seed`, where @libpdf/core
+ * would write the current time and random bytes: the same seed gives the same bytes.
+ */
+export function fixSampleIdentity(pdf: PDF, seed: string): void {
+  pdf.setCreationDate(SAMPLE_DATE);
+  pdf.setModificationDate(SAMPLE_DATE);
+  const id = createHash('sha256').update(seed).digest().subarray(0, 16);
+  pdf.context.info.trailer.set('ID', new PdfArray([new PdfString(id, 'hex'), new PdfString(id, 'hex')]));
+}
+
+/**
+ * @libpdf/core writes each drawing call as a content stream of its own (page 1 of the sample has 42, each too small
+ * for `save` to compress); joined into one per page, which `save` compresses, the file is a quarter of the size.
+ */
+export function joinContents(pdf: PDF, page: PDFPage): void {
+  const contents = page.dict.get('Contents');
+  if (!(contents instanceof PdfArray)) return;
+  const parts: Uint8Array[] = [];
+  for (let i = 0; i < contents.length; i++) {
+    const item = contents.at(i);
+    const stream = item instanceof PdfRef ? pdf.context.resolve(item) : item;
+    if (stream instanceof PdfStream) parts.push(stream.data, new Uint8Array([0x0a]));
+  }
+  page.dict.set('Contents', pdf.context.register(new PdfStream([], Buffer.concat(parts))));
+}
+
+/** PDF's y is from the bottom; the layout's `top` is from the top. */
 export function baselineY(top: number): number {
   return PAGE_HEIGHT - top;
 }
 
-function wrapText(text: string, font: PDFFont, size: number, width: number): string[] {
+function wrapText(text: string, font: Standard14Font, size: number, width: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(/\s+/)) {
@@ -241,11 +277,11 @@ class TextFlow {
     let cursor = top;
     if (heading) {
       cursor += BODY_LEADING;
-      page.drawText(heading, { x: MARGIN_LEFT, y: baselineY(cursor - 3.5), size: BODY_SIZE, font: this.fonts.bold, color: INK });
+      page.drawText(heading, { x: MARGIN_LEFT, y: baselineY(cursor - 3.5), size: BODY_SIZE, font: this.fonts.bold.name, color: INK });
     }
     for (const line of this.lines(body)) {
       cursor += BODY_LEADING;
-      page.drawText(line, { x: MARGIN_LEFT, y: baselineY(cursor - 3.5), size: BODY_SIZE, font: this.fonts.regular, color: INK });
+      page.drawText(line, { x: MARGIN_LEFT, y: baselineY(cursor - 3.5), size: BODY_SIZE, font: this.fonts.regular.name, color: INK });
     }
     return cursor + PARAGRAPH_GAP;
   }
@@ -292,33 +328,33 @@ export function drawFieldBox(page: PDFPage, field: SampleField, fonts: Fonts): v
   const y = PAGE_HEIGHT - top - height;
   if (field.type === 'checkbox') {
     page.drawRectangle({ x, y, width, height, borderColor: INK, borderWidth: 0.8, color: rgb(1, 1, 1) });
-    page.drawText(winAnsi(field.label), { x: x + width + 8, y: y + 3, size: 9.5, font: fonts.regular, color: INK });
+    page.drawText(winAnsi(field.label), { x: x + width + 8, y: y + 3, size: 9.5, font: fonts.regular.name, color: INK });
     return;
   }
-  page.drawText(winAnsi(field.label), { x, y: y + height + 4, size: LABEL_SIZE, font: fonts.bold, color: MUTED });
+  page.drawText(winAnsi(field.label), { x, y: y + height + 4, size: LABEL_SIZE, font: fonts.bold.name, color: MUTED });
   page.drawRectangle({ x, y, width, height, borderColor: BOX_BORDER, borderWidth: 0.6, color: BOX_FILL });
   if (field.type === 'signature' || field.type === 'initials') {
     // The line a wet signature would sit on, with the customary "x".
     page.drawLine({ start: { x: x + 6, y: y + 10 }, end: { x: x + width - 6, y: y + 10 }, thickness: 0.7, color: MUTED });
-    page.drawText('x', { x: x + 8, y: y + 13, size: 9, font: fonts.regular, color: MUTED });
+    page.drawText('x', { x: x + 8, y: y + 13, size: 9, font: fonts.regular.name, color: MUTED });
   }
 }
 
 function drawFooter(page: PDFPage, fonts: Fonts, title: string, pageNumber: number, pageCount: number): void {
   const text = `${title}  -  Page ${pageNumber} of ${pageCount}`;
   const width = fonts.regular.widthOfTextAtSize(text, 8);
-  page.drawText(text, { x: (PAGE_WIDTH - width) / 2, y: 30, size: 8, font: fonts.regular, color: MUTED });
+  page.drawText(text, { x: (PAGE_WIDTH - width) / 2, y: 30, size: 8, font: fonts.regular.name, color: MUTED });
 }
 
 function drawFirstPageHeader(page: PDFPage, fonts: Fonts, title: string): void {
-  page.drawText('DEMO COMPANY, INC.  -  CONFIDENTIAL', { x: MARGIN_LEFT, y: baselineY(58), size: 8, font: fonts.bold, color: MUTED });
+  page.drawText('DEMO COMPANY, INC.  -  CONFIDENTIAL', { x: MARGIN_LEFT, y: baselineY(58), size: 8, font: fonts.bold.name, color: MUTED });
   const titleSize = fonts.bold.widthOfTextAtSize(title, 20) > TEXT_WIDTH ? 15 : 20;
   const titleWidth = fonts.bold.widthOfTextAtSize(title, titleSize);
   page.drawText(title, {
     x: Math.max(MARGIN_LEFT, (PAGE_WIDTH - titleWidth) / 2),
     y: baselineY(102),
     size: titleSize,
-    font: fonts.bold,
+    font: fonts.bold.name,
     color: INK,
     maxWidth: TEXT_WIDTH,
   });
@@ -327,7 +363,7 @@ function drawFirstPageHeader(page: PDFPage, fonts: Fonts, title: string): void {
     x: 318,
     y: baselineY(154),
     size: 9,
-    font: fonts.regular,
+    font: fonts.regular.name,
     color: MUTED,
   });
 }
@@ -343,14 +379,14 @@ function drawSignatureBlock(page: PDFPage, fonts: Fonts): void {
     x: MARGIN_LEFT,
     y: baselineY(482),
     size: 10.5,
-    font: fonts.bold,
+    font: fonts.bold.name,
     color: INK,
   });
   page.drawText('By signing electronically, the Signer agrees that the signature is binding as if signed by hand.', {
     x: MARGIN_LEFT,
     y: baselineY(630),
     size: 8,
-    font: fonts.regular,
+    font: fonts.regular.name,
     color: MUTED,
   });
 }
@@ -366,21 +402,19 @@ export async function generateSamplePdf(options: { pages?: number; title?: strin
   const pageCount = checkPageCount(options.pages ?? 3);
   const title = winAnsi(options.title ?? 'Mutual Non-Disclosure Agreement');
 
-  const pdf = await PDFDocument.create({ updateMetadata: false });
+  const pdf = PDF.create();
   pdf.setTitle(title);
   pdf.setAuthor('Demo Company, Inc.');
   pdf.setSubject('Sample agreement for Signet');
   pdf.setCreator('Signet');
-  pdf.setProducer('Signet sample generator (pdf-lib)');
-  const fonts: Fonts = {
-    regular: await pdf.embedFont(StandardFonts.Helvetica),
-    bold: await pdf.embedFont(StandardFonts.HelveticaBold),
-  };
+  pdf.setProducer('Signet sample generator (@libpdf/core)');
+  fixSampleIdentity(pdf, JSON.stringify(['agreement', pageCount, title, options.countersigned === true]));
+  const fonts = sampleFonts();
   const flow = new TextFlow(fonts);
   const clauses = new ClauseSource(CLAUSES, 1);
 
   for (let pageNumber = 1; pageNumber <= pageCount; pageNumber++) {
-    const page = pdf.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
+    const page = pdf.addPage({ width: PAGE_WIDTH, height: PAGE_HEIGHT });
     const isFirst = pageNumber === 1;
     const isLast = pageNumber === pageCount;
     let top: number = TEXT_BAND.continuationTop;
@@ -403,11 +437,12 @@ export async function generateSamplePdf(options: { pages?: number; title?: strin
     }
     const fields = [...(isFirst ? FIRST_PAGE_FIELDS : []), ...(isLast ? LAST_PAGE_FIELDS : [])];
     if (isLast && options.countersigned) {
-      page.drawText('Countersigned by the Landlord:', { x: MARGIN_LEFT, y: baselineY(COUNTERSIGN_HEADING_TOP), size: 10.5, font: fonts.bold, color: INK });
+      page.drawText('Countersigned by the Landlord:', { x: MARGIN_LEFT, y: baselineY(COUNTERSIGN_HEADING_TOP), size: 10.5, font: fonts.bold.name, color: INK });
       fields.push(...COUNTERSIGN_FIELDS);
     }
     for (const field of fields) drawFieldBox(page, field, fonts);
     drawFooter(page, fonts, title, pageNumber, pageCount);
+    joinContents(pdf, page);
   }
   return pdf.save();
 }

@@ -1,4 +1,4 @@
-import { PDFDocument, degrees, rgb } from 'pdf-lib';
+import { PDF, rgb } from '@libpdf/core';
 
 /**
  * A PDF of one `width` × `height` point page, blank but for a black square in the top-left corner of its unrotated
@@ -14,15 +14,15 @@ export async function markedPdf({
   height: number;
   rotation?: number;
 }): Promise<Uint8Array> {
-  const pdf = await PDFDocument.create();
-  const page = pdf.addPage([width, height]);
+  const pdf = PDF.create();
+  const page = pdf.addPage({ width, height });
   page.drawRectangle({ x: 0, y: height - 100, width: 100, height: 100, color: rgb(0, 0, 0) });
-  page.setRotation(degrees(rotation));
+  page.setRotation(rotation as 0 | 90 | 180 | 270);
   return pdf.save();
 }
 
 /**
- * A PDF that pdf-lib reads (it finds the catalog by scanning the objects) but PDFium refuses: it has neither a
+ * A PDF that @libpdf/core reads (it finds the catalog by scanning the objects) but PDFium refuses: it has neither a
  * cross-reference table nor a trailer, as a file cut short at the end may look.
  */
 export const PDF_WITHOUT_TRAILER = new TextEncoder().encode(`%PDF-1.7
@@ -33,7 +33,7 @@ export const PDF_WITHOUT_TRAILER = new TextEncoder().encode(`%PDF-1.7
 `);
 
 /**
- * A PDF whose only page sits below 1,100 levels of page tree: pdf-lib finds it, PDFium opens the file but stops
+ * A PDF whose only page sits below 1,100 levels of page tree: @libpdf/core finds it, PDFium opens the file but stops
  * looking for pages at 1,024 levels, so its first page cannot be loaded.
  */
 export function deepPageTreePdf(depth = 1100): Uint8Array {

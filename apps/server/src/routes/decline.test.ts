@@ -86,7 +86,8 @@ describe.each(engines)('declining on $name', (engine) => {
     ['a reason over 1000 characters', { reason: 'x'.repeat(1001) }, 'reason'],
     ['a reason that is not a string', { reason: 42 }, 'reason'],
     ['no reason', {}, 'reason'],
-    ['an unknown member', { reason: 'no', status: 'completed' }, 'body'],
+    ['an unknown member', { reason: 'no', status: 'completed' }, 'status'],
+    ['a misspelt reason', { raeson: 'no' }, 'raeson'],
     ['an array', [{ reason: 'no' }], 'body'],
     ['malformed JSON', '{"reason":', 'body'],
     // PostgreSQL's text refuses NUL (it was a 500) and SQLite cut the stored reason there.

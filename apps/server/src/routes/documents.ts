@@ -10,6 +10,9 @@ import { pdfUploadLimit, readMultipartForm } from '../http/multipart.js';
 import { handler, type EndpointHandlers } from './serve.js';
 import { findOwnDocument } from './sdk-documents.js';
 
+/** The parts `POST /documents` takes, as the contract lists them. */
+const UPLOAD_PARTS = endpoints.createDocument.request.body.schema.shape;
+
 /** The management endpoints (SPEC §5), for `sk_` keys. */
 export function documentHandlers(
   deps: AppContext,
@@ -21,6 +24,11 @@ export function documentHandlers(
       readsItself: ['body'],
       async handle(c) {
         const form = await readMultipartForm(c, '"file" and "fields"');
+        // Strict like every JSON body: a misspelt part (`signingorder`) is refused, not ignored.
+        const stray = Object.keys(form).find((name) => !Object.hasOwn(UPLOAD_PARTS, name));
+        if (stray !== undefined) {
+          throw validationError(stray, `received unknown part ${JSON.stringify(stray)}; the parts are ${Object.keys(UPLOAD_PARTS).join(', ')}`);
+        }
         const file = form['file'];
         if (!(file instanceof File)) throw validationError('file', 'a PDF file is required');
         const fields = form['fields'];

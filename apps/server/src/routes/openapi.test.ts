@@ -181,7 +181,11 @@ const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
     const foreign = await t.createDocument({ organizationId: (await t.storage.ensureOrganization('elsewhere', 'Elsewhere')).id });
     const limited = (await t.createKey({ rateLimit: 1 })).secret;
     const smallKey = (await small.createKey()).secret;
+    // Its images are decoded in the PDF pool: a full one is the 503.
+    const busy = await buildPayload(await t.createDocument());
+    poolFailure = () => new PdfPoolBusyError();
     return [
+      await call(alteredApp({ pdfPool: failingPool }), 'POST', '/sdk/documents/submit', { key: pk, body: busy }),
       await submit(payload, pk, { 'Idempotency-Key': 'openapi-1' }),
       await submit(payload, pk, { 'Idempotency-Key': 'openapi-1' }),
       await submit(payload),

@@ -78,7 +78,7 @@ describe('GET /sdk/documents/{id}/file', () => {
   it('403 INSUFFICIENT_PERMISSIONS for a tampered, missing, foreign or expired token', async () => {
     const token = new URL(fileUrl, 'http://x').searchParams.get('token')!;
     const other = await t.createDocument();
-    const expired = signDocumentToken('whatever', { documentId: document.id, version: 1, expires: 1 });
+    const expired = signDocumentToken('whatever', { documentId: document.id, version: 1, expires: 1, keyId: 'key_AAAAAAAAAAAAAAAAAAAAAAAA' });
     const cases = [
       `/sdk/documents/${document.id}/file?token=${token.slice(0, -2)}xx`,
       `/sdk/documents/${document.id}/file`,

@@ -52,7 +52,7 @@ describe('POST /sdk/validate-key', () => {
 describe('GET /sdk/documents/{documentId}', () => {
   it('returns metadata, a tokenized documentUrl and the fields, without envelope', async () => {
     const document = await t.createDocument({ pages: 3 });
-    const { secret } = await t.createKey();
+    const { id, secret } = await t.createKey();
     const res = await call(t, 'GET', `/sdk/documents/${document.id}`, { key: secret });
     expect(res.status).toBe(200);
     expect(res.headers.get('Cache-Control')).toBe('no-store');
@@ -68,11 +68,24 @@ describe('GET /sdk/documents/{documentId}', () => {
       version: 1,
       status: 'pending',
     });
-    expect(body.documentUrl).toMatch(new RegExp(`^http://localhost/sdk/documents/${document.id}/file\\?token=\\d+\\.[A-Za-z0-9_-]{43}$`));
+    expect(body.documentUrl).toMatch(new RegExp(`^http://localhost/sdk/documents/${document.id}/file\\?token=\\d+\\.${id}\\.[A-Za-z0-9_-]{43}$`));
     expect(body.fields).toEqual(document.fields);
     const text = body.fields.find((f) => f.type === 'text' && f.editable);
     expect(text?.placeholder).toBe('Jane Doe');
     expect(body.fields.find((f) => f.type === 'signature')).not.toHaveProperty('placeholder');
+  });
+
+  it("names the asking key in documentUrl's token: two keys, two tokens; each key its own again", async () => {
+    const document = await t.createDocument({ pages: 1 });
+    const [a, b] = [await t.createKey(), await t.createKey({ kind: 'sk' })];
+    const tokenOf = async (key: string) => {
+      const body = (await (await call(t, 'GET', `/sdk/documents/${document.id}`, { key })).json()) as { documentUrl: string };
+      return new URL(body.documentUrl).searchParams.get('token')!;
+    };
+    const [first, second, again] = [await tokenOf(a.secret), await tokenOf(b.secret), await tokenOf(a.secret)];
+    expect(first.split('.')[1]).toBe(a.id);
+    expect(second.split('.')[1]).toBe(b.id);
+    expect(again.split('.')[1]).toBe(a.id);
   });
 
   it('uses PUBLIC_BASE_URL for documentUrl when set', async () => {

@@ -70,17 +70,19 @@ export function sdkDocumentHandlers(deps: AppContext): Pick<EndpointHandlers, 'v
       const now = Math.floor((deps.now ? deps.now().getTime() : Date.now()) / 1000);
       const expires = (Math.floor((now + ttl) / step) + 1) * step;
       const base = deps.config.publicBaseUrl ?? requestOrigin(c.req.url);
-      const render = (sealed: boolean) => renderDocument(deps, document, base, expires, sealed);
+      const render = (sealed: boolean) => renderDocument(deps, document, key.id, base, expires, sealed);
       if (document.signers) {
         const sealed = document.status === 'completed' && (await isSealed(deps, document.id));
         return c.json(await signerView(deps, c, key, document, render(sealed)), 200);
       }
-      let entry = rendered.get(document.id);
+      // Per key too: the token names the key that obtained it.
+      const cacheKey = `${document.id} ${key.id}`;
+      let entry = rendered.get(cacheKey);
       // A completed document's seal may have landed since its rendering: asked until it has.
       const sealed = entry?.sealed || (document.status === 'completed' && (await isSealed(deps, document.id)));
       if (!entry || entry.document !== document || entry.base !== base || entry.expires !== expires || entry.sealed !== sealed) {
         entry = { document, base, expires, sealed, body: JSON.stringify(render(sealed)) };
-        rendered.set(document.id, entry);
+        rendered.set(cacheKey, entry);
       }
       return c.body(entry.body, 200, { 'Content-Type': 'application/json' });
     },
@@ -103,9 +105,19 @@ async function isSealed(deps: AppContext, documentId: string): Promise<boolean> 
   return (await deps.storage.getSealState(documentId)).sealed !== null;
 }
 
-/** `GET /sdk/documents/{id}`'s answer: metadata, the token-granted URLs, and the fields as defined. */
-function renderDocument(deps: AppContext, document: DocumentRecord, base: string, expires: number, sealed: boolean): SdkDocument {
-  const token = signDocumentToken(deps.secret, { documentId: document.id, version: document.version, expires });
+/**
+ * `GET /sdk/documents/{id}`'s answer: metadata, the token-granted URLs (bound to the key `keyId` that asked), and the
+ * fields as defined.
+ */
+function renderDocument(
+  deps: AppContext,
+  document: DocumentRecord,
+  keyId: string,
+  base: string,
+  expires: number,
+  sealed: boolean,
+): SdkDocument {
+  const token = signDocumentToken(deps.secret, { documentId: document.id, version: document.version, expires, keyId });
   const url = (endpoint: { path: '/sdk/documents/{documentId}/file' | '/sdk/documents/{documentId}/signed.pdf' }) =>
     `${base}${endpointPath(endpoint, { documentId: document.id })}?token=${token}`;
   return {

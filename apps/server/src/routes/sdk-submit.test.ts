@@ -288,10 +288,15 @@ describe('POST /sdk/documents/submit: the JSON body, read strictly', () => {
     });
   });
 
-  it('keeps extra members within the depth limit (the checksum covers them)', async () => {
+  it('400 for an extra member within the depth limit, naming it, though the checksum covers it', async () => {
     const deep = JSON.parse(nested(MAX_JSON_DEPTH - 1)) as unknown;
     const payload = await buildPayload(document, undefined, (p) => (p.extra = deep));
-    expect((await submit(JSON.stringify(payload))).status).toBe(201);
+    expect(await refused(await submit(JSON.stringify(payload)))).toEqual({
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      details: { field: 'extra', reason: 'received unknown member "extra"; members not in the schema are refused, not ignored' },
+    });
+    expect((await t.storage.getDocument(document.id))?.status).toBe('pending');
   });
 
   it('400 for a duplicated member, naming it, even when the checksum matches what JSON.parse keeps', async () => {

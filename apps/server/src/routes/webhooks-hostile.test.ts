@@ -36,6 +36,14 @@ describe('hostile webhook registrations', () => {
     'http://[::1]/hook',
     'http://[::ffff:7f00:1]/hook',
     'http://[0:0:0:0:0:ffff:169.254.169.254]/latest',
+    // IPv4-compatible, NAT64, 6to4 and Teredo embeddings of loopback, metadata and private addresses.
+    'http://[::127.0.0.1]/hook',
+    'http://[::7f00:1]/hook',
+    'http://[::169.254.169.254]/latest',
+    'http://[64:ff9b::a9fe:a9fe]/latest',
+    'http://[64:ff9b:1::a00:1]/hook',
+    'http://[2002:a9fe:a9fe::1]/latest',
+    'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook',
     'http://169.254.169.254./latest/meta-data',
     'http://localhost./hook',
     'http://LOCALHOST/hook',
@@ -73,6 +81,18 @@ describe('hostile webhook registrations', () => {
     await refused(await create(body), 400, 'VALIDATION_ERROR');
   });
 
+  it.each([
+    ['a secret of its own', { url: PUBLIC, events: ['document.sealed'], secret: 'whsec_mine' }, 'secret'],
+    ['a misspelt member', { url: PUBLIC, events: ['document.sealed'], desciption: 'Billing' }, 'desciption'],
+    ['an unknown member beside a bad one', { url: PUBLIC, events: [], enabled: false }, 'enabled'],
+  ])('400 VALIDATION_ERROR naming an unknown member: %s, storing nothing', async (_, body, field) => {
+    const before = (await t.storage.listWebhookEndpoints(t.org.id, { limit: 1000 })).length;
+    const error = await refused(await create(body), 400, 'VALIDATION_ERROR');
+    expect(error.details).toEqual({ field, reason: `received unknown member "${field}"; members not in the schema are refused, not ignored` });
+    expect(error.message).toBe(`Invalid ${field}: ${error.details?.reason}`);
+    expect((await t.storage.listWebhookEndpoints(t.org.id, { limit: 1000 })).length).toBe(before);
+  });
+
   it('400 for malformed, deeply nested or duplicate-member JSON; 415 for another media type; 413 past 16 KiB', async () => {
     await refused(await create('{"url":'), 400, 'VALIDATION_ERROR');
     await refused(await create(`${'['.repeat(5000)}${']'.repeat(5000)}`), 400, 'VALIDATION_ERROR');
@@ -86,8 +106,10 @@ describe('hostile webhook registrations', () => {
     const { data } = (await created.json()) as { data: { id: string } };
     const path = `/webhooks/${data.id}`;
     await refused(await call(t, 'PATCH', path, { key: sk, body: { url: 'http://[::1]:9/' } }), 422, 'VALIDATION_ERROR');
-    await refused(await call(t, 'PATCH', path, { key: sk, body: { secret: 'whsec_AAAA' } }), 400, 'VALIDATION_ERROR');
-    await refused(await call(t, 'PATCH', path, { key: sk, body: { organizationId: 'org_x' } }), 400, 'VALIDATION_ERROR');
+    const secret = await refused(await call(t, 'PATCH', path, { key: sk, body: { secret: 'whsec_AAAA' } }), 400, 'VALIDATION_ERROR');
+    expect(secret.details).toEqual({ field: 'secret', reason: expect.stringMatching(/^received unknown member "secret"/) });
+    const organization = await refused(await call(t, 'PATCH', path, { key: sk, body: { organizationId: 'org_x' } }), 400, 'VALIDATION_ERROR');
+    expect(organization.details?.field).toBe('organizationId');
     await refused(await call(t, 'PATCH', path, { key: sk, body: { enabled: 'yes' } }), 400, 'VALIDATION_ERROR');
     const nul = await refused(await call(t, 'PATCH', path, { key: sk, body: { description: 'aa\u0000bb' } }), 400, 'VALIDATION_ERROR');
     expect(nul.details?.field).toBe('description');

@@ -7,7 +7,7 @@ import { responseMeta, sendEnvelope } from '../http/envelope.js';
 import { readJsonObject, smallJsonBodyLimit } from '../http/json-body.js';
 import { parseOrThrow } from '../http/validation.js';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../storage/types.js';
-import { registerWebhook, rotateWebhookSecret, type WebhookManagement } from '../webhooks/manage.js';
+import { WebhookLimitReached, registerWebhook, rotateWebhookSecret, type WebhookManagement } from '../webhooks/manage.js';
 import { WebhookUrlRefused, checkWebhookUrl } from '../webhooks/url-safety.js';
 import { handler, type EndpointHandlers } from './serve.js';
 
@@ -41,12 +41,21 @@ export function presentDelivery(delivery: WebhookDeliveryRecord): WebhookDeliver
 
 const limitBody = smallJsonBodyLimit(MAX_WEBHOOK_BODY_BYTES);
 
-/** `work`, with an endpoint URL that is not http(s) or reaches a private address refused as a 422 naming `url`. */
+/**
+ * `work`, with an endpoint URL that is not http(s) or reaches a private address refused as a 422 naming `url`, and
+ * an organization at its cap of endpoints as a 422 giving the cap (`details.limit`).
+ */
 async function refusingUrls<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof WebhookUrlRefused) throw validationError('url', error.reason, 422);
+    if (error instanceof WebhookLimitReached) {
+      throw new ApiError('VALIDATION_ERROR', `Webhook endpoint refused: ${error.message}`, {
+        status: 422,
+        details: { reason: error.message, limit: error.limit },
+      });
+    }
     throw error;
   }
 }
@@ -90,6 +99,7 @@ export function webhookHandlers(deps: AppContext): WebhookHandlers {
     storage: deps.storage,
     secret: deps.secret,
     allowPrivate: deps.config.webhooks.allowPrivate,
+    maxEndpoints: deps.config.webhooks.maxEndpoints,
   };
 
   return {

@@ -183,7 +183,7 @@ describe('seal jobs that fail', () => {
   });
 
   it('a wrong P12 password: signet jobs retry runs the job again, and it fails with that reason', async () => {
-    await writeFile(keyFile, generateP12('not the configured password'));
+    await writeFile(keyFile, await generateP12('not the configured password'));
     await retry(document.id);
     const job = await jobWhen(document.id, (job) => job.status === 'failed' && !/expired/.test(job.lastError ?? ''));
     expect(job.attempts).toBe(1);

@@ -195,7 +195,7 @@ export class SealWorker {
       throw new SealError(`Document ${job.documentId} or its submission no longer exists`, { retryable: false });
     }
     const key = await this.#options.signingKey();
-    const values = (stored: StoredSubmission) => (JSON.parse(stored.payload) as { fields: SealInput['submission']['values'] }).fields;
+    const values = (stored: StoredSubmission) => withSealImages((JSON.parse(stored.payload) as { fields: SealInput['submission']['values'] }).fields, stored);
     const summary = (stored: StoredSubmission) => ({
       id: stored.id,
       checksum: stored.checksum,
@@ -239,6 +239,19 @@ export class SealWorker {
     if (retryAt) log.warn({ reason, retryAt: retryAt.toISOString() }, 'seal attempt failed; it will be retried');
     else log.error({ reason, retryable, attempts: job.attempts }, 'seal failed; `signet jobs retry` runs it again');
   }
+}
+
+/**
+ * The submitted values with each image the submit normalised (`StoredSubmission.sealImages`, by payload path)
+ * replaced by its copy: the seal never decodes an image over `SEAL_IMAGE_LIMITS`.
+ */
+function withSealImages(values: SealInput['submission']['values'], stored: StoredSubmission): SealInput['submission']['values'] {
+  const copies = stored.sealImages;
+  if (!copies) return values;
+  return values.map((field, index) => {
+    const copy = copies[`fields[${index}].value.imageData`];
+    return copy && 'imageData' in field.value ? { ...field, value: { ...field.value, imageData: copy } } : field;
+  });
 }
 
 /** Whether a failed seal may succeed later without anyone changing anything. */

@@ -211,7 +211,7 @@ export function toDocument(row: DocumentRow): DocumentRecord {
 }
 
 export const SUBMISSION_COLUMNS =
-  'id, document_id, signer_id, organization_id, key_id, checksum, payload, result, client_ip, user_agent, received_at';
+  'id, document_id, signer_id, organization_id, key_id, checksum, payload, result, client_ip, user_agent, received_at, seal_images';
 
 /** The implicit signer's `signer_id` (a document without signers): never a signer id, which is never empty. */
 export const IMPLICIT_SIGNER = '';
@@ -228,6 +228,7 @@ export interface SubmissionRow {
   client_ip: string | null;
   user_agent: string | null;
   received_at: Millis;
+  seal_images: string | null;
 }
 
 /** The values of a `submissions` row, in the order of `SUBMISSION_COLUMNS`. */
@@ -244,6 +245,7 @@ export function submissionValues(submission: StoredSubmission): unknown[] {
     submission.clientIp,
     submission.userAgent,
     toMillis(submission.receivedAt),
+    submission.sealImages ? JSON.stringify(submission.sealImages) : null,
   ];
 }
 
@@ -260,6 +262,7 @@ export function toSubmission(row: SubmissionRow): StoredSubmission {
     clientIp: row.client_ip,
     userAgent: row.user_agent,
     receivedAt: toIso(row.received_at),
+    ...(row.seal_images ? { sealImages: JSON.parse(row.seal_images) as Record<string, string> } : {}),
   };
 }
 

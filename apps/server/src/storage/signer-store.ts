@@ -14,7 +14,7 @@ type Millis = number | string;
 const iso = (ms: Millis) => new Date(Number(ms)).toISOString();
 const isoOrNull = (ms: Millis | null) => (ms === null ? null : iso(ms));
 
-const INSERT_SUBMISSION = `INSERT INTO submissions (${SUBMISSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_SUBMISSION = `INSERT INTO submissions (${SUBMISSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const COMPLETE_IDEMPOTENCY = `UPDATE idempotency_keys SET status = 'completed', response_status = ?, response_body = ?
   WHERE organization_id = ? AND key = ?`;
 

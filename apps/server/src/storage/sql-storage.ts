@@ -76,6 +76,7 @@ const INSERT_ORGANIZATION = `INSERT INTO organizations (${ORGANIZATION_COLUMNS})
   ON CONFLICT (slug) DO NOTHING`;
 const INSERT_API_KEY = `INSERT INTO api_keys (${API_KEY_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const API_KEY_BY_HASH = `${AUTHENTICATED_KEY_SELECT} WHERE k.hash = ?`;
+const API_KEY_BY_ID = `${AUTHENTICATED_KEY_SELECT} WHERE k.id = ?`;
 /** A new `documents` row (`documentValues`); also the benchmark's bulk fixtures' insert. */
 export const INSERT_DOCUMENT = `INSERT INTO documents (${DOCUMENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const DOCUMENT_BY_ID = `SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = ?`;
@@ -86,7 +87,7 @@ const DOCUMENTS_AFTER = `SELECT ${DOCUMENT_COLUMNS} FROM documents
 const INSERT_PREVIEW = `INSERT INTO document_previews (document_id, ${PREVIEW_COLUMNS}, created_at)
   VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (document_id) DO NOTHING`;
 const PREVIEW_BY_DOCUMENT = `SELECT ${PREVIEW_COLUMNS} FROM document_previews WHERE document_id = ?`;
-const INSERT_SUBMISSION = `INSERT INTO submissions (${SUBMISSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_SUBMISSION = `INSERT INTO submissions (${SUBMISSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const SUBMISSION_BY_DOCUMENT = `SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE document_id = ?`;
 const COMPLETE_IDEMPOTENCY = `UPDATE idempotency_keys SET status = 'completed', response_status = ?, response_body = ?
   WHERE organization_id = ? AND key = ?`;
@@ -132,6 +133,11 @@ export class SqlStorage implements Storage {
 
   async findApiKeyByHash(hash: string): Promise<AuthenticatedKey | null> {
     const row = await this.#db.get<AuthenticatedKeyRow>(API_KEY_BY_HASH, [hash]);
+    return row ? toAuthenticatedKey(row) : null;
+  }
+
+  async findApiKeyById(id: string): Promise<AuthenticatedKey | null> {
+    const row = await this.#db.get<AuthenticatedKeyRow>(API_KEY_BY_ID, [id]);
     return row ? toAuthenticatedKey(row) : null;
   }
 
@@ -428,8 +434,8 @@ export class SqlStorage implements Storage {
     return sealing.putStoredSecretIfAbsent(this.#db, name, value);
   }
 
-  createWebhookEndpoint(endpoint: WebhookEndpointRecord): Promise<void> {
-    return webhooks.createWebhookEndpoint(this.#db, endpoint);
+  createWebhookEndpoint(endpoint: WebhookEndpointRecord, options: { maxEndpoints: number }): Promise<boolean> {
+    return webhooks.createWebhookEndpoint(this.#db, endpoint, options);
   }
 
   listWebhookEndpoints(organizationId: string, options: { limit: number; after?: WebhookCursor }): Promise<WebhookEndpointRecord[]> {

@@ -165,6 +165,15 @@ describe.each(engines)('$name storage', (engine) => {
       expect(await storage.findApiKeyByHash(key.hash)).toEqual({ ...key, organization: org });
     });
 
+    it('finds a key by its id, as by its hash, revoked or not; null for an unknown id', async () => {
+      const key = apiKey(org, { kind: 'sk', expiresAt: at(86_400_000) });
+      await storage.createApiKey(key);
+      expect(await storage.findApiKeyById(key.id)).toEqual({ ...key, organization: org });
+      await storage.revokeApiKey(key.id, at(1000));
+      expect(await storage.findApiKeyById(key.id)).toEqual({ ...key, revokedAt: at(1000), organization: org });
+      expect(await storage.findApiKeyById(newId('key'))).toBeNull();
+    });
+
     it('returns null for an unknown hash', async () => {
       await storage.createApiKey(apiKey(org));
       expect(await storage.findApiKeyByHash('0'.repeat(64))).toBeNull();

@@ -119,6 +119,11 @@ export interface StoredSubmission {
   clientIp: string | null;
   userAgent: string | null;
   receivedAt: IsoTime;
+  /**
+   * The seal's copies of images that were over what a seal may decode, normalised at submit (8-bit, at most 2000 px
+   * a side): data URLs by the value's payload path (`fields[3].value.imageData`). The seal draws these instead.
+   */
+  sealImages?: Record<string, string>;
 }
 
 export type SealJobStatus = 'pending' | 'running' | 'sealed' | 'failed';
@@ -298,6 +303,8 @@ export interface Storage {
   createApiKey(key: ApiKeyRecord): Promise<void>;
   /** The key with this hash and its organization, whatever its revocation or expiry. */
   findApiKeyByHash(hash: string): Promise<AuthenticatedKey | null>;
+  /** The key with this id and its organization, whatever its revocation or expiry (a document token's key). */
+  findApiKeyById(id: string): Promise<AuthenticatedKey | null>;
   /** Sets `revokedAt` unless already set; false when no such key exists. */
   revokeApiKey(id: string, revokedAt: IsoTime): Promise<boolean>;
 
@@ -411,8 +418,8 @@ export interface Storage {
   /** Bytes `start` to `end` inclusive of a document's sealed file (the caller checks the bounds). */
   readSealedContent(documentId: string, start: number, end: number): Promise<Uint8Array>;
 
-  /** Registers an endpoint and its subscriptions. */
-  createWebhookEndpoint(endpoint: WebhookEndpointRecord): Promise<void>;
+  /** Registers an endpoint and its subscriptions; false (nothing written) when its organization has `maxEndpoints`. */
+  createWebhookEndpoint(endpoint: WebhookEndpointRecord, options: { maxEndpoints: number }): Promise<boolean>;
   /** The organization's endpoints, newest first by (createdAt, id); strictly after `after` when given. */
   listWebhookEndpoints(organizationId: string, options: { limit: number; after?: WebhookCursor }): Promise<WebhookEndpointRecord[]>;
   getWebhookEndpoint(organizationId: string, id: string): Promise<WebhookEndpointRecord | null>;

@@ -88,7 +88,7 @@ describe.each(engines)('webhook storage on $name', (engine) => {
     const sealedOnly = endpoint(org, ['document.sealed']);
     const off = { ...endpoint(org), enabled: false };
     const other = endpoint(await storage.ensureOrganization('other', 'Other'));
-    for (const record of [all, sealedOnly, off, other]) await storage.createWebhookEndpoint(record);
+    for (const record of [all, sealedOnly, off, other]) await storage.createWebhookEndpoint(record, { maxEndpoints: 20 });
 
     const document = await newDocument(storage, org, 0);
     await storage.recordDocumentOpened(document.id, { occurredAt: iso(10) });
@@ -108,7 +108,7 @@ describe.each(engines)('webhook storage on $name', (engine) => {
 
   it("a document's events to one endpoint are taken one at a time, in order, unless an earlier one failed", async () => {
     const hook = endpoint(org);
-    await storage.createWebhookEndpoint(hook);
+    await storage.createWebhookEndpoint(hook, { maxEndpoints: 20 });
     const document = await newDocument(storage, org, 0);
     await storage.recordDocumentOpened(document.id, { occurredAt: iso(10) });
     await storage.recordSubmission(submissionOf(document.id, org.id, 20));
@@ -144,7 +144,7 @@ describe.each(engines)('webhook storage on $name', (engine) => {
 
   it('a lease that ran out is taken over, and the late finisher records nothing', async () => {
     const hook = endpoint(org);
-    await storage.createWebhookEndpoint(hook);
+    await storage.createWebhookEndpoint(hook, { maxEndpoints: 20 });
     await newDocument(storage, org, 0);
     await storage.fanOutWebhookEvents({ limit: 100 });
     const [taken] = await storage.claimWebhookDeliveries('w1', { ...LATER, leaseMs: 1000 });
@@ -159,7 +159,7 @@ describe.each(engines)('webhook storage on $name', (engine) => {
 
   it('two claimers at once never take the same delivery', async () => {
     const hook = endpoint(org);
-    await storage.createWebhookEndpoint(hook);
+    await storage.createWebhookEndpoint(hook, { maxEndpoints: 20 });
     for (let i = 0; i < 30; i++) await newDocument(storage, org, i);
     await storage.fanOutWebhookEvents({ limit: 100 });
     const claims = await Promise.all(['a', 'b', 'c'].map((owner) => storage.claimWebhookDeliveries(owner, { ...LATER, limit: 12 })));
@@ -171,8 +171,8 @@ describe.each(engines)('webhook storage on $name', (engine) => {
   it('updates, lists newest first, deletes with its deliveries', async () => {
     const older = endpoint(org);
     const newer = { ...endpoint(org), createdAt: iso(5), updatedAt: iso(5) };
-    await storage.createWebhookEndpoint(older);
-    await storage.createWebhookEndpoint(newer);
+    await storage.createWebhookEndpoint(older, { maxEndpoints: 20 });
+    await storage.createWebhookEndpoint(newer, { maxEndpoints: 20 });
     expect((await storage.listWebhookEndpoints(org.id, { limit: 10 })).map((e) => e.id)).toEqual([newer.id, older.id]);
     expect((await storage.listWebhookEndpoints(org.id, { limit: 10, after: newer })).map((e) => e.id)).toEqual([older.id]);
 
@@ -199,7 +199,7 @@ describe.each(engines)('webhook storage on $name', (engine) => {
 
   it('a retried delivery is due now with a fresh count; one being sent is left to its attempt', async () => {
     const hook = endpoint(org);
-    await storage.createWebhookEndpoint(hook);
+    await storage.createWebhookEndpoint(hook, { maxEndpoints: 20 });
     const queued = await storage.enqueueWebhookEventTo(hook.id, {
       type: 'webhook.test',
       organizationId: org.id,

@@ -155,8 +155,21 @@ export async function enqueueDocumentEvent(
   return enqueueWebhookEvent(tx, { ...event, organizationId: row.organization_id, documentId });
 }
 
-export async function createWebhookEndpoint(db: SqlDatabase, endpoint: WebhookEndpointRecord): Promise<void> {
-  await db.transaction(async (tx) => {
+/**
+ * Registers `endpoint` unless its organization already has `maxEndpoints` of them (enabled or not); false then.
+ * The organization's row is locked first, so concurrent registrations on any instance cannot pass the cap together.
+ */
+export async function createWebhookEndpoint(
+  db: SqlDatabase,
+  endpoint: WebhookEndpointRecord,
+  { maxEndpoints }: { maxEndpoints: number },
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.get('SELECT id FROM organizations WHERE id = ? FOR UPDATE', [endpoint.organizationId]);
+    const count = await tx.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM webhook_endpoints WHERE organization_id = ?', [
+      endpoint.organizationId,
+    ]);
+    if (Number(count?.n ?? 0) >= maxEndpoints) return false;
     await tx.run(`INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
       endpoint.id,
       endpoint.organizationId,
@@ -171,6 +184,7 @@ export async function createWebhookEndpoint(db: SqlDatabase, endpoint: WebhookEn
       toMillis(endpoint.updatedAt),
     ]);
     await subscribe(tx, endpoint, endpoint.events);
+    return true;
   });
 }
 

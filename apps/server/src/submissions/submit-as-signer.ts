@@ -4,6 +4,7 @@ import type { AppContext } from '../http/env.js';
 import { signersBefore } from '../documents/signers.js';
 import type { DocumentRecord, StoredSubmission } from '../storage/types.js';
 import { refuseBrokenRules, storeSubmission, type SubmitRequest, type SubmitResponse } from './submit.js';
+import { decodeImages } from './images.js';
 import { checkSubmission } from './validate.js';
 
 const named = (signer: SignerDefinition) => `${signer.name} (${signer.id})`;
@@ -76,6 +77,7 @@ export async function submitAsSigner(deps: AppContext, request: SubmitRequest): 
   }
   const own: DocumentRecord = { ...document, fields: fieldsOfSigner(document.fields, signer.id) };
   refuseBrokenRules(checkSubmission(payload, own, request.receivedAt));
-  const stored = await storeSubmission(deps, request, signer.id);
+  const sealImages = await decodeImages(deps.pdfPool, payload);
+  const stored = await storeSubmission(deps, request, signer.id, sealImages);
   return 'existing' in stored ? replayOrConflict(stored.existing, checksum, signer) : stored;
 }

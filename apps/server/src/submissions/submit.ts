@@ -3,6 +3,7 @@ import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { AppContext } from '../http/env.js';
 import { DocumentDeclinedError, type AuthenticatedKey, type DocumentRecord, type IdempotencyScope, type StoredSubmission } from '../storage/types.js';
+import { decodeImages } from './images.js';
 import { checkSubmission, type SubmissionCheck } from './validate.js';
 import { submitAsSigner } from './submit-as-signer.js';
 
@@ -76,7 +77,8 @@ export async function submitDocument(deps: AppContext, request: SubmitRequest): 
     throw alreadyCompleted(document.id);
   }
   refuseBrokenRules(checkSubmission(payload, document, request.receivedAt));
-  const stored = await storeSubmission(deps, request);
+  const sealImages = await decodeImages(deps.pdfPool, payload);
+  const stored = await storeSubmission(deps, request, undefined, sealImages);
   return 'existing' in stored ? replayOrConflict(stored.existing, checksum) : stored;
 }
 
@@ -97,13 +99,15 @@ export function refuseBrokenRules(verdict: SubmissionCheck): void {
 }
 
 /**
- * Stores a checked submission (of `signerId`, on a document with signers) durably: the 201 with its new result, or
- * the submission storage found there first (a concurrent or earlier one), for the caller to replay or refuse.
+ * Stores a checked submission (of `signerId`, on a document with signers) durably, with the seal's copies of its
+ * normalised images (`decodeImages`): the 201 with its new result, or the submission storage found there first (a
+ * concurrent or earlier one), for the caller to replay or refuse.
  */
 export async function storeSubmission(
   deps: AppContext,
   request: SubmitRequest,
   signerId?: string,
+  sealImages?: Record<string, string>,
 ): Promise<SubmitResponse | { existing: StoredSubmission }> {
   const { document } = request;
   const receivedAt = request.receivedAt.toISOString();
@@ -126,6 +130,7 @@ export async function storeSubmission(
     clientIp: request.clientIp,
     userAgent: request.userAgent,
     receivedAt,
+    ...(sealImages ? { sealImages } : {}),
   };
   const outcome = await recordOrRefuse(deps, submission, request.idempotency);
   deps.reads.forgetDocument(document.id);

@@ -22,7 +22,7 @@ import { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } fro
 import { storageEngines, type StorageEngine } from '../storage/test-engines.js';
 import type { DocumentRecord, Organization, Storage } from '../storage/types.js';
 import { pngDataUrl } from '../submissions/test-png.js';
-import { sharedPdfPool } from '../pdf/pool/index.js';
+import { sharedPdfPool, type PdfPool } from '../pdf/pool/index.js';
 import { SealWorker } from '../sealing/seal-worker.js';
 import { createTestPki } from '../sealing/signing/test-pki.js';
 import type { SigningKey } from '../sealing/types.js';
@@ -105,18 +105,20 @@ function samplePdf(pages: number): Promise<Uint8Array> {
 /**
  * Builds the real app on a fresh storage of `engine`. Client IPs come from `X-Forwarded-For` (TRUST_PROXY=true: one
  * trusted hop, the in-process caller's), so a test can act as several clients.
+ * `options.pdfPool` replaces the shared PDF pool (a test that fills a small pool of its own).
  */
 export async function createTestApp(
   engine: StorageEngine = sqlite,
   env: Record<string, string> = {},
   rateLimits?: RateLimits,
+  options: { pdfPool?: PdfPool } = {},
 ): Promise<TestApp> {
   const storage = await engine.open();
   const config = loadConfig({ TRUST_PROXY: 'true', LOG_LEVEL: 'info', ...env });
   const { logger, logs } = capturingLogger();
   const limits = rateLimits ?? createRateLimits({ authFailuresPerWindow: config.authFailuresPerMinute });
   const secret = randomBytes(32).toString('hex');
-  const app = createApp({ storage, rateLimits: limits, config, secret, logger });
+  const app = createApp({ storage, rateLimits: limits, config, secret, logger, ...(options.pdfPool ? { pdfPool: options.pdfPool } : {}) });
   const org = await storage.ensureOrganization(`org-${randomBytes(4).toString('hex')}`, 'Acme Test');
 
   return {

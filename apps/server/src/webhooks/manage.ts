@@ -7,16 +7,30 @@ import { checkWebhookUrl } from './url-safety.js';
 
 const OVERLAP_MS = WEBHOOK_SECRET_OVERLAP_HOURS * 60 * 60 * 1000;
 
-/** What registering and rotating need: the store, the server's secret (the secrets' box) and the address policy. */
+/**
+ * What registering and rotating need: the store, the server's secret (the secrets' box), the address policy and
+ * how many endpoints an organization may have (`WEBHOOK_MAX_ENDPOINTS`).
+ */
 export interface WebhookManagement {
   storage: Storage;
   secret: string;
   allowPrivate: boolean;
+  maxEndpoints: number;
+}
+
+/** The organization already has as many endpoints as it may; `limit` is that number. */
+export class WebhookLimitReached extends Error {
+  constructor(readonly limit: number) {
+    super(`the organization already has ${limit} webhook endpoints, the most it may have (WEBHOOK_MAX_ENDPOINTS)`);
+    this.name = 'WebhookLimitReached';
+  }
 }
 
 /**
  * Registers an endpoint for `organizationId` after checking its URL (`WebhookUrlRefused` when it is not http(s) or
- * reaches a private address without the flag); resolves with it and its signing secret, which is not shown again.
+ * reaches a private address without the flag) and that the organization is below its cap of endpoints
+ * (`WebhookLimitReached`); resolves with it and its signing secret, which is not shown again. The cap also bounds
+ * the deliveries one event can create: one per endpoint subscribed to it.
  * @example const { endpoint, secret } = await registerWebhook(management, { organizationId, url, events: ['document.sealed'] });
  */
 export async function registerWebhook(
@@ -40,7 +54,8 @@ export async function registerWebhook(
     createdAt: now,
     updatedAt: now,
   };
-  await management.storage.createWebhookEndpoint(endpoint);
+  const created = await management.storage.createWebhookEndpoint(endpoint, { maxEndpoints: management.maxEndpoints });
+  if (!created) throw new WebhookLimitReached(management.maxEndpoints);
   return { endpoint, secret };
 }
 

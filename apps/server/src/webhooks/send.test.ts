@@ -139,6 +139,22 @@ describe('which URLs may be registered', () => {
     ['fe80::1', true],
     ['::ffff:10.0.0.1', true],
     ['fd00:ec2::254', true],
+    // IPv4-compatible (::/96), as the URL parser writes [::127.0.0.1] and as typed.
+    ['::7f00:1', true],
+    ['::127.0.0.1', true],
+    ['::a00:1', true],
+    ['::808:808', true],
+    ['0:0:0:0:0:0:7f00:1', true],
+    // Translation and tunnel ranges embedding a private IPv4 address, and a public one (refused by range).
+    ['64:ff9b::7f00:1', true],
+    ['64:ff9b::a9fe:a9fe', true],
+    ['64:ff9b:1::a00:1', true],
+    ['64:ff9b::808:808', true],
+    ['2002:7f00:1::1', true],
+    ['2002:a00:1::1', true],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', true],
+    ['::ffff:0:7f00:1', true],
+    ['2001:4860:4860::8888', false],
     ['not an ip', true],
   ])('%s is forbidden: %s', (ip, forbidden) => {
     expect(isForbiddenAddress(ip)).toBe(forbidden);

@@ -12,20 +12,33 @@ export class WebhookUrlRefused extends Error {
   }
 }
 
-/** `ipaddr.js` ranges a webhook may reach: the public internet, nothing else. */
+/**
+ * `ipaddr.js` ranges a webhook may reach: the public internet, nothing else. Every other range is refused by
+ * name, so the IPv6 ranges that embed an IPv4 address (NAT64 `64:ff9b::/96` and `64:ff9b:1::/48`, 6to4
+ * `2002::/16`, Teredo `2001::/32`, IPv4-translated `::ffff:0:0:0/96`) are refused whatever address they carry.
+ */
 const PUBLIC_RANGES = new Set(['unicast']);
 /** AWS's metadata service on IPv6, inside a range `ipaddr.js` calls unicast. */
 const IPV6_METADATA = ipaddr.parse('fd00:ec2::254');
+/**
+ * IPv4-compatible IPv6 addresses (`::a.b.c.d`, deprecated by RFC 4291): `ipaddr.js` calls them unicast when
+ * written in hexadecimal (`::7f00:1`), and the WHATWG URL parser writes `[::127.0.0.1]` that way.
+ */
+const IPV4_COMPATIBLE: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse('::'), 96];
 
 /**
  * Whether `ip` is an address a webhook must not reach without `SIGNET_WEBHOOKS_ALLOW_PRIVATE`: loopback, private
  * (RFC 1918), unique-local, link-local (cloud metadata at 169.254.169.254), carrier-grade NAT, unspecified,
- * broadcast, multicast, reserved, documentation, or an IPv4-mapped IPv6 form of one of those. Not an IP: true.
- * @example isForbiddenAddress('10.0.0.5') // true; isForbiddenAddress('8.8.8.8') // false
+ * broadcast, multicast, reserved, documentation, an IPv6 translation or tunnel range (NAT64, 6to4, Teredo,
+ * IPv4-compatible), or an IPv4-mapped IPv6 form of one of those. Classified by range, never by spelling.
+ * Not an IP: true.
+ * @example isForbiddenAddress('10.0.0.5') // true; isForbiddenAddress('::7f00:1') // true; isForbiddenAddress('8.8.8.8') // false
  */
 export function isForbiddenAddress(ip: string): boolean {
   const bare = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip;
   if (!ipaddr.isValid(bare)) return true;
+  const parsed = ipaddr.parse(bare);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).match(IPV4_COMPATIBLE)) return true;
   // `process` turns an IPv4-mapped IPv6 address (::ffff:127.0.0.1) into the IPv4 one.
   const address = ipaddr.process(bare);
   if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).toNormalizedString() === IPV6_METADATA.toNormalizedString()) return true;

@@ -32,7 +32,7 @@ const serverEnv = (databaseUrl: string) => ({
 async function endpointTo(storage: Storage, url: string) {
   const org = await storage.ensureOrganization('hooks', 'Hooks');
   const events = ['document.created', 'document.viewed', 'document.completed', 'document.sealed', 'document.sealing_failed'] as const;
-  const { endpoint } = await registerWebhook({ storage, secret: SECRET, allowPrivate: true }, { organizationId: org.id, url, events: [...events] });
+  const { endpoint } = await registerWebhook({ storage, secret: SECRET, allowPrivate: true, maxEndpoints: 20 }, { organizationId: org.id, url, events: [...events] });
   return { org, endpoint };
 }
 
@@ -109,7 +109,7 @@ describe.concurrent('webhook deliveries across kill -9 and instances', () => {
     const servers: SignetProcess[] = [];
     try {
       const { org } = await endpointTo(storage, receivers[0]!.url);
-      await registerWebhook({ storage, secret: SECRET, allowPrivate: true }, { organizationId: org.id, url: receivers[1]!.url, events: ['document.created'] });
+      await registerWebhook({ storage, secret: SECRET, allowPrivate: true, maxEndpoints: 20 }, { organizationId: org.id, url: receivers[1]!.url, events: ['document.created'] });
       // A long lease: no attempt here outlives it, so a duplicate would be the claim itself going wrong.
       const env = { ...serverEnv(store.databaseUrl), WEBHOOK_LEASE_MS: '20000' };
       servers.push(await startSignet('serve', env), await startSignet('serve', env));

@@ -31,26 +31,26 @@ const ImageDataSchema = z.string().regex(PNG_DATA_URL, 'must be a data URL of a 
 const PHOTO_DATA_URL = /^data:image\/(png|jpeg);base64,[A-Za-z0-9+/]+={0,2}$/;
 const PhotoDataSchema = z.string().regex(PHOTO_DATA_URL, 'must be a data URL of a base64-encoded PNG or JPEG');
 
-export const TextValueSchema = z.object({ type: z.literal('text'), content: z.string() });
-export const SignatureValueSchema = z.object({ type: z.literal('signature'), imageData: ImageDataSchema });
-export const InitialsValueSchema = z.object({ type: z.literal('initials'), imageData: ImageDataSchema });
-export const DateValueSchema = z.object({ type: z.literal('date'), content: z.string() });
-export const CheckboxValueSchema = z.object({ type: z.literal('checkbox'), checked: z.boolean() });
+export const TextValueSchema = z.strictObject({ type: z.literal('text'), content: z.string() });
+export const SignatureValueSchema = z.strictObject({ type: z.literal('signature'), imageData: ImageDataSchema });
+export const InitialsValueSchema = z.strictObject({ type: z.literal('initials'), imageData: ImageDataSchema });
+export const DateValueSchema = z.strictObject({ type: z.literal('date'), content: z.string() });
+export const CheckboxValueSchema = z.strictObject({ type: z.literal('checkbox'), checked: z.boolean() });
 /** A number as the signer wrote it, in decimal (`-12.5`): exact digits, no binary rounding; blank is no value. */
-export const NumberValueSchema = z.object({
+export const NumberValueSchema = z.strictObject({
   type: z.literal('number'),
   content: z.string().meta({ description: 'A decimal number such as `42` or `-0.5`, or blank' }),
 });
-export const EmailValueSchema = z.object({ type: z.literal('email'), content: z.string() });
-export const PhoneValueSchema = z.object({ type: z.literal('phone'), content: z.string() });
+export const EmailValueSchema = z.strictObject({ type: z.literal('email'), content: z.string() });
+export const PhoneValueSchema = z.strictObject({ type: z.literal('phone'), content: z.string() });
 /** Multi-line text: line breaks are `\n`. */
-export const TextareaValueSchema = z.object({ type: z.literal('textarea'), content: z.string() });
+export const TextareaValueSchema = z.strictObject({ type: z.literal('textarea'), content: z.string() });
 /** The chosen option's `value`, or blank. */
-export const SelectValueSchema = z.object({ type: z.literal('select'), value: z.string() });
+export const SelectValueSchema = z.strictObject({ type: z.literal('select'), value: z.string() });
 /** The chosen option's `value` of the group, or blank. */
-export const RadioValueSchema = z.object({ type: z.literal('radio'), value: z.string() });
+export const RadioValueSchema = z.strictObject({ type: z.literal('radio'), value: z.string() });
 /** A photo or scan: PNG or JPEG, at most `SUBMISSION_LIMITS.maxImageBytes` decoded. */
-export const ImageValueSchema = z.object({ type: z.literal('image'), imageData: PhotoDataSchema });
+export const ImageValueSchema = z.strictObject({ type: z.literal('image'), imageData: PhotoDataSchema });
 
 /** A field's value, by type (contract §2.5 and SPEC §4). */
 export const FieldValueSchema = z
@@ -73,7 +73,7 @@ export type FieldValue = z.infer<typeof FieldValueSchema>;
 export type FieldValueOf<T extends FieldType> = Extract<FieldValue, { type: T }>;
 
 export const TextStyleSchema = z
-  .object({
+  .strictObject({
     fontSize: z.number().positive(),
     fontFamily: z.string().min(1),
     textAlign: z.enum(['left', 'center', 'right']),
@@ -85,7 +85,7 @@ const fraction = z.number().min(0).max(1);
 
 /** One choice of a `select` or `radio` field: the `value` submitted, and the `label` the signer reads. */
 export const FieldOptionSchema = z
-  .object({ value: z.string().min(1).max(200), label: z.string().min(1).max(200) })
+  .strictObject({ value: z.string().min(1).max(200), label: z.string().min(1).max(200) })
   .meta({ id: 'FieldOption' });
 export type FieldOption = z.infer<typeof FieldOptionSchema>;
 
@@ -96,7 +96,7 @@ export type FieldOption = z.infer<typeof FieldOptionSchema>;
  * `message`, what the signer is told when `pattern` does not match.
  */
 export const FieldValidationSchema = z
-  .object({
+  .strictObject({
     min: z.number().optional(),
     max: z.number().optional(),
     step: z.number().positive().optional(),
@@ -108,9 +108,13 @@ export const FieldValidationSchema = z
   .meta({ id: 'FieldValidation' });
 export type FieldValidation = z.infer<typeof FieldValidationSchema>;
 
-/** A predefined field of a document (contract §2.4); `value` is an optional prefill (SPEC §4). */
+/**
+ * A predefined field of a document (contract §2.4); `value` is an optional prefill (SPEC §4). Strict, as every
+ * object of a request: a member not listed here (`requried`, `min` beside `validation`) is refused with a 400
+ * naming it, never dropped (docs/decisions.md).
+ */
 export const FieldDefinitionSchema = z
-  .object({
+  .strictObject({
     id: FieldIdSchema,
     type: FieldTypeSchema,
     page: z.number().int().min(1),

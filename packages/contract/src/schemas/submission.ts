@@ -4,7 +4,7 @@ import { FieldIdSchema, FieldTypeSchema, FieldValueSchema, TextStyleSchema } fro
 import { TimestampSchema } from './timestamp.js';
 
 export const RenderContextSchema = z
-  .object({
+  .strictObject({
     scale: z.number().positive(),
     viewportWidth: z.number().nonnegative(),
     viewportHeight: z.number().nonnegative(),
@@ -14,7 +14,7 @@ export const RenderContextSchema = z
 export type RenderContext = z.infer<typeof RenderContextSchema>;
 
 export const PageInfoSchema = z
-  .object({
+  .strictObject({
     pageNumber: z.number().int().min(1),
     width: z.number().positive(),
     height: z.number().positive(),
@@ -24,12 +24,12 @@ export const PageInfoSchema = z
 export type PageInfo = z.infer<typeof PageInfoSchema>;
 
 export const FieldPositionSchema = z
-  .object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
+  .strictObject({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
   .meta({ id: 'FieldPosition' });
 export type FieldPosition = z.infer<typeof FieldPositionSchema>;
 
 export const SubmittedFieldSchema = z
-  .object({
+  .strictObject({
     id: FieldIdSchema,
     type: FieldTypeSchema,
     page: z.number().int().min(1),
@@ -40,9 +40,12 @@ export const SubmittedFieldSchema = z
   .meta({ id: 'SubmittedField' });
 export type SubmittedField = z.infer<typeof SubmittedFieldSchema>;
 
-/** Request body of `POST /sdk/documents/submit` (contract §2.5). */
+/**
+ * Request body of `POST /sdk/documents/submit` (contract §2.5). Strict, down to every nested object: a member not
+ * listed is refused with a 400 naming it (docs/decisions.md); the checksum covers the payload as sent.
+ */
 export const SubmissionPayloadSchema = z
-  .object({
+  .strictObject({
     documentId: idSchema('doc'),
     // A TimestampSchema, checked with the document rules (submissionIssues) so that a bad one is the 422 naming
     // submittedAt that SPEC §6 lists, not the shape's 400.

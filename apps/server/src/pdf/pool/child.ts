@@ -8,7 +8,8 @@ import { inspectPdf } from '../inspect.js';
 import { PreviewLimitError, renderPreview, type PreviewLimits } from '../preview.js';
 import type { PdfTaskResult, TaskReply, TaskRequest } from './protocol.js';
 
-// pdf-lib reports every object it skips with console.log/warn, and a hostile file has millions: none reach the log.
+// @libpdf/core and PDFium report what they skip or abort on with console.log/warn, and a hostile file can have
+// millions of such things: none reach the log.
 console.log = console.warn = () => {};
 
 /** PDFium's caps, the same for every task of this process: given once, as its argument, when the pool starts it. */
@@ -28,6 +29,10 @@ async function perform(request: TaskRequest): Promise<PdfTaskResult<TaskRequest[
     case 'verify': {
       const { verifyPdfSignatures } = await import('../../sealing/signing/verify-pdf.js');
       return verifyPdfSignatures(request.pdf);
+    }
+    case 'image': {
+      const { decodeSubmittedImage } = await import('../../submissions/decode-image.js');
+      return decodeSubmittedImage(request.pdf, request.input);
     }
   }
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../errors.js';
+import { deepTransparentPng, truncatedPng } from '../../hardening/hostile-images.js';
 import { contentBombPdf, imageBombPdf, objectStreamBombPdf, slowToDrawPdf } from '../../hardening/hostile-pdfs.js';
 import { residentBytes } from '../../process-memory.js';
 import { SealError } from '../../sealing/errors.js';
@@ -59,7 +60,7 @@ describe('PdfPool', () => {
     expect(pool.stats().pids).not.toContain(before);
   });
 
-  it("kills a worker whose resident memory passes the cap (pdf-lib inflating a 1 GiB object stream)", async () => {
+  it("kills a worker whose resident memory passes the cap (the inspection inflating a 1 GiB object stream to find page 1)", async () => {
     const pool = newPool({ memoryLimitMb: 256 });
     const error = await failure(pool.run('inspect', await objectStreamBombPdf()));
     expect(error).toBeInstanceOf(PdfLimitError);
@@ -154,6 +155,20 @@ describe('PdfPool', () => {
     expect(sealed).toBeInstanceOf(Uint8Array);
     expect(Buffer.from(sealed.subarray(0, original.length)).equals(Buffer.from(original))).toBe(true);
     expect(Buffer.from(sealed).toString('latin1')).toContain('/ETSI.CAdES.detached');
+  });
+
+  it('decodes a submitted image in a worker: a broken one is the 422 naming its field, a deep one comes back normalised', async () => {
+    const pool = newPool();
+    const field = 'fields[2].value.imageData';
+    const error = await failure(pool.run('image', await truncatedPng(), { field }));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ code: 'VALIDATION_ERROR', status: 422, details: { field, reason: expect.stringMatching(/libpng read error/) } });
+    const deep = await pool.run('image', await deepTransparentPng(), { field });
+    expect(deep).toMatchObject({ width: 4096, height: 4096, bitsPerSample: 16, sealCopy: expect.stringMatching(/^data:image\/png;base64,/) });
+    const { default: sharp } = await import('sharp');
+    const copy = await sharp(Buffer.from(deep.sealCopy!.split(',')[1]!, 'base64')).metadata();
+    expect(copy).toMatchObject({ width: 2000, height: 2000, depth: 'uchar', hasAlpha: true });
+    expect(pool.stats().pids).not.toContain(process.pid);
   });
 
   it('passes a seal refusal through as a SealError that keeps its retryable', async () => {

@@ -95,12 +95,13 @@ const MEMORY_POLL_MS = 20;
 const WORKER_NICENESS = 10;
 
 /**
- * Runs PDF work (upload inspection, page-1 previews, sealing) in a few worker processes, never on the event
- * loop, each task within a wall time and a memory cap, behind a bounded queue that a task leaves as busy (503) when
- * it waits longer than a task may run.
+ * Runs PDF work (upload inspection, page-1 previews, sealing; submitted images decoded too) in a few worker
+ * processes, never on the event loop, each task within a wall time and a memory cap, behind a bounded queue that
+ * a task leaves as busy (503) when it waits longer than a task may run.
  *
- * A process rather than a worker thread, because a thread's `resourceLimits` bound only its JavaScript heap: pdf-lib's
- * decoded streams are ArrayBuffers outside it, PDFium's WebAssembly memory and sharp's native memory too. The pool
+ * A process rather than a worker thread, because a thread's `resourceLimits` bound only its JavaScript heap:
+ * @libpdf/core's decoded streams are ArrayBuffers outside it, PDFium's WebAssembly memory and sharp's native memory
+ * too. The pool
  * reads each busy worker's resident memory every 20 ms and kills it past the cap; PDFium's heap is also capped inside
  * the worker (`createCappedPdfium`), and its JavaScript heap by `--max-old-space-size`. A task over its time is
  * killed the same way. A killed or crashed worker is replaced by a new process, so no PDFium left broken by an abort

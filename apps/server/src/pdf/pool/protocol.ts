@@ -1,6 +1,7 @@
 import type { ErrorCode, ErrorDetails } from '@signet/contract';
 import type { PdfSignatureCheck } from '../../sealing/signing/verify-pdf.js';
 import type { SealInput } from '../../sealing/types.js';
+import type { ImageCheckInput, ImageCheckResult } from '../../submissions/decode-image.js';
 import type { DocumentPreview } from '../../storage/types.js';
 import type { PdfInfo } from '../inspect.js';
 
@@ -14,6 +15,11 @@ export interface PdfTasks {
   seal: { input: SealInput; result: Uint8Array };
   /** Checks each signature of a PDF against the bytes it covers (`verifyPdfSignatures`). */
   verify: { input: undefined; result: PdfSignatureCheck[] };
+  /**
+   * Decodes a submitted image (its bytes in place of the PDF) and normalises one over what a seal may decode
+   * (`decodeSubmittedImage`): its size, and the seal's copy when it made one.
+   */
+  image: { input: ImageCheckInput; result: ImageCheckResult };
 }
 export type PdfTaskKind = keyof PdfTasks;
 export type PdfTaskInput<K extends PdfTaskKind> = PdfTasks[K]['input'];

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { SealError } from '../errors.js';
 
 /** Never embed a signature image larger than this on either side, whatever the box (pixels). */
-const MAX_SIDE_PX = 2000;
+export const MAX_SIDE_PX = 2000;
 /** Pixels per point of the field's box that are worth keeping: 4 is 288 dpi, sharper than any print. */
 const PX_PER_POINT = 4;
 

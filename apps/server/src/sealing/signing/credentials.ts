@@ -1,8 +1,9 @@
-import { generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
+import { createHash, randomBytes, webcrypto, X509Certificate } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import forge from 'node-forge';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
 import { deriveKey, secretBox, type SecretBox } from '../../secret-box.js';
 import type { SealingConfig } from '../../config.js';
 import type { Logger } from '../../logger.js';
@@ -37,10 +38,12 @@ export interface ResolveSigningKeyOptions {
 /** The generated certificate's file beside the embedded database, and its row name in PostgreSQL. */
 export const GENERATED_P12_FILE = 'signet-signing.p12';
 const STORED_SECRET_NAME = 'signing-p12';
-const GENERATED_SUBJECT = [
-  { shortName: 'CN', value: 'Signet development seal' },
-  { shortName: 'O', value: 'Signet' },
+/** The subject and issuer, in this order: `CN=Signet development seal, O=Signet`. */
+const GENERATED_SUBJECT: ReadonlyArray<readonly [oid: string, value: string]> = [
+  ['2.5.4.3', 'Signet development seal'],
+  ['2.5.4.10', 'Signet'],
 ];
+const FRIENDLY_NAME = 'Signet development seal';
 const TEN_YEARS_MS = 10 * 365.25 * 86_400_000;
 /** The generated certificate starts an hour early, so a worker whose clock lags a little still signs inside it. */
 const CLOCK_SKEW_MS = 3_600_000;
@@ -115,12 +118,12 @@ async function generatedKey(options: ResolveSigningKeyOptions): Promise<SigningC
   if (location.engine === 'postgres') {
     const box = secretBox(options.secret, 'signet signing-p12 encryption');
     let stored = await options.storage.getStoredSecret(STORED_SECRET_NAME);
-    if (stored === null) stored = await options.storage.putStoredSecretIfAbsent(STORED_SECRET_NAME, box.seal(generateP12(password)));
+    if (stored === null) stored = await options.storage.putStoredSecretIfAbsent(STORED_SECRET_NAME, box.seal(await generateP12(password)));
     const p12 = openStoredP12(box, stored);
     return describeKey({ p12, password }, 'generated', 'The generated signing certificate kept in the database');
   }
   if (location.path === ':memory:') {
-    return describeKey({ p12: generateP12(password), password }, 'generated', 'The generated signing certificate');
+    return describeKey({ p12: await generateP12(password), password }, 'generated', 'The generated signing certificate');
   }
   const file = join(dirname(location.path), GENERATED_P12_FILE);
   await keepFirst(file, () => generateP12(password));
@@ -135,11 +138,11 @@ async function generatedKey(options: ResolveSigningKeyOptions): Promise<SigningC
  * Writes `file` unless it exists, atomically: the bytes go to a private temporary file first and are linked into
  * place, so of two processes starting at once one wins and the other never reads a half-written file.
  */
-async function keepFirst(file: string, create: () => Uint8Array): Promise<void> {
+async function keepFirst(file: string, create: () => Promise<Uint8Array>): Promise<void> {
   if (existsSync(file)) return;
   await mkdir(dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
-  await writeFile(temporary, create(), { flag: 'wx', mode: 0o600 });
+  await writeFile(temporary, await create(), { flag: 'wx', mode: 0o600 });
   try {
     await link(temporary, file);
   } catch (error) {
@@ -151,36 +154,102 @@ async function keepFirst(file: string, create: () => Uint8Array): Promise<void> 
 
 /**
  * A self-signed RSA-2048 signing certificate (CN "Signet development seal", key usage digitalSignature and
- * nonRepudiation, ten years) with its key, as PKCS#12 (AES-256, SHA-256). node:crypto makes the key (node-forge's
- * pure-JS RSA key generation takes seconds); node-forge writes the certificate and the PKCS#12.
+ * nonRepudiation, ten years) with its key, as PKCS#12: the key in a shrouded bag (PBES2: PBKDF2 with HMAC-SHA-256,
+ * AES-256-CBC), the certificate beside it, the whole under an HMAC-SHA-256 MAC, as OpenSSL 3 writes them. WebCrypto
+ * makes the key; pkijs (over asn1js, both of which the sealing uses anyway) writes the certificate and the PKCS#12.
  */
-export function generateP12(password: string, now = new Date()): Uint8Array {
-  const { privateKey: privatePem, publicKey: publicPem } = generateKeyPairSync('rsa', {
-    modulusLength: 2048,
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-  });
-  const privateKey = forge.pki.privateKeyFromPem(privatePem) as forge.pki.rsa.PrivateKey;
-  const certificate = forge.pki.createCertificate();
-  certificate.publicKey = forge.pki.publicKeyFromPem(publicPem);
+export async function generateP12(password: string, now = new Date()): Promise<Uint8Array> {
+  // An engine of our own: @libpdf/core installs its own as pkijs's global one, with other method signatures.
+  const engine = new pkijs.CryptoEngine({ name: 'signet', crypto: webcrypto as Crypto });
+  const { privateKey, publicKey } = await webcrypto.subtle.generateKey(
+    { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+    true,
+    ['sign', 'verify'],
+  );
+  const certificate = new pkijs.Certificate();
+  certificate.version = 2;
   // A positive serial: the high bit of the first byte clear.
-  certificate.serialNumber = `0${randomBytes(16).toString('hex').slice(1)}`;
-  certificate.validity.notBefore = new Date(now.getTime() - CLOCK_SKEW_MS);
-  certificate.validity.notAfter = new Date(now.getTime() + TEN_YEARS_MS);
-  certificate.setSubject(GENERATED_SUBJECT);
-  certificate.setIssuer(GENERATED_SUBJECT);
-  certificate.setExtensions([
-    { name: 'basicConstraints', cA: false, critical: true },
-    { name: 'keyUsage', digitalSignature: true, nonRepudiation: true, critical: true },
-    { name: 'subjectKeyIdentifier' },
-  ]);
-  certificate.sign(privateKey, forge.md.sha256.create());
-  const p12 = forge.pkcs12.toPkcs12Asn1(privateKey, [certificate], password, {
-    algorithm: 'aes256',
-    friendlyName: 'Signet development seal',
-    generateLocalKeyId: true,
+  const serial = randomBytes(16);
+  serial[0]! &= 0x7f;
+  certificate.serialNumber = new asn1js.Integer({ valueHex: serial });
+  certificate.subject = generatedName();
+  certificate.issuer = generatedName();
+  certificate.notBefore.value = new Date(now.getTime() - CLOCK_SKEW_MS);
+  certificate.notAfter.value = new Date(now.getTime() + TEN_YEARS_MS);
+  await certificate.subjectPublicKeyInfo.importKey(publicKey, engine);
+  const keyIdentifier = createHash('sha1').update(certificate.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView).digest();
+  // KeyUsage is a BIT STRING: digitalSignature (bit 0) and nonRepudiation (bit 1), six unused bits.
+  const keyUsage = new asn1js.BitString({ valueHex: new Uint8Array([0b1100_0000]), unusedBits: 6 });
+  certificate.extensions = [
+    new pkijs.Extension({
+      extnID: '2.5.29.19',
+      critical: true,
+      extnValue: new pkijs.BasicConstraints({ cA: false }).toSchema().toBER(false),
+    }),
+    new pkijs.Extension({ extnID: '2.5.29.15', critical: true, extnValue: keyUsage.toBER(false) }),
+    new pkijs.Extension({ extnID: '2.5.29.14', extnValue: new asn1js.OctetString({ valueHex: keyIdentifier }).toBER(false) }),
+  ];
+  await certificate.sign(privateKey, 'SHA-256', engine);
+
+  const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', privateKey);
+  const passwordBytes = new TextEncoder().encode(password).buffer as ArrayBuffer;
+  const bagAttributes = [
+    new pkijs.Attribute({ type: '1.2.840.113549.1.9.20', values: [new asn1js.BmpString({ value: FRIENDLY_NAME })] }),
+    new pkijs.Attribute({ type: '1.2.840.113549.1.9.21', values: [new asn1js.OctetString({ valueHex: keyIdentifier })] }),
+  ];
+  const keyBag = new pkijs.PKCS8ShroudedKeyBag({ parsedValue: pkijs.PrivateKeyInfo.fromBER(pkcs8) });
+  await keyBag.makeInternalValues(
+    {
+      password: passwordBytes,
+      // pkijs draws the IV itself; its type asks for one all the same.
+      contentEncryptionAlgorithm: { name: 'AES-CBC', length: 256, iv: new Uint8Array(16) },
+      hmacHashAlgorithm: 'SHA-256',
+      iterationCount: 2048,
+    },
+    engine,
+  );
+  const pfx = new pkijs.PFX({
+    parsedValue: {
+      integrityMode: 0,
+      authenticatedSafe: new pkijs.AuthenticatedSafe({
+        parsedValue: {
+          safeContents: [
+            {
+              privacyMode: 0,
+              value: new pkijs.SafeContents({
+                safeBags: [
+                  new pkijs.SafeBag({
+                    bagId: '1.2.840.113549.1.12.10.1.3',
+                    bagValue: new pkijs.CertBag({ parsedValue: certificate }),
+                    bagAttributes,
+                  }),
+                  new pkijs.SafeBag({ bagId: '1.2.840.113549.1.12.10.1.2', bagValue: keyBag, bagAttributes }),
+                ],
+              }),
+            },
+          ],
+        },
+      }),
+    },
   });
-  return new Uint8Array(Buffer.from(forge.asn1.toDer(p12).getBytes(), 'binary'));
+  await pfx.parsedValue!.authenticatedSafe!.makeInternalValues({ safeContents: [{}] }, engine);
+  // The MAC key comes from PKCS#12's own derivation with `hmacHashAlgorithm`; pkijs only checks that the PBKDF2 hash is given.
+  await pfx.makeInternalValues(
+    { password: passwordBytes, iterations: 2048, pbkdf2HashAlgorithm: { name: 'SHA-256' }, hmacHashAlgorithm: 'SHA-256' },
+    engine,
+  );
+  return new Uint8Array(pfx.toSchema().toBER(false));
+}
+
+/**
+ * `GENERATED_SUBJECT` as a name of one attribute per RDN: pkijs writes the attributes it is given into one RDN
+ * (`CN=… + O=…`), so the DER is built here and read back.
+ */
+function generatedName(): pkijs.RelativeDistinguishedNames {
+  const rdns = GENERATED_SUBJECT.map(
+    ([type, value]) => new asn1js.Set({ value: [new pkijs.AttributeTypeAndValue({ type, value: new asn1js.Utf8String({ value }) }).toSchema()] }),
+  );
+  return pkijs.RelativeDistinguishedNames.fromBER(new asn1js.Sequence({ value: rdns }).toBER(false));
 }
 
 function openStoredP12(box: SecretBox, sealed: Uint8Array): Uint8Array {

@@ -1,0 +1,151 @@
+// `pnpm test`: every test of the repository, in stages that run side by side where they do not depend on each other,
+// each stage's output kept in its own log and printed whole when the stage ends, then a table of each step's time and
+// the run's closing line (`N passed, N failed`, added up over every runner). Exits non-zero when any step failed.
+//
+//   node scripts/test-all.mjs                 everything (what CI runs, through .ci/run)
+//   node scripts/test-all.mjs --only node,e2e  only the named stages (and the steps they wait for)
+//
+// Why this shape is in docs/decisions.md, "Continuous integration".
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, createWriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+const root = new URL('..', import.meta.url).pathname;
+const logs = mkdtempSync(join(tmpdir(), 'signet-test-all-'));
+const packs = join(logs, 'packs');
+
+/** The demo page is built once (by the `demo` step) for every suite that serves it. */
+const built = { SIGNET_DEMO_BUILT: '1', SIGNET_HOSTS_TARBALLS: packs };
+
+/**
+ * A step: a command run from the repository root, after the steps it `needs` have passed. Steps of one stage run one
+ * after another; stages run side by side.
+ */
+const stages = {
+  checks: [
+    // First: packing builds every package's dist/, the embed script the e2e suites load included.
+    { name: 'packs', run: `node scripts/check-packs.mjs --out ${packs}` },
+    { name: 'typecheck', run: 'pnpm typecheck' },
+    { name: 'size', run: 'pnpm size' },
+  ],
+  node: [{ name: 'vitest (Node)', run: 'pnpm exec vitest run --project @signet/server --project @signet/contract --project @signet/api' }],
+  chromium: [
+    {
+      name: 'vitest (Chromium)',
+      run: 'pnpm exec vitest run --project @signet/viewer --project "@signet/viewer (React 18)" --project @signet/embed',
+    },
+    // The benchmark still runs (its figures are not judged here).
+    { name: 'bench:viewer smoke', run: 'pnpm bench:viewer', env: { BENCH_SMOKE: '1' } },
+  ],
+  e2e: [
+    { name: 'demo build', run: 'pnpm --filter @signet/demo build' },
+    { name: 'e2e', run: 'pnpm test:e2e', env: built, needs: ['packs'] },
+    { name: 'host apps', run: 'pnpm test:hosts', env: built, needs: ['packs'] },
+  ],
+  engines: [
+    { name: 'firefox', run: 'pnpm test:firefox', env: built, needs: ['demo build', 'packs'] },
+    { name: 'webkit', run: 'pnpm test:webkit', env: built, needs: ['demo build', 'packs'] },
+  ],
+};
+
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',') : undefined;
+
+/** Each step's outcome, by name, as a promise its dependants wait on. */
+const outcomes = new Map();
+const results = [];
+
+function runStep(stage, step) {
+  const log = join(logs, `${step.name.replace(/\W+/g, '-')}.log`);
+  const out = createWriteStream(log);
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', step.run], {
+      cwd: root,
+      env: { ...process.env, ...step.env, FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.pipe(out, { end: false });
+    child.stderr.pipe(out, { end: false });
+    child.on('close', (code) => {
+      out.end(() => {
+        const seconds = (performance.now() - started) / 1000;
+        const text = readFileSync(log, 'utf8');
+        process.stdout.write(`\n===== ${stage} › ${step.name}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${seconds.toFixed(0)} s =====\n`);
+        process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+        results.push({ stage, step: step.name, seconds, ok: code === 0, counts: countTests(text) });
+        resolve(code === 0);
+      });
+    });
+  });
+}
+
+/** The tests a log says passed and failed: Vitest's closing line (summary-reporter) and Playwright's summary. */
+function countTests(text) {
+  let passed = 0;
+  let failed = 0;
+  for (const line of text.split('\n')) {
+    const vitest = /^(\d+) passed, (\d+) failed(?:, \d+ skipped)?$/.exec(line.trim());
+    if (vitest) {
+      passed += Number(vitest[1]);
+      failed += Number(vitest[2]);
+      continue;
+    }
+    const playwrightPassed = /^\s*(\d+) passed \(/.exec(line);
+    if (playwrightPassed) passed += Number(playwrightPassed[1]);
+    const playwrightFailed = /^\s*(\d+) failed$/.exec(line);
+    if (playwrightFailed) failed += Number(playwrightFailed[1]);
+  }
+  return { passed, failed };
+}
+
+const wanted = Object.entries(stages).filter(([stage]) => !only || only.includes(stage));
+const allSteps = new Map(Object.entries(stages).flatMap(([stage, steps]) => steps.map((step) => [step.name, { stage, step }])));
+
+/** Starts `name` once (a step a wanted stage needs runs even if its own stage was not asked for). */
+function start(name) {
+  if (!outcomes.has(name)) {
+    const { stage, step } = allSteps.get(name);
+    outcomes.set(
+      name,
+      (async () => {
+        const needed = await Promise.all((step.needs ?? []).map(start));
+        if (needed.every(Boolean)) return runStep(stage, step);
+        results.push({ stage, step: step.name, seconds: 0, ok: false, counts: { passed: 0, failed: 0 }, skipped: true });
+        process.stdout.write(`\n===== ${stage} › ${step.name}: not run, a step it needs failed =====\n`);
+        return false;
+      })(),
+    );
+  }
+  return outcomes.get(name);
+}
+
+const runStarted = performance.now();
+const stageResults = await Promise.all(
+  wanted.map(async ([, steps]) => {
+    let ok = true;
+    for (const step of steps) {
+      // A failed step does not stop the rest of its stage: CI should report every failure of a run at once.
+      ok = (await start(step.name)) && ok;
+    }
+    return ok;
+  }),
+);
+
+const total = (performance.now() - runStarted) / 1000;
+const rows = results.map((r) => `${r.stage.padEnd(9)} ${r.step.padEnd(18)} ${r.skipped ? 'not run' : `${r.seconds.toFixed(0).padStart(5)} s`}  ${r.ok ? 'passed' : 'FAILED'}`);
+const summary = [
+  '',
+  '===== stage times =====',
+  ...rows,
+  `${'whole run'.padEnd(28)} ${total.toFixed(0).padStart(5)} s`,
+  `logs: ${logs}`,
+].join('\n');
+writeFileSync(join(logs, 'summary.txt'), summary);
+console.log(summary);
+const passed = results.reduce((sum, r) => sum + r.counts.passed, 0);
+// A step that failed without a failed test (a typecheck, a budget, a crash) counts as one failure.
+const failed = results.reduce((sum, r) => sum + (r.counts.failed || (r.ok ? 0 : 1)), 0);
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(stageResults.every(Boolean) ? 0 : 1);
