@@ -30,7 +30,11 @@ const stages = {
     { name: 'typecheck', run: 'pnpm typecheck' },
     { name: 'size', run: 'pnpm size' },
   ],
-  node: [{ name: 'vitest (Node)', run: 'pnpm exec vitest run --project @signet/server --project @signet/contract --project @signet/api' }],
+  node: [
+    { name: 'vitest (Node)', run: 'pnpm exec vitest run --project @signet/server --project @signet/contract --project @signet/api' },
+    // Every phase of the server's benchmark still runs (its figures are not judged here).
+    { name: 'bench:server smoke', run: 'pnpm bench:server', env: { BENCH_SMOKE: '1' } },
+  ],
   chromium: [
     {
       name: 'vitest (Chromium)',

@@ -28,7 +28,7 @@ import { verifyDurability, type DurabilityReport, type SubmitLedger } from './ve
  * webhook-delivery.ts): BENCH_WEBHOOK_LATENCY (submissions timed one at a time, 200), BENCH_WEBHOOK_DURATION (s of
  * each of its two submit loads, 5), BENCH_WEBHOOK_ENDPOINTS (10), BENCH_WEBHOOK_POOL (fresh documents for them).
  * BENCH_SEAL_LOADED (3-page seals timed while another organization's huge and photo documents seal, 15),
- * BENCH_SEAL_HUGE_PAGES (10000), BENCH_SEAL_PHOTO_SIDE (4096). Smoke mode (SIGNET_BENCH_SMOKE=1 or --smoke): every
+ * BENCH_SEAL_HUGE_PAGES (10000), BENCH_SEAL_PHOTO_SIDE (4096). Smoke mode (BENCH_SMOKE=1 or --smoke): every
  * phase for about a second, with small counts and documents (a 200-page huge document, a 512² photo); it fails only
  * when the benchmark itself breaks, never on its figures.
  * The server of the other phases runs with SEAL_WORKER=false: the submit phase's tens of thousands of submissions
@@ -50,8 +50,8 @@ function envNumber(name: string, fallback: number): number {
   return value;
 }
 
-/** Smoke mode (`SIGNET_BENCH_SMOKE=1` or `--smoke`): every phase, a few seconds each, small documents. */
-const SMOKE = process.env.SIGNET_BENCH_SMOKE === '1' || process.argv.includes('--smoke');
+/** Smoke mode (`BENCH_SMOKE=1` or `--smoke`): every phase, a few seconds each, small documents. */
+const SMOKE = process.env.BENCH_SMOKE === '1' || process.argv.includes('--smoke');
 
 function readSettings() {
   const smoke = SMOKE;
