@@ -136,6 +136,7 @@ const URLS: ReadonlyArray<readonly [number, readonly string[]]> = [
     'http://127.0.0.1:3000/hook', 'http://[::1]/hook', 'http://10.0.0.5/hook', 'http://169.254.169.254/latest/meta-data',
     'http://[fd00:ec2::254]/', 'http://0.0.0.0:8080/', 'http://2130706433/hook', 'http://0x7f.1/', 'http://[::ffff:127.0.0.1]/',
     'http://[::ffff:a9fe:a9fe]/', 'http://100.64.0.1/', 'http://192.168.1.1/', 'http://172.16.0.1/', 'http://[fe80::1]/',
+    'http://[::127.0.0.1]/', 'http://[::7f00:1]/', 'http://[64:ff9b::a9fe:a9fe]/', 'http://[2002:a00:1::1]/',
   ]],
   [15, [
     'https://user:secret@93.184.216.34/hook', 'ftp://93.184.216.34/', 'https://', '93.184.216.34/hook', 'javascript:alert(1)',

@@ -243,6 +243,25 @@ const INTERNAL_NETWORKS = [
   ['172.16.0.0', 12, 'ipv4'], ['192.168.0.0', 16, 'ipv4'], ['::', 128, 'ipv6'], ['::1', 128, 'ipv6'], ['fc00::', 7, 'ipv6'], ['fe80::', 10, 'ipv6'],
 ] as const;
 for (const [network, prefix, family] of INTERNAL_NETWORKS) INTERNAL_ADDRESSES.addSubnet(network, prefix, family);
+/**
+ * IPv6 forms that carry an IPv4 address in known bits: IPv4-compatible (`::a.b.c.d`, the last 32 bits), NAT64
+ * (`64:ff9b::/96`, the last 32) and 6to4 (`2002:AABB:CCDD::/48`, bits 16 to 47). Each internal IPv4 network is
+ * added in each form, so an accepted URL whose address embeds one is caught.
+ */
+const EMBEDDINGS = [
+  { prefix: '::', at: 96 },
+  { prefix: '64:ff9b::', at: 96 },
+  { prefix: '2002:', at: 16 },
+] as const;
+for (const [network, prefix, family] of INTERNAL_NETWORKS) {
+  if (family !== 'ipv4') continue;
+  const [a, b, c, d] = network.split('.').map(Number) as [number, number, number, number];
+  const hex = `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  for (const embedding of EMBEDDINGS) {
+    const address = embedding.at === 96 ? `${embedding.prefix}${hex}` : `${embedding.prefix}${hex}::`;
+    INTERNAL_ADDRESSES.addSubnet(address, embedding.at + prefix, 'ipv6');
+  }
+}
 
 /** Whether `url` names an internal address (IPv4-mapped IPv6 forms too) or `localhost`. */
 function internalUrl(url: string): boolean {

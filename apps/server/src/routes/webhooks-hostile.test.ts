@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelopeSchema } from '@signet/contract';
-import { call, createTestApp, type TestApp } from '../test-support/harness.js';
+import { call, createTestApp, engines, type TestApp } from '../test-support/harness.js';
 
 /*
  * Hostile input to the webhook endpoints through the real app (no SIGNET_WEBHOOKS_ALLOW_PRIVATE): every refusal is
@@ -12,11 +12,6 @@ let t: TestApp;
 let sk: string;
 const PUBLIC = 'https://93.184.216.34/hook';
 
-beforeAll(async () => {
-  t = await createTestApp();
-  sk = (await t.createKey({ kind: 'sk' })).secret;
-});
-afterAll(() => t.close());
 
 async function refused(res: Response, status: number, code: string) {
   expect(res.status).toBe(status);
@@ -27,7 +22,13 @@ async function refused(res: Response, status: number, code: string) {
 
 const create = (body: unknown, headers: Record<string, string> = {}) => call(t, 'POST', '/webhooks', { key: sk, body, headers });
 
-describe('hostile webhook registrations', () => {
+describe.each(engines)('hostile webhook registrations on $name', (engine) => {
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    sk = (await t.createKey({ kind: 'sk' })).secret;
+  });
+  afterAll(() => t.close());
+
   it.each([
     'http://2130706433/hook',
     'http://0x7f.1/hook',
