@@ -1,4 +1,4 @@
-// `pnpm size`: the gzipped JavaScript a host page downloads for Signet's viewer (issue 16, part 5), bundled by esbuild
+// `pnpm size`: the gzipped JavaScript a host page downloads for Signet's viewer, bundled by esbuild
 // (minified, ESM, production React paths) and compressed with gzip -9. Fails when a budget is exceeded.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -60,7 +60,7 @@ const checks = [
     gzip: true,
   },
   {
-    // The budget of issue 16: at most pdf.js's own main module + 40 KB (peers external, pdf.js worker apart):
+    // The budget (docs/decisions.md, "Lighter viewer"): at most pdf.js's own main module + 40 KB (peers external, pdf.js worker apart):
     // 133.27 kB (the reference above, pdfjs-dist 6.5) + 40.96 kB. Revisit it with the reference when pdf.js changes.
     name: '@signet/viewer, peers (React, TanStack Query) external, without the pdf.js worker',
     path: 'packages/viewer/src/index.ts',
@@ -90,7 +90,7 @@ if (existsSync(embedScript)) {
     path: 'packages/embed/dist/script/embed.js',
     gzip: true,
     modifyEsbuildConfig: browser,
-    // The budget of issue 16: 230 KB, React's API inside. The script build runs the viewer on Preact's React
+    // The budget (docs/decisions.md, "Lighter viewer"): 230 KB, React's API inside. The script build runs the viewer on Preact's React
     // compatibility layer (packages/embed/vite.config.ts): ~190 kB, of which pdf.js 133 kB.
     limit: '230 kB',
   });

@@ -20,7 +20,7 @@ export function hostsState(): HostsState {
   return JSON.parse(process.env.SIGNET_HOSTS_STATE!) as HostsState;
 }
 
-/** Issue 16's strict policy: no inline script or style, no eval; the API only where it must be. */
+/** The strict policy: no inline script or style, no eval; the API only where it must be. */
 export function cspFor(api: string): string {
   return [
     "default-src 'self'",

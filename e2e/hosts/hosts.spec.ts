@@ -172,7 +172,7 @@ test('Next.js App Router: the server renders the page holding the viewer, and th
   expect(readFileSync(nextLog, 'utf8')).not.toContain('⨯');
 });
 
-test('strict CSP: the Vite React 19 build under issue 16\'s policy shows and signs a document with no violation', async ({ page, request }) => {
+test('strict CSP: the Vite React 19 build shows and signs a document with no violation', async ({ page, request }) => {
   const { hosts } = hostsState();
   const seen = await watch(page);
   const response = await open(page, hosts.csp, documentOf('csp'));

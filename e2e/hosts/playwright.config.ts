@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 
 /**
- * The host-app tests (issue 16): global-setup.ts packs Signet, installs the tarballs with npm into scratch apps
+ * The host-app tests: global-setup.ts packs Signet, installs the tarballs with npm into scratch apps
  * outside the workspace, builds and serves them beside one Signet server; hosts.spec.ts signs in each.
  */
 export default defineConfig({

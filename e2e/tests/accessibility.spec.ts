@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { createDocument, expect, openDocument, test } from './fixtures.js';
 
-// Issue 19, item 5 (in part): no axe violation of any impact in the viewer's states, in English and German; the
+// No axe violation of any impact in the viewer's states, in English and German; the
 // signature dialog named once; Windows high contrast keeps field boundaries and focus; the chrome reflows at 320 px.
 
 /** Every axe violation inside the viewer, whatever its impact. */

@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { createDocument, expect, fillRequired, openDocument, test } from './fixtures.js';
 
-/** Accessibility violations inside the viewer, of any impact (issue 19; minor and moderate ones included). */
+/** Accessibility violations inside the viewer, of any impact (minor and moderate ones included). */
 async function violations(page: Page) {
   const results = await new AxeBuilder({ page }).include('.signet-viewer').analyze();
   return results.violations.map((violation) => `${violation.impact} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);

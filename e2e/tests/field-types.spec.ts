@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { expect, openForm, signByTyping, storedSubmission, test } from './fixtures.js';
 
 /*
- * The field types forms need (issue 19, item 3) in a real browser: the demo's application form has a field of every
+ * The field types forms need in a real browser: the demo's application form has a field of every
  * type; the signer fills them in, is told what a value breaks before submitting (in words, under the field), and
  * the stored submission holds what the page showed.
  */

@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { createDocument, expect, openForm, screenshotPath, test } from './fixtures.js';
 
-// Issue 19, item 2 (and item 5's "every state, in every language"): the demo's viewer in each of the ten languages,
+// The demo's viewer in each of the ten languages,
 // with no axe violation of any impact on the viewer, the signature dialog, a value breaking its rule, the decline
 // form, the declined state, the completed state, waiting for an earlier signer and a document that cannot be opened;
 // Arabic laid out right to left.

@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { createDocument, drawnAsCanvas, expect, openDocument, openForm, screenshotPath, storedSubmission, test } from './fixtures.js';
 
-// Issue 19, item 6: on a phone, a tapped field is filled in the step panel at the bottom of the viewer, by touch.
+// On a phone, a tapped field is filled in the step panel at the bottom of the viewer, by touch.
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 3 });
 
 /** The open field's bottom edge is above the panel's top edge (and below the toolbar). */

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, pdfsig, signByTyping, test } from './fixtures.js';
 
-// Issue 18: a lease for two signers, the tenant then the landlord, each in a browser of their own with a session key
+// A lease for two signers, the tenant then the landlord, each in a browser of their own with a session key
 // the demo's backend mints for them.
 
 const painted = (page: Page) => expect(page.locator('[data-page-number="1"] canvas[data-rendered="true"]')).toBeVisible();

@@ -1,6 +1,6 @@
 import { createDocument, expect, fillRequired, openDocument, test } from './fixtures.js';
 
-// Issue 17: the demo's backend registers itself as a webhook endpoint at start, verifies what Signet sends it, and
+// The demo's backend registers itself as a webhook endpoint at start, verifies what Signet sends it, and
 // the page lists the open document's events as they arrive.
 test('signing in the demo shows the document’s webhook events as they arrive: completed, then sealed', async ({ page }) => {
   const documentId = await createDocument(page);

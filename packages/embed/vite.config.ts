@@ -33,7 +33,7 @@ export default defineConfig({
   base: './',
   resolve: {
     // The script tag brings its own runtime: Preact's React compatibility layer is ~50 KB gzipped lighter than
-    // React DOM. The npm packages keep React (the host's copy); docs/decisions.md, issue 16, says why.
+    // React DOM. The npm packages keep React (the host's copy); docs/decisions.md, "Lighter viewer", says why.
     alias: [
       { find: /^react$/, replacement: preact('preact/compat') },
       { find: /^react-dom$/, replacement: preact('preact/compat') },

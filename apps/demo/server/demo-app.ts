@@ -68,7 +68,7 @@ export function createDemoApp(options: DemoOptions) {
     return c.json({ documentId: created.id }, 201);
   });
 
-  // A lease for two signers, the tenant first: each signs with a session key of their own (issue 18).
+  // A lease for two signers, the tenant first: each signs with a session key of their own.
   app.post('/demo-api/leases', async (c) => {
     const pages = 2;
     const pdf = (await generateSamplePdf({ pages, title: 'Residential Lease Agreement', countersigned: true })) as Uint8Array<ArrayBuffer>;

@@ -15,7 +15,7 @@ const NAMES: Record<(typeof SUPPORTED_LOCALES)[number], string> = {
 };
 
 /**
- * The viewer's language (issue 19, item 2): the browser's by default, or one of the ten the viewer ships; the page
+ * The viewer's language: the browser's by default, or one of the ten the viewer ships; the page
  * keeps it in its URL (`?locale=ar`).
  */
 export function LanguageSwitch({ value, onChange }: { value: string; onChange(locale: string): void }) {

@@ -8,7 +8,7 @@ const STATUS_TEXT: Record<Signer['status'], string> = {
 };
 
 /**
- * Who signs in this page: one button per signer of a document with signers (issue 18), with where each stands.
+ * Who signs in this page: one button per signer of a document with signers, with where each stands.
  * Each signer signs with a session key of their own, which the backend mints when the page switches to them.
  */
 export function SignerSwitch({

@@ -8,7 +8,7 @@ import { createFixtures, submitBodies } from './fixtures.js';
 import { runPhase, type PhaseResult } from './load.js';
 
 /*
- * The webhooks phase of `pnpm bench:server` (issue 17), on a server process of its own (its own embedded store, the
+ * The webhooks phase of `pnpm bench:server`, on a server process of its own (its own embedded store, the
  * dispatcher on, the seal worker off) and a loopback receiver in another process (`webhook-sink.ts`):
  * - submit throughput with no endpoint subscribed (autocannon, as the submit phase);
  * - submit-to-delivery latency with the queue idle: one endpoint subscribed to `document.completed`, documents
@@ -193,7 +193,7 @@ export function printWebhookReport(outcome: WebhookOutcome): void {
   const rate = drain.seconds > 0 ? drain.deliveries / drain.seconds : 0;
   const lines = [
     '',
-    `webhooks (issue 17): a server of its own (embedded store, dispatcher on), a loopback receiver in another process; setup ${fixed(outcome.setupMs / 1000, 1)} s`,
+    `webhooks: a server of its own (embedded store, dispatcher on), a loopback receiver in another process; setup ${fixed(outcome.setupMs / 1000, 1)} s`,
     `  submit-to-delivery, queue idle, ${latency.count} submissions one at a time: p50 ${fixed(latency.p50, 1)} ms, p99 ${fixed(latency.p99, 1)} ms, max ${fixed(latency.max, 1)} ms` +
       `   target p50 < 100 ms: ${verdict(latency.p50 < 100)}`,
     `  submit throughput, no endpoint:        ${fixed(none.requestsPerSecond)} req/s (p50 ${none.p50} ms, p99 ${none.p99} ms, non-2xx ${none.non2xx})`,

@@ -40,7 +40,7 @@ export function tooLarge(field: 'body' | 'file', maxBytes: number): ApiError {
   });
 }
 
-/** The 405 of a known path asked with another method (`NOT_FOUND`, SPEC §7), with its `Allow` header. */
+/** The 405 of a known path asked with another method (`NOT_FOUND`; docs/api.md, "Error codes"), with its `Allow` header. */
 export function methodNotAllowed(method: string, path: string, allowed: string[]): ApiError {
   return new ApiError('NOT_FOUND', `Method ${method} is not allowed on ${path}`, {
     status: 405,

@@ -320,7 +320,7 @@ describe('webhooks', () => {
   });
 });
 
-describe('several signers with session keys (issue 18)', () => {
+describe('several signers with session keys', () => {
   it('creates a two-signer document, mints a session key per signer, and each submits only their own fields', async () => {
     const sk = client(await server.createKey({ kind: 'sk' }));
     const pdf = (await generateSamplePdf({ pages: 2, countersigned: true })) as Uint8Array<ArrayBuffer>;
@@ -396,7 +396,7 @@ describe('several signers with session keys (issue 18)', () => {
   });
 });
 
-describe('declining (issue 19)', () => {
+describe('declining', () => {
   it('declineDocument: the document is declined; a repeat answers the first decline; a submission is refused', async () => {
     const document = await server.createDocument({ pages: 1 });
     const signer = client(await server.createKey());

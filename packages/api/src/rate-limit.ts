@@ -1,4 +1,4 @@
-/** The rate-limit headers of a response (contract §8). */
+/** The rate-limit headers of a response (docs/api.md, "Rate limits"). */
 export interface RateLimitInfo {
   limit: number;
   remaining: number;

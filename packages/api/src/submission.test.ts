@@ -30,7 +30,7 @@ async function buildError(promise: Promise<unknown>): Promise<SubmissionBuildErr
 }
 
 describe('buildSubmission', () => {
-  it('builds the payload of contract 2.5 whose checksum the server accepts', async () => {
+  it('builds the submission payload whose checksum the server accepts', async () => {
     const { client, document } = await freshDocument();
     const submittedAt = new Date(Date.now() - 1000);
     const payload = await buildSubmission({
@@ -116,7 +116,7 @@ describe('buildSubmission', () => {
   });
 });
 
-describe('the field types forms need (issue 19)', () => {
+describe('the field types forms need', () => {
   async function freshForm() {
     const { id } = await server.createDocument({ pages: 1, fields: sampleFormFields() });
     const client = createSigningClient({ apiKey: await server.createKey(), baseUrl: server.url, retry: false });
@@ -177,7 +177,7 @@ describe('missingRequiredFields', () => {
   });
 });
 
-describe("with a session key's signerId (several signers, issue 18)", () => {
+describe("with a session key's signerId (several signers)", () => {
   /** The landlord's view of a parallel lease: the tenant's fields (with their prefilled agreement number) are not theirs. */
   async function landlordView() {
     const lease = await server.createLease({ signingOrder: 'parallel' });

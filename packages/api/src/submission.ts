@@ -40,7 +40,7 @@ export interface BuildSubmissionInput {
 }
 
 /**
- * The submission payload of contract §2.5 with its checksum: every field that has a value (entered, else its
+ * The submission payload (docs/api.md, "Submit") with its checksum: every field that has a value (entered, else its
  * prefill) in the document's order, with the document's own id, type, page and position.
  * Throws {@link SubmissionBuildError} for a value of an unknown field or a malformed value, page or render context,
  * and for any document rule the server would refuse it for (the contract's `submissionIssues`: a value of another

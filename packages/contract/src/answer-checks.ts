@@ -41,5 +41,5 @@ export function allEndpointChecks(): EndpointCheckTable {
   return (everyEndpoint ??= { ...sdkEndpoints, ...managementEndpoints() });
 }
 
-/** The check of the error envelope (contract §2.1) a refusal comes in. */
+/** The check of the error envelope (docs/api.md, "Envelope") a refusal comes in. */
 export const checkErrorEnvelope: AnswerCheck<ErrorEnvelope> = errorEnvelope as AnswerCheck<ErrorEnvelope>;

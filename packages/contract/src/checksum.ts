@@ -23,7 +23,7 @@ export async function sha256Hex(text: string): Promise<string> {
 }
 
 /**
- * A submission's checksum: SHA-256 of the JCS canonical JSON of the payload without `checksum` (SPEC §6).
+ * A submission's checksum: SHA-256 of the JCS canonical JSON of the payload without `checksum` (docs/api.md, "Checksum").
  * @example const checksum = await submissionChecksum(payloadWithoutChecksum)
  */
 export function submissionChecksum(payload: object): Promise<string> {

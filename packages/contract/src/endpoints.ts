@@ -24,8 +24,8 @@ import {
 import { PREVIEW_MAX_SIDE, PREVIEW_PIXELS_PER_POINT } from './preview.js';
 
 /**
- * Who may call an endpoint: an API key of one of `kinds` holding every scope of `scopes` (SPEC §2), or whoever holds
- * the document token of `documentUrl` (SPEC §4; the file and its preview, which a browser fetches by URL).
+ * Who may call an endpoint: an API key of one of `kinds` holding every scope of `scopes` (docs/api.md, "Authentication"), or whoever holds
+ * the document token of `documentUrl` (docs/api.md, "Document tokens"; the file and its preview, which a browser fetches by URL).
  */
 export type EndpointAccess =
   | {
@@ -52,7 +52,7 @@ export interface EndpointResponse {
   readonly headers?: z.ZodObject;
 }
 
-/** A refusal: the error envelope (contract §2.1) with one of `codes`. */
+/** A refusal: the error envelope (docs/api.md, "Envelope") with one of `codes`. */
 export interface EndpointError {
   readonly codes: readonly [ErrorCode, ...ErrorCode[]];
   readonly description: string;
@@ -96,7 +96,7 @@ export const DocumentIdParamsSchema = z.object({
   documentId: idSchema('doc').meta({ param: { name: 'documentId', in: 'path' }, example: 'doc_V1StGXR8Z5jdHi6BmyTaQ7fz' }),
 });
 
-/** Query of `GET /documents` (SPEC §5). */
+/** Query of `GET /documents` (docs/api.md, "Pagination"). */
 export const DocumentListQuerySchema = z.object({
   limit: z.coerce
     .number()
@@ -123,7 +123,7 @@ export const SessionParamsSchema = DocumentIdParamsSchema.extend({
   keyId: idSchema('key').meta({ param: { name: 'keyId', in: 'path' }, example: 'key_R2wXn8TqL5vBmK3pZ7cYd4Hs' }),
 });
 
-/** The multipart form of `POST /documents` (SPEC §5, issue 18); any other part is refused (400 naming it). */
+/** The multipart form of `POST /documents` (docs/api.md, "Management endpoints"); any other part is refused (400 naming it). */
 export const DocumentUploadSchema = z.strictObject({
   file: z.string().meta({ format: 'binary', description: 'The PDF' }),
   fields: z.string().meta({ description: 'JSON array of field definitions; with `signers`, each names its `signerId`' }),
@@ -136,14 +136,14 @@ export const DocumentUploadSchema = z.strictObject({
   }),
 });
 
-/** `Idempotency-Key` of a submit (SPEC §6). */
+/** `Idempotency-Key` of a submit (docs/api.md, "Idempotency"). */
 export const IdempotencyKeySchema = z
   .string()
   .min(1)
   .max(255)
   .meta({ description: 'Up to 255 characters; same key + same body within 24 h replays the first response' });
 
-/** validate-key's answer to a key that cannot be used (SPEC §2): a 401 with this body, not the error envelope. */
+/** validate-key's answer to a key that cannot be used (docs/api.md, "Key validation"): a 401 with this body, not the error envelope. */
 export const KeyRefusalSchema = KeyValidationResultSchema.extend({ valid: z.literal(false), error: z.string() }).meta({
   id: 'KeyRefusal',
 });
@@ -201,7 +201,7 @@ const webhookRefused: EndpointError = {
 };
 const internal: EndpointError = { codes: ['INTERNAL_ERROR'], description: 'An unexpected failure; nothing internal is revealed' };
 
-/** What a response granted by a document token carries (SPEC §4): cacheable by the browser alone, per origin. */
+/** What a response granted by a document token carries (docs/api.md, "Document tokens"): cacheable by the browser alone, per origin. */
 const tokenCaching = {
   ETag: z.string(),
   'Cache-Control': z.literal('private, max-age=300'),

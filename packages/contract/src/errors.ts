@@ -1,6 +1,6 @@
 /**
- * Error codes of the contract (section 7) plus `NOT_FOUND`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `DOCUMENT_NOT_SEALED` (SPEC §7)
- * and `WEBHOOK_DISABLED` (issue 17: a delivery retried to an endpoint that is turned off).
+ * Error codes (docs/api.md, "Error codes"): the contract's, `NOT_FOUND`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `DOCUMENT_NOT_SEALED`
+ * and `WEBHOOK_DISABLED` (a delivery retried to an endpoint that is turned off).
  * Each maps to the HTTP status it is usually sent with; `VALIDATION_ERROR` also travels with 408, 413, 415, 416,
  * 417, 422 and 431 (a request the server refuses before or while reading it), and `NOT_FOUND` with 405.
  */

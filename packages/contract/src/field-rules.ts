@@ -8,7 +8,7 @@ export interface FieldDefinitionIssue {
 }
 
 /**
- * The rules a document's field definitions must keep beyond their shape (SPEC §4): on an existing page,
+ * The rules a document's field definitions must keep beyond their shape (docs/api.md, "Fields"): on an existing page,
  * inside the page, non-empty, unique ids, a prefill of the field's own type.
  * @example fieldDefinitionIssues(fields, 3) // [] when every field is valid
  */
@@ -38,7 +38,7 @@ const CHOICE_TYPES: ReadonlySet<FieldType> = new Set(['select', 'radio']);
 const TEXT_RULES = ['minLength', 'maxLength', 'pattern', 'message'] as const;
 const NUMBER_RULES = ['min', 'max', 'step'] as const;
 
-/** The rules of a field's `options` and `validation` (issue 19): which types take them, and that they agree. */
+/** The rules of a field's `options` and `validation`: which types take them, and that they agree. */
 function typeRuleIssues(field: FieldDefinition, at: (member: string) => string): FieldDefinitionIssue[] {
   const issues: FieldDefinitionIssue[] = [];
   const { type, options, validation = {} } = field;
@@ -87,7 +87,7 @@ export function isIsoDate(content: string): boolean {
 }
 
 /**
- * Whether a value counts as filled in: non-blank text, a date, an image, a ticked box (SPEC §6).
+ * Whether a value counts as filled in: non-blank text, a date, an image, a ticked box (docs/api.md, "Submit").
  * @example hasValue({ type: 'text', content: '  ' }) // false
  */
 export function hasValue(value: FieldValue | undefined): boolean {

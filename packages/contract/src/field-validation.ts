@@ -64,7 +64,7 @@ export function fieldPattern(pattern: string): RegExp | null {
 }
 
 /**
- * The first rule `value` breaks of those its field keeps (SPEC §6 and issue 19): the length limits, `pattern`, an
+ * The first rule `value` breaks of those its field keeps (docs/api.md, "Submit"): the length limits, `pattern`, an
  * email address, a phone number, a number within `min`/`max` on its `step`, one of the field's options, a real
  * `YYYY-MM-DD` date, an image within the size limit. A blank value breaks none (whether a value is required is
  * `hasValue`'s concern). `imageIssue` inspects an image's bytes; the default checks its decoded size only.

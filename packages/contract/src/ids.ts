@@ -7,7 +7,7 @@ import { z } from './zod.js';
 export const ID_PREFIXES = ['org', 'doc', 'sub', 'key', 'req', 'wh', 'msg', 'dlv'] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
-/** Characters after the prefix: at least 20 of `[A-Za-z0-9]` (SPEC §1). */
+/** Characters after the prefix: at least 20 of `[A-Za-z0-9]` (docs/api.md, "Identifiers"). */
 export const ID_BODY_MIN_LENGTH = 20;
 
 const patterns = Object.fromEntries(

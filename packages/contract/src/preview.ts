@@ -1,7 +1,7 @@
 /**
  * Signet's page-1 preview: a WebP image of the document's first page that the server renders when the document is
  * created, so that a viewer can show the page before pdf.js has booted and parsed the PDF. It lives beside the
- * file, `…/sdk/documents/{id}/preview?token=…`, and is granted by the same token as `documentUrl` (SPEC §4), so the
+ * file, `…/sdk/documents/{id}/preview?token=…`, and is granted by the same token as `documentUrl` (docs/api.md, "Document tokens"), so the
  * contract's Get Document response needs no field of its own for it.
  */
 

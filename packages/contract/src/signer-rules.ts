@@ -3,7 +3,7 @@ import type { SignerDefinition, SignerStatus, SigningOrder } from './schemas/sig
 import type { FieldDefinitionIssue } from './field-rules.js';
 
 /**
- * The rules signers and fields keep together (issue 18): on a document with signers every field names one of them
+ * The rules signers and fields keep together: on a document with signers every field names one of them
  * (`signerId`); on a document without, no field names one. Paths are those of the upload's parts.
  * @example signerIssues([{ id: 'tenant', name: 'Tina' }], fields) // [] when each field names "tenant"
  */

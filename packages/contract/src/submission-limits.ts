@@ -1,4 +1,4 @@
-/** Limits of a submission's contents (SPEC §6). */
+/** Limits of a submission's contents (docs/api.md, "Submit"). */
 export const SUBMISSION_LIMITS = {
   maxTextLength: 10_000,
   maxImageBytes: 1024 * 1024,
@@ -7,5 +7,5 @@ export const SUBMISSION_LIMITS = {
   maxFutureSkewMs: 5 * 60 * 1000,
 } as const;
 
-/** Longest reason a signer may give for declining (issue 19). */
+/** Longest reason a signer may give for declining. */
 export const DECLINE_REASON_MAX_LENGTH = 1000;

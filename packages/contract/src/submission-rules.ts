@@ -7,7 +7,7 @@ import { SUBMISSION_LIMITS } from './submission-limits.js';
 import { timestampMillis, TIMESTAMP_REASON } from './timestamp-text.js';
 
 /**
- * One document rule (SPEC §6) a submission breaks. `field` is a path into the payload (`submittedAt`,
+ * One document rule (docs/api.md, "Submit") a submission breaks. `field` is a path into the payload (`submittedAt`,
  * `pages[2].pageNumber`, `fields[1].value.content`); `fieldId` names the document's field it is about, if one.
  * A required field left without a value is `missing` (its `field` is `fields`): the server answers the first issue
  * that is not, else the ids of all that are, as `missingFields`.
@@ -48,7 +48,7 @@ const POSITION_KEYS = ['x', 'y', 'width', 'height'] as const;
 const MAX_SKEW_MINUTES = SUBMISSION_LIMITS.maxFutureSkewMs / 60_000;
 
 /**
- * Every document rule a well-formed submission breaks against the document it is for (SPEC §6): in payload order
+ * Every document rule a well-formed submission breaks against the document it is for (docs/api.md, "Submit"): in payload order
  * (`submittedAt`, `pages`, then each field's first broken rule), then the required fields without a value, in the
  * document's order. Empty when the server would accept it. The one set of rules of the server's 422s, the client's
  * `buildSubmission` and `missingRequiredFields`, and the viewer's count of required fields; the checksum and the

@@ -62,7 +62,7 @@ const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.tim
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 /**
- * Where the loads are measured: a desktop, and a phone (issue 19): a 390 × 844 viewport at 3 device pixels per CSS
+ * Where the loads are measured: a desktop, and a phone: a 390 × 844 viewport at 3 device pixels per CSS
  * pixel, touch, the CPU slowed 4× and DevTools' "Slow 4G" network (562.5 ms latency, 1.44 Mbit/s down, 675 kbit/s
  * up: the preset's figures as DevTools applies them), both through the DevTools protocol.
  */

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { ViewerMessages } from './i18n/messages.js';
 import { StatusPanel } from './StatusPanel.js';
 
-/** The signer's way to say no (issue 19): a reason, then Decline; Cancel goes back to signing. */
+/** The signer's way to say no: a reason, then Decline; Cancel goes back to signing. */
 export function DeclineForm({
   messages,
   onCancel,

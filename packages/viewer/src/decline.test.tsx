@@ -6,7 +6,7 @@ import { commands, userEvent } from 'vitest/browser';
 import { enterText } from './test-support/fill-fields.js';
 import { renderViewer, untilReady } from './test-support/render-viewer.js';
 
-/* Declining (issue 19): the signer says no, with a reason; the viewer shows the declined state, then and later. */
+/* Declining: the signer says no, with a reason; the viewer shows the declined state, then and later. */
 
 afterEach(() => cleanup());
 

@@ -7,7 +7,7 @@ import { enterText, typeSignature } from './test-support/fill-fields.js';
 import type { CreatedLease } from './test-support/commands.js';
 
 /*
- * Several signers (issue 18): the viewer with a session key shows the whole document, the signer's own fields to
+ * Several signers: the viewer with a session key shows the whole document, the signer's own fields to
  * fill in and the others' read-only, with their values once they have signed.
  */
 

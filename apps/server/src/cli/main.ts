@@ -1,5 +1,5 @@
 /**
- * The `signet` command line (SPEC §10): `pnpm signet <command>` from the repository root. Every command honours
+ * The `signet` command line (docs/api.md, "Command line"): `pnpm signet <command>` from the repository root. Every command honours
  * DATABASE_URL; a failure exits 1 with one line on stderr.
  */
 import { basename } from 'node:path';

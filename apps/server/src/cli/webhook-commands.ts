@@ -1,5 +1,5 @@
 /**
- * The webhook commands of `signet` (issue 17): register an endpoint, list and delete them, see an endpoint's
+ * The webhook commands of `signet`: register an endpoint, list and delete them, see an endpoint's
  * deliveries and send one again. They work on the store directly, as `keys` and `documents` do.
  */
 import type { Command } from 'commander';

@@ -24,7 +24,7 @@ export interface CreateDocumentInput {
   bytes: Uint8Array;
   /** The field definitions: a JSON string (as uploaded) or an already parsed value. */
   fields: unknown;
-  /** The signers (issue 18), like `fields`: absent for a document with one implicit signer. */
+  /** The signers, like `fields`: absent for a document with one implicit signer. */
   signers?: unknown;
   /** `parallel` (default) or `sequential`; only with `signers`. */
   signingOrder?: unknown;
@@ -77,7 +77,7 @@ async function inspectUpload(pdfPool: PdfPool, bytes: Uint8Array): Promise<PdfIn
 }
 
 /**
- * Creates a document from a PDF and its field definitions (SPEC §5): the file must be a PDF that parses, no larger
+ * Creates a document from a PDF and its field definitions (docs/api.md, "Management endpoints"): the file must be a PDF that parses, no larger
  * than `maxPdfBytes` (else 413); the fields must have the contract's shape and fit the document (else 400 naming
  * the first bad member, such as `fields[2].x`); the file is inspected off the event loop, within the PDF pool's limits
  * (else 422). Its page-1 preview is drawn and stored with it; a PDF whose first

@@ -2,7 +2,7 @@ import type { DocumentMetadata, ManagedDocument, Sealing, SubmissionRecord } fro
 import type { DocumentRecord, SealState, SignerState, StoredSubmission } from '../storage/types.js';
 import { signersOf } from './signers.js';
 
-/** A document's metadata as the API shows it (contract §2.4, plus `status`). */
+/** A document's metadata as the API shows it (docs/api.md, "Documents"). */
 export function documentMetadata(document: DocumentRecord): DocumentMetadata {
   return {
     id: document.id,

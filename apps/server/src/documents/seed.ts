@@ -23,7 +23,7 @@ export interface NewApiKeyOptions {
   /** pk keys only: the origins it may be used from (empty: any). */
   origins?: string[];
   rateLimit?: number;
-  /** A session key (issue 18): the document it is bound to, and the signer it signs as. */
+  /** A session key: the document it is bound to, and the signer it signs as. */
   documentId?: string;
   signerId?: string;
   /** Default: now. */
@@ -41,7 +41,7 @@ export interface CreatedApiKey {
 }
 
 /**
- * Creates an API key (SPEC §2): only its SHA-256 and a display prefix are stored.
+ * Creates an API key (docs/api.md, "Authentication"): only its SHA-256 and a display prefix are stored.
  * @example const { key } = await createApiKeyRecord(storage, { organizationId, kind: 'pk' })
  */
 export async function createApiKeyRecord(storage: Storage, options: NewApiKeyOptions): Promise<CreatedApiKey> {

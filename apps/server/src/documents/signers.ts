@@ -47,7 +47,7 @@ export function signersBefore(document: DocumentRecord, states: readonly SignerS
 }
 
 /**
- * The values other signers submitted, by field id, for a signer's read-only view of their fields (issue 18): read
+ * The values other signers submitted, by field id, for a signer's read-only view of their fields: read
  * from the completed signers' submissions.
  */
 export async function submittedValuesOf(deps: Pick<AppContext, 'storage'>, documentId: string): Promise<Map<string, SubmittedField['value']>> {

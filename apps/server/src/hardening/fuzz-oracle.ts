@@ -30,13 +30,13 @@ export interface Answer {
   bytes?: Uint8Array;
 }
 
-/** Statuses an error code travels with besides its own (contract `ERROR_STATUS`, SPEC §7). */
+/** Statuses an error code travels with besides its own (contract `ERROR_STATUS`; docs/api.md, "Error codes"). */
 const OTHER_STATUSES: Partial<Record<ErrorCode, readonly number[]>> = {
   VALIDATION_ERROR: [413, 415, 416, 422, 431],
   NOT_FOUND: [405],
 };
 
-/** validate-key's own refusal (contract §2.3): exactly `{ valid: false, error }`, no envelope. */
+/** validate-key's own refusal (docs/api.md, "Key validation"): exactly `{ valid: false, error }`, no envelope. */
 const KeyRefusalSchema = z.object({ valid: z.literal(false), error: z.string().min(1) }).strict();
 const CreatedDocumentSchema = successEnvelope(ManagedDocumentSchema);
 const VerdictSchema = successEnvelope(VerifyResultSchema);

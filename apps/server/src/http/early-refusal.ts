@@ -6,7 +6,7 @@ import { EVERY_RESPONSE_HEADERS, errorEnvelope } from './envelope.js';
 
 /**
  * The error envelope of `error` with a new request id, as text, and its headers: those every JSON response carries
- * (SPEC §7), also on refusals written before the app sees a request, the error's own, and `Connection: close`.
+ * (docs/api.md, "Response headers"), also on refusals written before the app sees a request, the error's own, and `Connection: close`.
  */
 function refusalOf(error: ApiError): { requestId: string; body: string; headers: Record<string, string> } {
   const requestId = newId('req');

@@ -6,7 +6,7 @@ import type { AppEnv } from './env.js';
 
 /** `meta` of an envelope: the request's id and the time of the response. */
 /**
- * The headers every answer carries (SPEC §7): no sniffing, no referrer, and not cached unless a route that may be
+ * The headers every answer carries (docs/api.md, "Response headers"): no sniffing, no referrer, and not cached unless a route that may be
  * (the PDF, the reference page) says otherwise. Set by the request context, and by the refusals written before the
  * app sees a request.
  */
@@ -21,7 +21,7 @@ export function responseMeta(c: Context<AppEnv>): Meta {
 }
 
 /**
- * A success envelope (contract §2.1) around `data`.
+ * A success envelope (docs/api.md, "Envelope") around `data`.
  * @example return sendEnvelope(c, document, 201)
  */
 export function sendEnvelope<T, S extends ContentfulStatusCode>(c: Context<AppEnv>, data: T, status: S) {

@@ -14,7 +14,7 @@ export const MAX_JSON_DEPTH = 64;
 /** `application/json`, with no parameter but an optional UTF-8 charset (RFC 8259: JSON on the wire is UTF-8). */
 const JSON_MEDIA_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*(?:utf-8|"utf-8")\s*)?$/i;
 
-/** The 415 of a body that is not declared as JSON (SPEC §7). */
+/** The 415 of a body that is not declared as JSON (docs/api.md, "Requests"). */
 function unsupportedContentType(reason: string): ApiError {
   return new ApiError('VALIDATION_ERROR', `Unsupported Content-Type: ${reason}`, {
     status: 415,

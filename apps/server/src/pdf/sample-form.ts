@@ -3,7 +3,7 @@ import type { FieldDefinition } from '@signet/contract';
 import { INK, MUTED, SAMPLE_PAGE_SIZE, baselineY, drawFieldBox, fixSampleIdentity, joinContents, sampleFonts, toDefinition, type SampleField } from './sample.js';
 
 /**
- * The layout table of the sample application form: one page with a field of every type a form needs (issue 19),
+ * The layout table of the sample application form: one page with a field of every type a form needs,
  * with validation a signer meets in real forms. The PDF draws these boxes and `sampleFormFields` turns them into
  * field definitions.
  */

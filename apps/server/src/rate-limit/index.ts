@@ -62,7 +62,7 @@ export interface RateLimitsOptions {
 const DEFAULTS = { authFailuresPerWindow: 30, windowSeconds: 60, keyPrefix: 'signet:rl' };
 
 /**
- * Creates the rate limits of SPEC section 8: a fixed window per API key with the key's own limit, and a cap on failed
+ * Creates the rate limits (docs/api.md, "Rate limits"): a fixed window per API key with the key's own limit, and a cap on failed
  * authentications per client IP. With `redisUrl` the counters live in Redis; when Redis is unreachable or errs every
  * call is answered from in-process counters instead (never an exception) and `logger.warn` says so.
  * @example

@@ -4,7 +4,7 @@ import { storageEngines } from '../storage/test-engines.js';
 import { buildPayload, call, completeValues, createTestApp, type TestApp } from '../test-support/harness.js';
 
 /*
- * Declining (issue 19): a signer declines with a reason; the document is declined, takes no submission, keeps its
+ * Declining: a signer declines with a reason; the document is declined, takes no submission, keeps its
  * first decline on a repeat, and says so on its audit trail and to webhook endpoints. On both engines.
  */
 

@@ -13,7 +13,7 @@ import { findOwnDocument } from './sdk-documents.js';
 /** The parts `POST /documents` takes, as the contract lists them. */
 const UPLOAD_PARTS = endpoints.createDocument.request.body.schema.shape;
 
-/** The management endpoints (SPEC §5), for `sk_` keys. */
+/** The management endpoints (docs/api.md, "Management endpoints"), for `sk_` keys. */
 export function documentHandlers(
   deps: AppContext,
 ): Pick<EndpointHandlers, 'createDocument' | 'listDocuments' | 'getManagedDocument' | 'getSubmission' | 'listSubmissions'> {

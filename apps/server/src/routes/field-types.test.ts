@@ -8,7 +8,7 @@ import { pngDataUrl } from '../submissions/test-png.js';
 import { buildPayload, call, completeValues, createTestApp, type TestApp } from '../test-support/harness.js';
 
 /*
- * The field types forms need (issue 19, item 3): a document defines number, email, phone, textarea, select, radio
+ * The field types forms need: a document defines number, email, phone, textarea, select, radio
  * and image fields with their validation; the server takes values that keep the rules, refuses those that break
  * one with a 422 naming the field and why, refuses definitions whose rules make no sense or could stall it, and
  * seals what was entered into the PDF. On both engines.

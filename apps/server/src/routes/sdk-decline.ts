@@ -20,7 +20,7 @@ function declineResult(document: DocumentRecord): DeclineResult {
 
 const refused = (message: string, reason: string) => new ApiError('SUBMISSION_FAILED', message, { details: { reason } });
 
-/** `POST /sdk/documents/{documentId}/decline` (issue 19): a signer declines, with a reason; idempotent. */
+/** `POST /sdk/documents/{documentId}/decline`: a signer declines, with a reason; idempotent. */
 export function declineHandler(deps: AppContext): Pick<EndpointHandlers, 'declineDocument'> {
   return {
     declineDocument: handler(endpoints.declineDocument, {

@@ -11,7 +11,7 @@ const OPENED_MEMORY = 10_000;
 
 /**
  * `GET /sdk/documents/{documentId}/file?token=…`: the PDF, guarded by the token of `documentUrl` rather than a key
- * (SPEC §4). Byte ranges (206) let pdf.js load large files a piece at a time; no compression on this route. The
+ * (docs/api.md, "Document tokens"). Byte ranges (206) let pdf.js load large files a piece at a time; no compression on this route. The
  * first fetch records `document.opened` (the signer's address and browser) in the audit trail.
  */
 export function documentFileHandler(deps: AppContext): Pick<EndpointHandlers, 'getDocumentFile'> {

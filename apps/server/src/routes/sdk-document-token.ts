@@ -7,7 +7,7 @@ import { parseOrThrow } from '../http/validation.js';
 import type { DocumentRecord } from '../storage/types.js';
 
 /**
- * The document of the path's `documentId` when the query's `token` grants it (the token of `documentUrl`, SPEC §4):
+ * The document of the path's `documentId` when the query's `token` grants it (the token of `documentUrl`; docs/api.md, "Document tokens"):
  * the capability of the file and preview routes, which take no API key. Otherwise a 400 for a malformed id, or a
  * 403 `INSUFFICIENT_PERMISSIONS` whose `details.reason` says whether the token is missing or invalid, has expired,
  * or was obtained by a key that has since been revoked or has expired (a token lives no longer than its key; the

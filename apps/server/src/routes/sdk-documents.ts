@@ -129,7 +129,7 @@ function renderDocument(
 }
 
 /**
- * A document with signers, as `key` sees it (issue 18): the signers and where they stand; with a session key, the
+ * A document with signers, as `key` sees it: the signers and where they stand; with a session key, the
  * signer it signs as and the values the other signers have submitted, on their (read-only) fields. A session key's
  * first request records that its signer opened the document.
  */

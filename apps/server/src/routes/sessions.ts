@@ -38,7 +38,7 @@ function sessionSigner(document: DocumentRecord, signerId: string | undefined): 
   return signerId;
 }
 
-/** `POST /documents/{id}/sessions` and `DELETE /documents/{id}/sessions/{keyId}` (issue 18). */
+/** `POST /documents/{id}/sessions` and `DELETE /documents/{id}/sessions/{keyId}`. */
 export function sessionHandlers(deps: AppContext): Pick<EndpointHandlers, 'createSession' | 'revokeSession'> {
   const now = () => (deps.now ? deps.now() : new Date());
   return {

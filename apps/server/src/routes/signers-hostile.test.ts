@@ -5,7 +5,7 @@ import type { DocumentRecord } from '../storage/types.js';
 import { call, createTestApp, type TestApp } from '../test-support/harness.js';
 
 /*
- * Hostile input to what issue 18 added: the `signers` and `signingOrder` parts of an upload, and the session
+ * Hostile input to what several signers added: the `signers` and `signingOrder` parts of an upload, and the session
  * endpoints. Each refusal is the contract's envelope with its code, names the member, and stores nothing.
  */
 

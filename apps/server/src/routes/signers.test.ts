@@ -6,7 +6,7 @@ import { pdfText } from '../sealing/render/test-poppler.js';
 import { buildPayload, call, completeValues, createTestApp, type TestApp } from '../test-support/harness.js';
 
 /*
- * Several signers, each with a session key (issue 18), through the real app on both engines: sequential and
+ * Several signers, each with a session key, through the real app on both engines: sequential and
  * parallel order, what each signer may see and submit, and that the document completes (and is sealed) once.
  */
 

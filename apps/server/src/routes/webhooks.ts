@@ -77,7 +77,7 @@ function requireEnabled(endpoint: WebhookEndpointRecord): void {
   });
 }
 
-/** A page of `items` fetched one longer than `limit`, as the paginated list of contract §2.2. */
+/** A page of `items` fetched one longer than `limit`, as the paginated list (docs/api.md, "Pagination"). */
 function sendPage<T extends { createdAt: string; id: string }, U>(c: Context<AppEnv>, items: T[], limit: number, present: (item: T) => U) {
   const hasMore = items.length > limit;
   const page = items.slice(0, limit);
@@ -93,7 +93,7 @@ function sendPage<T extends { createdAt: string; id: string }, U>(c: Context<App
   );
 }
 
-/** The webhook management endpoints (issue 17): sk keys with `webhooks:write`. */
+/** The webhook management endpoints: sk keys with `webhooks:write`. */
 export function webhookHandlers(deps: AppContext): WebhookHandlers {
   const management: WebhookManagement = {
     storage: deps.storage,

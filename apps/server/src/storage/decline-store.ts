@@ -5,7 +5,7 @@ import * as webhooks from './webhook-store.js';
 import type { DocumentDecline } from './types.js';
 
 /*
- * Declined documents (issue 19): the decline on the document's row, its webhook event, and its audit event (derived
+ * Declined documents: the decline on the document's row, its webhook event, and its audit event (derived
  * from the row, like the signers' events).
  */
 

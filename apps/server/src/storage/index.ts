@@ -16,7 +16,7 @@ export interface OpenStorageOptions {
 }
 
 /**
- * Opens the storage `databaseUrl` names and brings its schema up to date (SPEC §9):
+ * Opens the storage `databaseUrl` names and brings its schema up to date (docs/api.md, "Storage and configuration"):
  * unset → embedded SQLite at `<dataDir>/signet.db`; `file:<path>` → SQLite there (`file::memory:` or `:memory:`
  * for a throwaway in-memory database); `postgres://…` or `postgresql://…` → PostgreSQL.
  * @example

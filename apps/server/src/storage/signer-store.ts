@@ -6,7 +6,7 @@ import type { Queryable, SqlDatabase } from './sql-database.js';
 import type { IdempotencyScope, IsoTime, NewAuditEvent, SessionKeyRecord, SignerState, StoredSubmission } from './types.js';
 
 /*
- * The signers of documents with signers (issue 18): their states (`document_signers`), their submissions, their
+ * The signers of documents with signers: their states (`document_signers`), their submissions, their
  * audit events (derived from their states), and the session keys bound to a document.
  */
 

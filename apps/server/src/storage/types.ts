@@ -36,7 +36,7 @@ export interface ApiKeyRecord {
   /** Requests per 60-second window. */
   rateLimit: number;
   createdAt: IsoTime;
-  /** A session key (issue 18): the one document it works for; null (or absent) for an organization's key. */
+  /** A session key: the one document it works for; null (or absent) for an organization's key. */
   documentId?: string | null;
   /** A session key of a document with signers: the signer it signs as. */
   signerId?: string | null;
@@ -278,7 +278,7 @@ export type RecordSubmissionOutcome =
   | { created: true; submission: StoredSubmission }
   | { created: false; existing: StoredSubmission };
 
-/** `recordSubmission` of a document declined before the submission's transaction (issue 19): nothing is stored. */
+/** `recordSubmission` of a document declined before the submission's transaction: nothing is stored. */
 export class DocumentDeclinedError extends Error {
   constructor(readonly documentId: string) {
     super(`Document ${documentId} has been declined`);
@@ -352,7 +352,7 @@ export interface Storage {
     event: Omit<NewAuditEvent, 'type'>,
   ): Promise<boolean>;
   /**
-   * Declines a pending document (issue 19) and enqueues `document.declined`, in one transaction. Resolves with the
+   * Declines a pending document and enqueues `document.declined`, in one transaction. Resolves with the
    * document as it stands after: declined by this call, declined earlier (its first decline kept), or completed
    * (then untouched); null when there is no such document.
    */

@@ -13,7 +13,7 @@ export interface IdempotentSubmitResponse extends SubmitResponse {
 }
 
 /**
- * A submission under an `Idempotency-Key` (SPEC §6, Stripe's semantics), scoped to the organization: the same key
+ * A submission under an `Idempotency-Key` (docs/api.md, "Idempotency"; Stripe's semantics), scoped to the organization: the same key
  * and body within 24 h replay the first response; another body is a 422; a key still in flight is a 409. Only
  * successes are kept: a refused request frees its key, so a corrected body may use it.
  * @example const { status, result, replayed } = await submitWithIdempotencyKey(deps, request, 'order-42')

@@ -57,7 +57,7 @@ function replayOrConflict(existing: StoredSubmission, checksum: string, signer: 
 }
 
 /**
- * A submission to a document with signers (issue 18): one signer's fields, checked against that signer's fields
+ * A submission to a document with signers: one signer's fields, checked against that signer's fields
  * only; in sequential order, only once every earlier signer has signed (409 `not_your_turn`). The document is
  * completed, and sealed, with its last signer.
  */

@@ -7,7 +7,7 @@ import { decodeImages } from './images.js';
 import { checkSubmission, type SubmissionCheck } from './validate.js';
 import { submitAsSigner } from './submit-as-signer.js';
 
-/** How a submit is answered: the status and the result body (contract §2.6). */
+/** How a submit is answered: the status and the result body (docs/api.md, "Submit"). */
 export interface SubmitResponse {
   status: 200 | 201;
   result: SubmissionResult;
@@ -33,7 +33,7 @@ function alreadyCompleted(documentId: string): ApiError {
   });
 }
 
-/** The 409 for a submission to a declined document (issue 19). */
+/** The 409 for a submission to a declined document. */
 export function declined(documentId: string): ApiError {
   return new ApiError('SUBMISSION_FAILED', `Document ${documentId} has been declined`, {
     details: { reason: 'declined' },
@@ -57,7 +57,7 @@ function replayOrConflict(existing: StoredSubmission, checksum: string): SubmitR
 }
 
 /**
- * Accepts a submission (SPEC §6): checksum, document rules, then one durable transaction that stores it and
+ * Accepts a submission (docs/api.md, "Submit"): checksum, document rules, then one durable transaction that stores it and
  * completes the document. A payload equal to the accepted one replays its result; any other is refused.
  */
 export async function submitDocument(deps: AppContext, request: SubmitRequest): Promise<SubmitResponse> {

@@ -21,7 +21,7 @@ function imageIssue(imageData: string): string | null {
 }
 
 /**
- * The contract's submission rules (`submissionIssues`, SPEC §6) as the submit route answers them: the first rule
+ * The contract's submission rules (`submissionIssues`; docs/api.md, "Submit") as the submit route answers them: the first rule
  * issue in payload order (`submittedAt`, then `pages`, then `fields`); when there is none, the ids of required fields
  * without a value, in the document's order; otherwise `null`. The checksum and the document's status are not its
  * concern.

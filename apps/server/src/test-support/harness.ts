@@ -64,7 +64,7 @@ export interface TestApp {
   }): Promise<DocumentRecord>;
   /** A two-signer lease (`sampleLeaseFields`: the tenant, then the landlord), `sequential` unless told. */
   createLease(options?: { pages?: number; signingOrder?: SigningOrder }): Promise<DocumentRecord>;
-  /** A session key of a document (issue 18), for `signerId` (none on a document without signers). */
+  /** A session key of a document, for `signerId` (none on a document without signers). */
   createSession(
     documentId: string,
     signerId?: string,

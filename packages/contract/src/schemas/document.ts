@@ -5,12 +5,12 @@ import { TimestampSchema } from './timestamp.js';
 import { DECLINE_REASON_MAX_LENGTH } from '../submission-limits.js';
 import { SdkSignerSchema, SignerIdSchema, SignerSchema, SigningOrderSchema } from './signers.js';
 
-/** `pending` until signed, `completed` once every signer has, `declined` once a signer declined (issue 19). */
+/** `pending` until signed, `completed` once every signer has, `declined` once a signer declined. */
 export const DOCUMENT_STATUSES = ['pending', 'completed', 'declined'] as const;
 export const DocumentStatusSchema = z.enum(DOCUMENT_STATUSES);
 export type DocumentStatus = z.infer<typeof DocumentStatusSchema>;
 
-/** Document metadata (contract §2.4) plus its `status` (SPEC §4). `fileSize` is in bytes. */
+/** Document metadata with its `status` (docs/api.md, "Documents"). `fileSize` is in bytes. */
 export const DocumentMetadataSchema = z
   .object({
     id: idSchema('doc'),
@@ -26,7 +26,7 @@ export const DocumentMetadataSchema = z
   .meta({ id: 'DocumentMetadata' });
 export type DocumentMetadata = z.infer<typeof DocumentMetadataSchema>;
 
-/** Response of `GET /sdk/documents/{documentId}` (contract §4.2), sent without the envelope. */
+/** Response of `GET /sdk/documents/{documentId}` (docs/api.md, "Documents"), sent without the envelope. */
 export const SdkDocumentSchema = z
   .object({
     metadata: DocumentMetadataSchema,

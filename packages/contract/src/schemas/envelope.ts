@@ -3,7 +3,7 @@ import { ERROR_CODES } from '../errors.js';
 
 export const ErrorCodeSchema = z.enum(ERROR_CODES);
 
-/** `error.details` of the shapes the contract and SPEC name; other members may appear. */
+/** `error.details` of the shapes docs/api.md ("Envelope") names; other members may appear. */
 export const ErrorDetailsSchema = z
   .object({
     field: z.string().optional(),
@@ -25,7 +25,7 @@ export const MetaSchema = z
   .meta({ id: 'Meta' });
 export type Meta = z.infer<typeof MetaSchema>;
 
-/** The success envelope of contract §2.1 around `data`. */
+/** The success envelope (docs/api.md, "Envelope") around `data`. */
 export function successEnvelope<T extends z.ZodType>(data: T) {
   return z.object({ success: z.literal(true), data, meta: MetaSchema });
 }
@@ -53,7 +53,7 @@ export const PaginationSchema = z
   .meta({ id: 'Pagination' });
 export type Pagination = z.infer<typeof PaginationSchema>;
 
-/** The paginated list of contract §2.2 (plus `meta`, so every envelope carries its request id). */
+/** The paginated list (docs/api.md, "Pagination"; plus `meta`, so every envelope carries its request id). */
 export function paginatedList<T extends z.ZodType>(item: T) {
   return z.object({
     success: z.literal(true),
@@ -63,5 +63,5 @@ export function paginatedList<T extends z.ZodType>(item: T) {
   });
 }
 
-/** Page size bounds of `GET /documents` (SPEC §5). */
+/** Page size bounds of `GET /documents` (docs/api.md, "Pagination"). */
 export const PAGE_LIMIT = { min: 1, max: 100, default: 20 } as const;

@@ -1,8 +1,8 @@
 import { z } from '../zod.js';
 
 /**
- * The field types: contract §2.4 shows `text` and `signature`, SPEC §4 adds `initials`, `date` and `checkbox`, and
- * issue 19 the types forms need (`number`, `email`, `phone`, `textarea`, `select`, `radio`, `image`).
+ * The field types (docs/api.md, "Fields"): `text`, `signature`, `initials`, `date` and `checkbox`, and
+ * the types forms need (`number`, `email`, `phone`, `textarea`, `select`, `radio`, `image`).
  */
 export const FIELD_TYPES = [
   'text',
@@ -52,7 +52,7 @@ export const RadioValueSchema = z.strictObject({ type: z.literal('radio'), value
 /** A photo or scan: PNG or JPEG, at most `SUBMISSION_LIMITS.maxImageBytes` decoded. */
 export const ImageValueSchema = z.strictObject({ type: z.literal('image'), imageData: PhotoDataSchema });
 
-/** A field's value, by type (contract §2.5 and SPEC §4). */
+/** A field's value, by type (docs/api.md, "Fields"). */
 export const FieldValueSchema = z
   .discriminatedUnion('type', [
     TextValueSchema,
@@ -109,7 +109,7 @@ export const FieldValidationSchema = z
 export type FieldValidation = z.infer<typeof FieldValidationSchema>;
 
 /**
- * A predefined field of a document (contract §2.4); `value` is an optional prefill (SPEC §4). Strict, as every
+ * A predefined field of a document (docs/api.md, "Fields"); `value` is an optional prefill. Strict, as every
  * object of a request: a member not listed here (`requried`, `min` beside `validation`) is refused with a 400
  * naming it, never dropped (docs/decisions.md).
  */

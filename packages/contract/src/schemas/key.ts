@@ -3,12 +3,12 @@ import { TimestampSchema } from './timestamp.js';
 import { idSchema } from '../ids.js';
 import { FieldIdSchema } from './field.js';
 
-/** Scopes a key may hold (contract §2.3 and SPEC §2). */
+/** Scopes a key may hold (docs/api.md, "Authentication"). */
 export const SCOPES = ['documents:read', 'documents:submit', 'documents:write', 'webhooks:write'] as const;
 export const ScopeSchema = z.enum(SCOPES);
 export type Scope = z.infer<typeof ScopeSchema>;
 
-/** Result of `POST /sdk/validate-key` (contract §2.3), sent without the envelope. */
+/** Result of `POST /sdk/validate-key` (docs/api.md, "Key validation"), sent without the envelope. */
 export const KeyValidationResultSchema = z
   .object({
     valid: z.boolean(),

@@ -41,14 +41,14 @@ export const SubmittedFieldSchema = z
 export type SubmittedField = z.infer<typeof SubmittedFieldSchema>;
 
 /**
- * Request body of `POST /sdk/documents/submit` (contract §2.5). Strict, down to every nested object: a member not
+ * Request body of `POST /sdk/documents/submit` (docs/api.md, "Submit"). Strict, down to every nested object: a member not
  * listed is refused with a 400 naming it (docs/decisions.md); the checksum covers the payload as sent.
  */
 export const SubmissionPayloadSchema = z
   .strictObject({
     documentId: idSchema('doc'),
     // A TimestampSchema, checked with the document rules (submissionIssues) so that a bad one is the 422 naming
-    // submittedAt that SPEC §6 lists, not the shape's 400.
+    // submittedAt that docs/api.md ("Submit") lists, not the shape's 400.
     submittedAt: z.string().meta({
       format: 'date-time',
       description: 'ISO 8601 with a time zone, at most 5 minutes ahead of the server; otherwise 422 VALIDATION_ERROR',
@@ -62,7 +62,7 @@ export const SubmissionPayloadSchema = z
 export type SubmissionPayload = z.infer<typeof SubmissionPayloadSchema>;
 export type UnsignedSubmissionPayload = Omit<SubmissionPayload, 'checksum'>;
 
-/** Response of `POST /sdk/documents/submit` (contract §2.6), sent without the envelope. */
+/** Response of `POST /sdk/documents/submit` (docs/api.md, "Submit"), sent without the envelope. */
 export const SubmissionResultSchema = z
   .object({
     success: z.literal(true),

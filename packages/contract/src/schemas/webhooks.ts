@@ -2,7 +2,7 @@ import { z } from '../zod.js';
 import { idSchema } from '../ids.js';
 import { TimestampSchema } from './timestamp.js';
 
-/** The events an endpoint may subscribe to (issue 17); `webhook.test` is sent on request to any endpoint. */
+/** The events an endpoint may subscribe to; `webhook.test` is sent on request to any endpoint. */
 export const WEBHOOK_EVENT_TYPES = [
   'document.created',
   'document.viewed',

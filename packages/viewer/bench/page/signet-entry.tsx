@@ -12,7 +12,7 @@ import type { BenchParams, MountedViewer } from './protocol.js';
  * - pageDrawn: from `mount` until page 1 carries `data-painted` (pdf.js's finished bitmap is on screen).
  * - interactive: a text field of page 1 accepts input (in the DOM, on page 1 or on its preview image, neither
  *   read-only nor disabled), and then the main thread has yielded once (the next animation frame, then a
- *   macrotask), so an input event would be handled. Since issue 19 the fields are on the preview before pdf.js has
+ *   macrotask), so an input event would be handled. Now the fields are on the preview before pdf.js has
  *   drawn anything.
  * @example const { firstPaint, interactive } = mount(document.getElementById('root')!, params);
  */

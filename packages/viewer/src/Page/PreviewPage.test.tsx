@@ -42,7 +42,7 @@ describe('page 1 preview', () => {
       expect(document.querySelector('[data-page-number]')).toBeNull();
       expect(events.ready).toBe(0);
       expect(document.querySelector('.signet-progress--top[role="progressbar"]')?.getAttribute('aria-label')).toBe('Loading PDF');
-      // But page 1's fields are on the image already (issue 19): the signer can start while pdf.js starts.
+      // But page 1's fields are on the image already: the signer can start while pdf.js starts.
       const name = await screen.findByRole('textbox', { name: 'Full legal name' });
       const fieldBox = rectOf(name);
       await userEvent.click(name);

@@ -1,5 +1,5 @@
 /**
- * The styles of the field types forms need (issue 19): multi-line text, a select, a radio group whose options fill
+ * The styles of the field types forms need: multi-line text, a select, a radio group whose options fill
  * the field's box in rows, a photo input, and the message under a field whose value breaks its rules.
  */
 export const fieldTypesCss = `

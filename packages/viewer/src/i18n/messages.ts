@@ -66,14 +66,14 @@ export interface ViewerMessages {
   waitingBody: string;
   /** This signer is done while others still have to sign. */
   othersPendingBody: string;
-  /** Declining (issue 19): the toolbar's button, the form, and the declined state. */
+  /** Declining: the toolbar's button, the form, and the declined state. */
   decline: string;
   declineTitle: string;
   declineReason: string;
   declineConfirm: string;
   declinedTitle: string;
   declinedBody: string;
-  /** Field types and validation (issue 19, item 3): what the signer sees before submitting. */
+  /** Field types and validation: what the signer sees before submitting. */
   invalidEmail: string;
   invalidPhone: string;
   invalidNumber: string;
@@ -91,7 +91,7 @@ export interface ViewerMessages {
   imageChange: string;
   /** `{size}` is the limit, such as "1 MB". */
   imageTooLarge: string;
-  /** The step-by-step panel on phones (issue 19, item 6): `{n}` of `{m}` fields. */
+  /** The step-by-step panel on phones: `{n}` of `{m}` fields. */
   stepCount: string;
   previousField: string;
   closeSteps: string;

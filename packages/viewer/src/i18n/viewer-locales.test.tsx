@@ -4,7 +4,7 @@ import { userEvent } from 'vitest/browser';
 import { enterText } from '../test-support/fill-fields.js';
 import { renderViewer, untilReady } from '../test-support/render-viewer.js';
 
-/* Issue 19, item 2: the viewer in ten languages, right to left included; host overrides; English as the fallback. */
+/* The viewer in ten languages, right to left included; host overrides; English as the fallback. */
 
 afterEach(() => cleanup());
 

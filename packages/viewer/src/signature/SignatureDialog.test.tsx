@@ -12,7 +12,7 @@ test('is a modal dialog named by its title once, described by the field, focused
   expect(dialog.open).toBe(true);
   expect(dialog.matches(':modal')).toBe(true);
   expect(dialog.getAttribute('aria-modal')).toBe('true');
-  // Named once (issue 19): "Add your signature", not "Add your signature Signature of the customer".
+  // Named once: "Add your signature", not "Add your signature Signature of the customer".
   expect(screen.getByRole('dialog', { name: 'Add your signature' })).toBe(dialog);
   expect(screen.getByRole('dialog', { description: 'Signature of the customer' })).toBe(dialog);
   expect(dialog.closest('.signet-viewer')).not.toBeNull();

@@ -5,7 +5,7 @@ import { enterText } from '../test-support/fill-fields.js';
 import { onPage, panel, renderAt } from './test-viewer.js';
 
 /*
- * Issue 19, item 6: on a narrow viewer (a phone), a field tapped or reached with Next is filled in a step panel at
+ * On a narrow viewer (a phone), a field tapped or reached with Next is filled in a step panel at
  * the bottom of the viewer, bound to the same values as the page; a wide viewer keeps the fields on the page.
  */
 

@@ -89,7 +89,7 @@ const endpoints: Endpoint[] = [
 /** A public address (no DNS needed): an endpoint URL the server accepts; this app sends nothing. */
 const WEBHOOK_URL = 'https://93.184.216.34/hook';
 
-/** The webhook endpoints (issue 17): sk keys with `webhooks:write`. */
+/** The webhook endpoints: sk keys with `webhooks:write`. */
 function webhookEndpoints(): Endpoint[] {
   const scope = 'webhooks:write';
   const one = (method: string, name: string, path: () => string, body?: () => unknown): Endpoint => ({
@@ -132,7 +132,7 @@ async function expectError(res: Response, status: number, code: string) {
   return body.error;
 }
 
-/** validate-key answers 401 with `{ valid: false, error }` rather than the envelope (SPEC §2). */
+/** validate-key answers 401 with `{ valid: false, error }` rather than the envelope (docs/api.md, "Key validation"). */
 async function expect401(endpoint: Endpoint, res: Response, code: string) {
   if (endpoint.management || endpoint.name !== 'POST /sdk/validate-key') return expectError(res, 401, code);
   expect(res.status).toBe(401);
@@ -200,7 +200,7 @@ describe.each(endpoints.filter((e) => e.management))('$name with a pk key', (end
   });
 });
 
-/** The endpoints a session key (issue 18) may call, for its own document. */
+/** The endpoints a session key may call, for its own document. */
 const SESSION_ENDPOINTS = ['POST /sdk/validate-key', 'GET /sdk/documents/{id}', 'POST /sdk/documents/submit'];
 
 describe.each(endpoints.filter((e) => !SESSION_ENDPOINTS.includes(e.name)))('$name with a session key', (endpoint) => {

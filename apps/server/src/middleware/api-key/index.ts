@@ -8,7 +8,7 @@ import { clientIp } from './client-ip.js';
 import { requestHeader, setFixedHeader } from '../../http/request-header.js';
 
 export interface ApiKeyOptions {
-  /** Scopes the route needs (SPEC §2). */
+  /** Scopes the route needs (docs/api.md, "Authentication"). */
   scopes?: Scope[];
   /** Management routes: `sk_` keys only. */
   secretOnly?: boolean;

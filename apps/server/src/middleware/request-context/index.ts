@@ -35,7 +35,7 @@ function afterResponses(logger: Logger): (line: RequestLine) => void {
 }
 
 /**
- * Gives every request its id (`X-Request-Id`, equal to `meta.requestId`), the security headers of SPEC §7 (and
+ * Gives every request its id (`X-Request-Id`, equal to `meta.requestId`), the security headers of docs/api.md, "Response headers" (and
  * `Cache-Control: no-store` unless the route says otherwise), and one log line when it has been answered: method,
  * path (never the query, which may hold a document token), status, duration, key id.
  * @example app.use('*', requestContext({ logger }))

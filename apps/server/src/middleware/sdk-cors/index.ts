@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../http/env.js';
 import { requestHeader } from '../../http/request-header.js';
 
-/** Response headers a browser page may read (SPEC §3). */
+/** Response headers a browser page may read (docs/api.md, "Browsers (CORS)"). */
 export const EXPOSED_HEADERS = [
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',
@@ -21,7 +21,7 @@ const ALLOWED_HEADERS = 'X-API-Key, Content-Type, Idempotency-Key, Range, If-Non
 const ALLOWED_METHODS = 'GET, HEAD, POST, OPTIONS';
 
 /**
- * CORS for `/sdk/*`, where `pk_` keys are used from host pages of other origins (SPEC §3).
+ * CORS for `/sdk/*`, where `pk_` keys are used from host pages of other origins (docs/api.md, "Browsers (CORS)").
  * A preflight carries no key, so it is answered for any origin; the real request then decides: its response
  * grants the origin when it is an error (the page may read why it failed) or when the route allows the caller —
  * a `pk_` key whose origins admit it (checked by `middleware/api-key`), or the token-guarded document file.

@@ -1,7 +1,7 @@
 import type { Migration } from '../migrations.js';
 
 /*
- * Sealing (issue 15): the audit trail, the seal jobs' outbox, the sealed files, and secrets the server generates
+ * Sealing: the audit trail, the seal jobs' outbox, the sealed files, and secrets the server generates
  * itself (the development signing certificate on PostgreSQL, encrypted).
  * - `audit_events`: one row per event; each type happens once per document (the first opening only). Documents and
  *   submissions from before this version get their `created` and `submitted` events from their rows.

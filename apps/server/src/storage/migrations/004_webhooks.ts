@@ -1,7 +1,7 @@
 import type { Migration } from '../migrations.js';
 
 /*
- * Webhooks (issue 17): endpoints, what each subscribes to, the events, and one delivery per event and endpoint.
+ * Webhooks: endpoints, what each subscribes to, the events, and one delivery per event and endpoint.
  * - `webhook_endpoints`: the URL and its signing secret, encrypted with `SIGNET_SECRET` (AES-256-GCM); after a
  *   rotation the previous secret keeps signing until `previous_secret_expires_at`. `enabled` is 0 or 1 on both
  *   engines; `disabled_reason` says why Signet turned one off (a 410).

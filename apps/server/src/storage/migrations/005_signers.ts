@@ -1,7 +1,7 @@
 import type { Migration } from '../migrations.js';
 
 /*
- * Several signers and session keys (issue 18).
+ * Several signers and session keys.
  * - `documents.signers`: the signers as created (JSON, like `fields`), NULL on a document without signers (one
  *   implicit signer owns every field); `signing_order` likewise.
  * - `document_signers`: where each signer stands: when they first opened the document (with their address and

@@ -1,7 +1,7 @@
 import type { Migration } from '../migrations.js';
 
 /*
- * Declining (issue 19): a signer may decline a pending document, with a reason. Kept on the document's row beside
+ * Declining: a signer may decline a pending document, with a reason. Kept on the document's row beside
  * its status (whose CHECK predates the `declined` state, and which SQLite cannot change without rebuilding the
  * table every other one refers to): a row with `declined_at` is `declined`. Its audit event is derived from these
  * columns, like the signers' events.
