@@ -413,8 +413,12 @@ export async function generateSamplePdf(options: { pages?: number; title?: strin
   const flow = new TextFlow(fonts);
   const clauses = new ClauseSource(CLAUSES, 1);
 
+  // Every page first, then their contents: the page objects are written together near the start of the file, so a
+  // viewer loading by ranges reads every page's size without fetching the pages' contents (pdf-lib got the same
+  // from object streams, which @libpdf/core does not write).
+  const pages = Array.from({ length: pageCount }, () => pdf.addPage({ width: PAGE_WIDTH, height: PAGE_HEIGHT }));
   for (let pageNumber = 1; pageNumber <= pageCount; pageNumber++) {
-    const page = pdf.addPage({ width: PAGE_WIDTH, height: PAGE_HEIGHT });
+    const page = pages[pageNumber - 1]!;
     const isFirst = pageNumber === 1;
     const isLast = pageNumber === pageCount;
     let top: number = TEXT_BAND.continuationTop;
