@@ -20,35 +20,36 @@ const packs = join(logs, 'packs');
 const built = { SIGNET_DEMO_BUILT: '1', SIGNET_HOSTS_TARBALLS: packs };
 
 /**
- * A step: a command run from the repository root, after the steps it `needs` have passed. Steps of one stage run one
- * after another; stages run side by side.
+ * A step: a command run from the repository root, after the steps it `needs` have passed and those it comes `after`
+ * have ended, whatever their outcome. Steps of one stage run one after another; stages run side by side.
  */
 const stages = {
-  checks: [
-    // First: packing builds every package's dist/, the embed script the e2e suites load included.
-    { name: 'packs', run: `node scripts/check-packs.mjs --out ${packs}` },
-    { name: 'typecheck', run: 'pnpm typecheck' },
-    { name: 'size', run: 'pnpm size' },
-  ],
+  // First the Node suites, beside the checks; the browser suites wait for them (see docs/decisions.md,
+  // "Continuous integration": on two cores, browser suites time out when they share the CPU with the Node suites).
   node: [
     { name: 'vitest (Node)', run: 'pnpm exec vitest run --project @signet/server --project @signet/contract --project @signet/api' },
+  ],
+  // Packing builds every package's dist/ (the embed script the e2e suites load included); the host apps install
+  // those tarballs.
+  e2e: [
+    { name: 'packs', run: `node scripts/check-packs.mjs --out ${packs}` },
+    { name: 'demo build', run: 'pnpm --filter @signet/demo build' },
+    { name: 'typecheck', run: 'pnpm typecheck' },
+    { name: 'size', run: 'pnpm size' },
+    { name: 'e2e', run: 'pnpm test:e2e', env: built, after: ['vitest (Node)'] },
+    { name: 'host apps', run: 'pnpm test:hosts', env: built },
     // Every phase of the server's benchmark still runs (its figures are not judged here).
     { name: 'bench:server smoke', run: 'pnpm bench:server', env: { BENCH_SMOKE: '1' } },
   ],
-  chromium: [
+  // One browser engine at a time, beside the e2e stage.
+  browsers: [
     {
       name: 'vitest (Chromium)',
       run: 'pnpm exec vitest run --project @signet/viewer --project "@signet/viewer (React 18)" --project @signet/embed',
+      after: ['vitest (Node)'],
     },
     // The benchmark still runs (its figures are not judged here).
     { name: 'bench:viewer smoke', run: 'pnpm bench:viewer', env: { BENCH_SMOKE: '1' } },
-  ],
-  e2e: [
-    { name: 'demo build', run: 'pnpm --filter @signet/demo build' },
-    { name: 'e2e', run: 'pnpm test:e2e', env: built, needs: ['packs'] },
-    { name: 'host apps', run: 'pnpm test:hosts', env: built, needs: ['packs'] },
-  ],
-  engines: [
     { name: 'firefox', run: 'pnpm test:firefox', env: built, needs: ['demo build', 'packs'] },
     { name: 'webkit', run: 'pnpm test:webkit', env: built, needs: ['demo build', 'packs'] },
   ],
@@ -105,6 +106,7 @@ function countTests(text) {
 }
 
 const wanted = Object.entries(stages).filter(([stage]) => !only || only.includes(stage));
+const wantedSteps = new Set(wanted.flatMap(([, steps]) => steps.map((step) => step.name)));
 const allSteps = new Map(Object.entries(stages).flatMap(([stage, steps]) => steps.map((step) => [step.name, { stage, step }])));
 
 /** Starts `name` once (a step a wanted stage needs runs even if its own stage was not asked for). */
@@ -114,6 +116,7 @@ function start(name) {
     outcomes.set(
       name,
       (async () => {
+        await Promise.all((step.after ?? []).filter((name) => wantedSteps.has(name)).map(start));
         const needed = await Promise.all((step.needs ?? []).map(start));
         if (needed.every(Boolean)) return runStep(stage, step);
         results.push({ stage, step: step.name, seconds: 0, ok: false, counts: { passed: 0, failed: 0 }, skipped: true });

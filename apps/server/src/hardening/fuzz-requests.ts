@@ -76,6 +76,8 @@ export interface FuzzTargets {
   payloads: ReadonlyArray<Record<string, unknown>>;
   /** A valid payload of another organization's document. */
   foreignPayload: Record<string, unknown>;
+  /** Data URLs of images whose chunks pass the submit checks but whose pixels a seal could not draw as they are. */
+  hostileImages: readonly string[];
   /** PDFs with field definitions that fit them. */
   pdfs: ReadonlyArray<{ bytes: Uint8Array; fields: FieldDefinition[] }>;
   maxPdfBytes: number;
@@ -257,6 +259,14 @@ function submitBody(g: Draw, targets: FuzzTargets, recipe: string[]): Uint8Array
       tree['note'] = 'x'.repeat(size);
       recipe.push(`a member of ${size} characters`);
       return utf8(withChecksum(g, tree, recipe));
+    }],
+    [4, () => {
+      const tree = cloneTree(base) as { fields?: Array<{ value?: Record<string, JsonTree> }> };
+      const images = (tree.fields ?? []).filter((field) => field.value?.['imageData'] !== undefined);
+      const image = pick(g, targets.hostileImages);
+      recipe.push(`hostile image ${targets.hostileImages.indexOf(image)} in ${images.length} image values`);
+      for (const field of images) field.value!['imageData'] = image;
+      return utf8(withChecksum(g, tree as JsonTree, recipe));
     }],
   ]);
 }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import sharp from 'sharp';
 import { SdkDocumentSchema, type FieldDefinition } from '@signet/contract';
 import type { SealingConfig } from '../config.js';
 import { createApiKeyRecord, type NewApiKeyOptions } from '../documents/seed.js';
@@ -13,6 +14,7 @@ import type { DocumentRecord, Storage } from '../storage/types.js';
 import { buildPayload } from '../test-support/harness.js';
 import { registerWebhook } from '../webhooks/manage.js';
 import { PUBLIC_WEBHOOK_URL, type DeclineTarget, type WriteTargets } from './fuzz-json-writes.js';
+import { truncatedPng } from './hostile-images.js';
 import type { Answer } from './fuzz-oracle.js';
 import type { DocumentTarget, FuzzDocuments, FuzzKeys, FuzzRequest, FuzzTargets } from './fuzz-requests.js';
 
@@ -233,6 +235,19 @@ function secretsShown(request: FuzzRequest, answer: Answer): string[] {
 }
 
 /**
+ * The images the submit fuzz puts in every image value: the truncated PNG (refused at submit, naming the field) and a
+ * 16-bit PNG wider than a seal draws (accepted, normalised for the seal). Small, so that decoding them in the PDF
+ * pool costs the fuzz little; the 4096 × 4096 one is the hostile-uploads test's.
+ */
+async function fuzzImages(): Promise<string[]> {
+  const wide = await sharp({ create: { width: 2400, height: 4, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } } })
+    .toColourspace('rgb16')
+    .png()
+    .toBuffer();
+  return [await truncatedPng(), wide].map((png) => `data:image/png;base64,${png.toString('base64')}`);
+}
+
+/**
  * Keys of every kind, pending documents with valid payloads, a document of another organization, sample PDFs with
  * fields, documents in every state of their seal (one sealed by the real worker), and what declines, sessions and
  * webhook changes act on (`writeTargets`), in real storage.
@@ -254,6 +269,7 @@ export async function fuzzTargets(store: FuzzStore): Promise<FuzzSetup> {
     keys: fuzzKeys,
     payloads,
     foreignPayload,
+    hostileImages: await fuzzImages(),
     pdfs,
     maxPdfBytes: store.maxPdfBytes,
     documents: await readTargets(store, pdfs[0]!, pkId, foreignPayload['documentId'] as string),
