@@ -1,22 +1,15 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SdkDocumentSchema, documentPreviewUrl } from '@signet/contract';
-import { createApp } from '../app.js';
-import { loadConfig } from '../config.js';
 import { createDocument } from '../documents/create-document.js';
 import { createApiKeyRecord } from '../documents/seed.js';
-import { createLogger } from '../logger.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
 import { sharedPdfPool } from '../pdf/pool/index.js';
 import { SealWorker } from '../sealing/seal-worker.js';
 import { createTestPki } from '../sealing/signing/test-pki.js';
-import { createRateLimits, type RateLimits } from '../rate-limit/index.js';
-import { openStorage } from '../storage/index.js';
-import { TEST_DATABASE_URL } from '../storage/test-engines.js';
-import type { DocumentRecord, Storage } from '../storage/types.js';
+import type { DocumentRecord } from '../storage/types.js';
 import { buildPayload, call, createTestApp, engines, type TestApp } from '../test-support/harness.js';
+import { twoInstances, type TwoInstances } from '../test-support/two-instances.js';
 
 /*
  * A document token lives no longer than the key that obtained it (docs/decisions.md): the file, the preview and the
@@ -160,49 +153,33 @@ describe.each(engines)('document tokens end with their key ($name)', (engine) =>
 const withPostgres = engines.some((engine) => engine.name === 'postgres');
 
 describe.runIf(withPostgres)('two instances on one PostgreSQL: a revocation on one reaches the other within the delay', () => {
-  const schema = `t_${randomBytes(8).toString('hex')}`;
-  const secret = randomBytes(32).toString('hex');
-  const storages: Storage[] = [];
-  const limits: RateLimits[] = [];
-  const apps: App[] = [];
+  let two: TwoInstances;
+  let storages: TwoInstances['storages'];
+  let apps: TwoInstances['apps'];
   let organizationId: string;
   let sk: string;
   let document: DocumentRecord;
 
   beforeAll(async () => {
-    const config = loadConfig({ TRUST_PROXY: 'true' });
-    const logger = createLogger('silent', new Writable({ write: (_c, _e, done) => done() }));
-    for (let i = 0; i < 2; i++) {
-      const storage = await openStorage(TEST_DATABASE_URL, { pgSchema: schema });
-      const rateLimits = createRateLimits({});
-      storages.push(storage);
-      limits.push(rateLimits);
-      apps.push({ app: createApp({ storage, rateLimits, config, secret, logger }) });
-    }
-    organizationId = (await storages[0]!.ensureOrganization('acme', 'Acme')).id;
-    sk = (await createApiKeyRecord(storages[0]!, { organizationId, kind: 'sk' })).key;
-    document = await createDocument(storages[0]!, {
+    two = await twoInstances();
+    ({ storages, apps } = two);
+    organizationId = (await storages[0].ensureOrganization('acme', 'Acme')).id;
+    sk = (await createApiKeyRecord(storages[0], { organizationId, kind: 'sk' })).key;
+    document = await createDocument(storages[0], {
       organizationId,
       bytes: await generateSamplePdf({ pages: 1 }),
       fields: sampleFields(1),
       maxPdfBytes: 10_000_000,
     });
-    const { key } = await createApiKeyRecord(storages[0]!, { organizationId, kind: 'pk' });
-    expect((await call(apps[0]!, 'POST', '/sdk/documents/submit', { key, body: await buildPayload(document) })).status).toBe(201);
+    const { key } = await createApiKeyRecord(storages[0], { organizationId, kind: 'pk' });
+    expect((await call(apps[0], 'POST', '/sdk/documents/submit', { key, body: await buildPayload(document) })).status).toBe(201);
     // Sealed by the real worker, as an instance's own worker would.
     const signing = (await createTestPki()).selfSigned;
-    const worker = new SealWorker({ storage: storages[0]!, pdfPool: sharedPdfPool(), logger, config: config.sealing, signingKey: async () => signing });
+    const worker = new SealWorker({ storage: storages[0], pdfPool: sharedPdfPool(), logger: two.logger, config: two.config.sealing, signingKey: async () => signing });
     while (await worker.runOnce());
   }, 60_000);
 
-  afterAll(async () => {
-    for (const rateLimits of limits) await rateLimits.close();
-    for (const storage of storages) await storage.close();
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
-  });
+  afterAll(() => two.close());
 
   it('a session revoked on the first: refused there at once, on the second within the delay', async () => {
     const session = await createApiKeyRecord(storages[0]!, {
