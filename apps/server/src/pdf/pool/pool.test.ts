@@ -1,3 +1,9 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../errors.js';
 import { deepTransparentPng, truncatedPng } from '../../hardening/hostile-images.js';
@@ -8,6 +14,8 @@ import { formPdf, sealInput, signaturePng, testFields } from '../../sealing/rend
 import { createTestPki } from '../../sealing/signing/test-pki.js';
 import { generateSamplePdf } from '../sample.js';
 import { DEFAULT_PDF_POOL_OPTIONS, PdfLimitError, PdfPool, PdfPoolBusyError, type PdfPoolOptions } from './index.js';
+
+const TSX = fileURLToPath(new URL('../../../../../node_modules/.bin/tsx', import.meta.url));
 
 let pool: PdfPool | undefined;
 afterEach(async () => {
@@ -178,4 +186,22 @@ describe('PdfPool', () => {
     expect((error as SealError).retryable).toBe(false);
     expect(error.message).toMatch(/cannot be sealed/);
   });
+
+  it('closing an idle pool of two waits for both workers, with nothing else keeping the process alive', async () => {
+    // In a process of its own: here the test runner keeps the event loop alive whatever the pool does.
+    const dir = await mkdtemp(join(tmpdir(), 'signet-pool-close-'));
+    try {
+      const script = join(dir, 'close.mts');
+      const pool = JSON.stringify(new URL('./index.ts', import.meta.url).href);
+      await writeFile(script, `import { PdfPool } from ${pool};
+const pool = new PdfPool({ workers: 2 });
+pool.warm();
+setTimeout(async () => { await pool.close(); console.log('closed'); }, 1500);\n`);
+      const { stdout } = await promisify(execFile)(TSX, [script], { timeout: 30_000 });
+      expect(stdout).toContain('closed');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
+

@@ -308,7 +308,8 @@ export class PdfPool {
 
   /** The workers keep the process alive while any task is running or waiting, and not while the pool is idle. */
   #holdProcess(): void {
-    const busy = this.#queue.length > 0 || this.#workers.some((worker) => worker.task);
+    // Closing waits for every worker's exit: one worker's exit must not unreference the others being waited for.
+    const busy = this.#closed || this.#queue.length > 0 || this.#workers.some((worker) => worker.task);
     for (const { child } of this.#workers) {
       const channel = child.channel as { ref?: () => void; unref?: () => void } | undefined;
       if (busy) {
