@@ -61,7 +61,7 @@ describe('<SigningViewer>', () => {
     await fillAll();
     await commands.takeRequests(doc.documentId);
     await userEvent.click(submitButton());
-    await screen.findByText('Document signed');
+    await screen.findByText('Document signed', {}, { timeout: 10_000 });
     expect(events.completed).toHaveLength(1);
 
     const stored = (await commands.storedSubmission(doc.documentId)) as Record<string, any>;
@@ -122,7 +122,7 @@ describe('<SigningViewer>', () => {
     await enterText(date, '2026-11-21');
     expect(date.getAttribute('aria-invalid')).toBeNull();
     await userEvent.click(submitButton());
-    await screen.findByText('Document signed');
+    await screen.findByText('Document signed', {}, { timeout: 10_000 });
     expect(await commands.storedSubmission(doc.documentId)).toMatchObject({ documentId: doc.documentId });
   });
 

@@ -66,7 +66,7 @@ it('completes and submits a document with the keyboard alone, fields in reading 
   expect(screen.getByText('All required fields are complete')).toBeTruthy();
   await tabTo('Finish and submit');
   await userEvent.keyboard('{Enter}');
-  await screen.findByText('Document signed');
+  await screen.findByText('Document signed', {}, { timeout: 10_000 });
   expect(events.completed).toHaveLength(1);
   const stored = (await commands.storedSubmission(doc.documentId)) as { fields: Array<{ id: string; value: unknown }> };
   expect(stored.fields.find((field) => field.id === 'signed_date')?.value).toEqual({ type: 'date', content: '2026-11-22' });

@@ -61,7 +61,7 @@ describe('the signed copy', { timeout: 60_000 }, () => {
     await untilReady();
     await fillAll();
     await userEvent.click(screen.getByRole('button', { name: 'Finish and submit' }));
-    await screen.findByText('Document signed');
+    await screen.findByText('Document signed', {}, { timeout: 10_000 });
     expect(screen.getByText(PREPARING)).toBeTruthy();
     expect(screen.queryByRole('link')).toBeNull();
 

@@ -49,7 +49,7 @@ describe('the step panel, drawing', { timeout: 60_000 }, () => {
     await enterText(within(await panel()).getByLabelText('Date'), '2026-11-22');
     // The last step, every required field filled: Submit is here.
     await userEvent.click(within(await panel()).getByRole('button', { name: 'Finish and submit' }));
-    await screen.findByText('Document signed');
+    await screen.findByText('Document signed', {}, { timeout: 10_000 });
     expect(screen.queryByRole('region', { name: /\d of \d/ })).toBeNull();
     const stored = (await commands.storedSubmission(doc.documentId)) as { fields: Array<{ id: string; value: { type: string; imageData?: string } }> };
     const signature = stored.fields.find((field) => field.id === 'signature')!.value;
