@@ -1,13 +1,13 @@
 import { Buffer } from 'node:buffer';
 import { ApiError } from '../errors.js';
-import { MAX_SIDE_PX } from '../sealing/render/signature-image.js';
+import { BITS_PER_SAMPLE, MAX_SIDE_PX } from '../sealing/render/image-limits.js';
 
 /**
  * The most a seal decodes of one image: at most this many pixels a side, 8 bits a sample. Wider, taller or deeper
  * images are normalised at submit (`decodeSubmittedImage`), and the seal draws the normalised copy. The seal never
  * draws more than this anyway (`fitSignatureImage`), so nothing is lost that a sealed page shows.
  */
-export const SEAL_IMAGE_LIMITS = { maxSide: MAX_SIDE_PX, bitsPerSample: 8 } as const;
+export const SEAL_IMAGE_LIMITS = { maxSide: MAX_SIDE_PX, bitsPerSample: BITS_PER_SAMPLE } as const;
 
 /** What `decodeSubmittedImage` takes besides the image's bytes: the value's payload path, for its 422. */
 export interface ImageCheckInput {

@@ -146,7 +146,10 @@ describe('images decoded at submit: a full PDF pool', () => {
     try {
       const key = (await t.createKey()).secret;
       const document = await t.createDocument({ pages: 1 });
-      const payload = await buildPayload(document, { ...completeValues(document.fields), signature: { type: 'signature', imageData: pngDataUrl(200, 60) } });
+      // 16 bits a sample makes it other than a plain PNG (isPlainPng), so it is decoded in the pool.
+      const deep = sharp({ create: { width: 200, height: 60, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 1 } } });
+      const imageData = dataUrlOf(await deep.toColourspace('rgb16').png().toBuffer());
+      const payload = await buildPayload(document, { ...completeValues(document.fields), signature: { type: 'signature', imageData } });
       const holding = pool.run('preview', slowToDrawPdf()).catch((error: Error) => error);
       while (pool.stats().running === 0) await new Promise((resolve) => setTimeout(resolve, 20));
       const started = performance.now();

@@ -1,8 +1,9 @@
 import sharp from 'sharp';
 import { SealError } from '../errors.js';
 
-/** Never embed a signature image larger than this on either side, whatever the box (pixels). */
-export const MAX_SIDE_PX = 2000;
+import { MAX_SIDE_PX } from './image-limits.js';
+
+export { MAX_SIDE_PX } from './image-limits.js';
 /** Pixels per point of the field's box that are worth keeping: 4 is 288 dpi, sharper than any print. */
 const PX_PER_POINT = 4;
 
