@@ -2,11 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { randomBytes } from 'node:crypto';
+import sharp from 'sharp';
 import { endpoints, fieldsOfSigner, type EndpointName } from '@signet/contract';
 import { createApp } from '../app.js';
 import { PdfLimitError, PdfPoolBusyError, type PdfPool } from '../pdf/pool/index.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
 import type { Storage } from '../storage/types.js';
+import { dataUrlOf } from '../submissions/test-png.js';
 import { buildPayload, call, capturingLogger, completeValues, createTestApp, type TestApp } from '../test-support/harness.js';
 
 /**
@@ -181,8 +183,11 @@ const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
     const foreign = await t.createDocument({ organizationId: (await t.storage.ensureOrganization('elsewhere', 'Elsewhere')).id });
     const limited = (await t.createKey({ rateLimit: 1 })).secret;
     const smallKey = (await small.createKey()).secret;
-    // Its images are decoded in the PDF pool: a full one is the 503.
-    const busy = await buildPayload(await t.createDocument());
+    // A 16-bit signature is decoded in the PDF pool (a plain PNG is not): a full pool is the 503.
+    const busyDocument = await t.createDocument();
+    const deep = sharp({ create: { width: 200, height: 60, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 1 } } });
+    const signature = { type: 'signature' as const, imageData: dataUrlOf(await deep.toColourspace('rgb16').png().toBuffer()) };
+    const busy = await buildPayload(busyDocument, { ...completeValues(busyDocument.fields), signature });
     poolFailure = () => new PdfPoolBusyError();
     return [
       await call(alteredApp({ pdfPool: failingPool }), 'POST', '/sdk/documents/submit', { key: pk, body: busy }),
