@@ -1,4 +1,6 @@
 import { fieldPattern, fieldValueProblem, isTextType } from './field-validation.js';
+
+export { isIsoDate } from './field-validation.js';
 import type { FieldDefinition, FieldType, FieldValue } from './schemas/field.js';
 
 export interface FieldDefinitionIssue {
@@ -72,18 +74,6 @@ function typeRuleIssues(field: FieldDefinition, at: (member: string) => string):
   const problem = field.value?.type === type ? fieldValueProblem(field, field.value) : null;
   if (problem) issues.push({ field: at(`value.${problem.member}`), reason: problem.reason });
   return issues;
-}
-
-/**
- * Whether `content` is a real calendar date written `YYYY-MM-DD`.
- * @example isIsoDate('2024-02-29') // true; isIsoDate('2023-02-29') // false
- */
-export function isIsoDate(content: string): boolean {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(content);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 /**

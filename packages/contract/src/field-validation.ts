@@ -1,7 +1,18 @@
-import { isIsoDate } from './field-rules.js';
 import { codePointCount, dataUrlByteLength } from './field-values.js';
 import type { FieldDefinition, FieldValue } from './schemas/field.js';
 import { SUBMISSION_LIMITS } from './submission-limits.js';
+
+/**
+ * Whether `content` is a real calendar date written `YYYY-MM-DD`.
+ * @example isIsoDate('2024-02-29') // true; isIsoDate('2023-02-29') // false
+ */
+export function isIsoDate(content: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(content);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
 
 /**
  * What is wrong with a value a signer entered, as a code the viewer words in the signer's language (with `params`

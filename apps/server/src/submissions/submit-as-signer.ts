@@ -3,7 +3,7 @@ import { ApiError } from '../errors.js';
 import type { AppContext } from '../http/env.js';
 import { signersBefore } from '../documents/signers.js';
 import type { DocumentRecord, StoredSubmission } from '../storage/types.js';
-import { refuseBrokenRules, storeSubmission, type SubmitRequest, type SubmitResponse } from './submit.js';
+import { refuseBrokenRules, storeSubmission, type SubmitRequest, type SubmitResponse } from './store-submission.js';
 import { decodeImages } from './images.js';
 import { checkSubmission } from './validate.js';
 
