@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { DdlDialect, Queryable, SqlDatabase } from './sql-database.js';
+import { typedQueries, type Db } from './typed-queries.js';
 
 const POSTGRES_DDL: DdlDialect = {
   bigint: 'BIGINT',
@@ -19,15 +20,32 @@ const STRING_OR_PARAMETER = /'(?:[^']|'')*'|\?/g;
  */
 const prepared = new Map<string, { name: string; text: string }>();
 
+/**
+ * How many query texts are prepared by name. Typed queries with lists (`IN (…)`) make a text per list length; past
+ * this many, a new text runs unnamed rather than growing every connection's set of prepared statements for ever.
+ */
+const MAX_PREPARED = 500;
+
+/** BIGINT (int8) columns hold epoch milliseconds and counts: read as numbers, which hold them exactly below 2^53. */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
 function preparedQuery(sql: string, values: readonly unknown[]): pg.QueryConfig {
   let query = prepared.get(sql);
   if (query === undefined) {
-    let index = 0;
-    const text = sql.replace(STRING_OR_PARAMETER, (match) => (match === '?' ? `$${++index}` : match));
-    query = { name: `signet_${prepared.size + 1}`, text };
+    if (prepared.size >= MAX_PREPARED) return { text: numbered(sql), values: values as unknown[] };
+    query = { name: `signet_${prepared.size + 1}`, text: numbered(sql) };
     prepared.set(sql, query);
   }
   return { name: query.name, text: query.text, values: values as unknown[] };
+}
+
+/** `sql` with its `?` numbered as PostgreSQL spells parameters (a typed query's text has none left to number). */
+function numbered(sql: string): string {
+  let index = 0;
+  return sql.replace(STRING_OR_PARAMETER, (match) => (match === '?' ? `$${++index}` : match));
 }
 
 export interface PostgresOptions {
@@ -48,6 +66,8 @@ export class PostgresDatabase implements SqlDatabase {
   readonly #schema: string | undefined;
   /** Statements outside a transaction: each on whichever connection of the pool is free. */
   readonly #pooled: Queryable;
+  /** Typed queries outside a transaction, each on whichever connection of the pool is free. */
+  readonly query: Db;
   #closing: Promise<void> | undefined;
 
   constructor(connectionString: string, options: PostgresOptions = {}) {
@@ -59,12 +79,14 @@ export class PostgresDatabase implements SqlDatabase {
     this.#pool = new pg.Pool({
       connectionString,
       max: options.maxConnections ?? 10,
+      types,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     // An idle connection that drops is discarded by the pool and the next query opens a new one; without a listener
     // the 'error' event would crash the process.
     this.#pool.on('error', () => {});
     this.#pooled = queryableOn(this.#pool);
+    this.query = this.#pooled.query;
   }
 
   all<Row>(sql: string, params?: readonly unknown[]): Promise<Row[]> {
@@ -133,6 +155,10 @@ export class PostgresDatabase implements SqlDatabase {
 /** Statements run through `runner`: the pool, or the connection of one transaction. */
 function queryableOn(runner: pg.Pool | pg.PoolClient): Queryable {
   return {
+    query: typedQueries('postgres', async (sql, params) => {
+      const result = await runner.query(preparedQuery(sql, params));
+      return { rows: result.rows, changes: result.rowCount ?? 0 };
+    }),
     all: async <Row>(sql: string, params: readonly unknown[] = []) =>
       (await runner.query(preparedQuery(sql, params))).rows as Row[],
     get: async <Row>(sql: string, params: readonly unknown[] = []) =>

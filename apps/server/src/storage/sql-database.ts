@@ -1,3 +1,5 @@
+import type { Db } from './typed-queries.js';
+
 /*
  * The seam between Signet's queries and the two engines. A query is written once, in SQL both engines accept, with
  * `?` for each parameter; an engine rewrites what it spells differently, once per query text:
@@ -10,6 +12,8 @@
 
 /** Something queries run on: the database, or one transaction of it. */
 export interface Queryable {
+  /** Typed queries on the same database or transaction (typed-queries.ts). */
+  readonly query: Db;
   all<Row>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
   /** The first row, or undefined. */
   get<Row>(sql: string, params?: readonly unknown[]): Promise<Row | undefined>;

@@ -1,5 +1,6 @@
 import Database from 'libsql';
 import type { DdlDialect, Queryable, SqlDatabase } from './sql-database.js';
+import { typedQueries, type Db } from './typed-queries.js';
 
 const SQLITE_DDL: DdlDialect = {
   bigint: 'INTEGER',
@@ -8,7 +9,7 @@ const SQLITE_DDL: DdlDialect = {
   storeUncompressed: () => '',
 };
 
-const TRAILING_FOR_UPDATE = /\s+FOR\s+UPDATE(\s+OF\s+\w+(\s*,\s*\w+)*)?(\s+SKIP\s+LOCKED)?\s*$/i;
+const TRAILING_FOR_UPDATE = /\s+FOR\s+UPDATE(\s+OF\s+"?\w+"?(\s*,\s*"?\w+"?)*)?(\s+SKIP\s+LOCKED)?\s*$/i;
 
 interface Prepared {
   statement: Database.Statement;
@@ -42,8 +43,15 @@ export class SqliteDatabase implements SqlDatabase {
   #group: GroupedWork[] = [];
   #closing: Promise<void> | undefined;
 
+  /** Typed queries outside a transaction: each waits until the transaction in progress has ended. */
+  readonly query: Db = typedQueries('sqlite', async (sql, params) => {
+    while (this.#transactionEnd) await this.#transactionEnd;
+    return this.#statement(sql, params);
+  });
+
   /** The statements of the transaction in progress: they do not wait for it. */
   readonly #tx: Queryable = {
+    query: typedQueries('sqlite', async (sql, params) => this.#statement(sql, params)),
     all: async <Row>(sql: string, params: readonly unknown[] = []) => this.#all<Row>(sql, params),
     get: async <Row>(sql: string, params: readonly unknown[] = []) => this.#get<Row>(sql, params),
     run: async (sql: string, params: readonly unknown[] = []) => this.#run(sql, params),
@@ -182,6 +190,13 @@ export class SqliteDatabase implements SqlDatabase {
     const { statement, columns } = this.#prepare(sql);
     const values = statement.get(params) as unknown[] | undefined;
     return values && toRow<Row>(columns!, values);
+  }
+
+  /** A typed query's statement: its rows when it reads (RETURNING included), else the rows it changed. */
+  #statement(sql: string, params: readonly unknown[]): { rows: unknown[]; changes: number } {
+    const { statement, columns } = this.#prepare(sql);
+    if (columns === undefined) return { rows: [], changes: statement.run(params).changes };
+    return { rows: (statement.all(params) as unknown[][]).map((values) => toRow(columns, values)), changes: 0 };
   }
 
   #run(sql: string, params: readonly unknown[] = []): number {

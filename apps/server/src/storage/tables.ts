@@ -1,0 +1,170 @@
+/*
+ * The tables as the typed queries see them (Kysely), column for column what `migrations/` creates on both engines.
+ * Times are epoch milliseconds; booleans are 0/1 integers; JSON documents are text; bytes are `Uint8Array`.
+ * A new migration changes this file in the same commit.
+ */
+
+/** Epoch milliseconds (a 64-bit integer; PostgreSQL's BIGINT is read as a number, see postgres-database.ts). */
+export type Millis = number;
+
+export interface Tables {
+  schema_migrations: { version: number; name: string; applied_at: Millis };
+  organizations: { id: string; slug: string; name: string; created_at: Millis };
+  api_keys: {
+    id: string;
+    organization_id: string;
+    kind: 'pk' | 'sk';
+    hash: string;
+    display_prefix: string;
+    /** JSON array of scopes. */
+    scopes: string;
+    expires_at: Millis | null;
+    revoked_at: Millis | null;
+    /** JSON array of origins. */
+    allowed_origins: string;
+    rate_limit: number;
+    created_at: Millis;
+    document_id: string | null;
+    signer_id: string | null;
+  };
+  documents: {
+    id: string;
+    organization_id: string;
+    filename: string;
+    mime_type: string;
+    page_count: number;
+    file_size: number;
+    sha256: string;
+    /** JSON array of field definitions. */
+    fields: string;
+    status: 'pending' | 'completed';
+    version: number;
+    created_at: Millis;
+    updated_at: Millis;
+    /** JSON array of signers. */
+    signers: string | null;
+    signing_order: string | null;
+    declined_at: Millis | null;
+    decline_reason: string | null;
+    declined_by: string | null;
+    declined_ip: string | null;
+    declined_user_agent: string | null;
+  };
+  document_chunks: { document_id: string; idx: number; data: Uint8Array };
+  document_previews: {
+    document_id: string;
+    media_type: string;
+    width: number;
+    height: number;
+    content: Uint8Array;
+    created_at: Millis;
+  };
+  document_signers: {
+    document_id: string;
+    signer_id: string;
+    opened_at: Millis | null;
+    opened_ip: string | null;
+    opened_user_agent: string | null;
+    completed_at: Millis | null;
+    submission_id: string | null;
+  };
+  idempotency_keys: {
+    organization_id: string;
+    key: string;
+    fingerprint: string;
+    status: 'in_flight' | 'completed';
+    response_status: number | null;
+    response_body: string | null;
+    created_at: Millis;
+  };
+  submissions: {
+    id: string;
+    document_id: string;
+    signer_id: string;
+    organization_id: string;
+    key_id: string;
+    checksum: string;
+    /** The submission as received, JSON. */
+    payload: string;
+    /** The submit's answer, JSON. */
+    result: string;
+    client_ip: string | null;
+    user_agent: string | null;
+    received_at: Millis;
+    /** JSON: normalised copies of images the seal draws instead of the sent ones. */
+    seal_images: string | null;
+  };
+  audit_events: {
+    id: string;
+    document_id: string;
+    type: string;
+    occurred_at: Millis;
+    ip: string | null;
+    user_agent: string | null;
+  };
+  seal_jobs: {
+    document_id: string;
+    submission_id: string;
+    status: 'pending' | 'running' | 'sealed' | 'failed';
+    attempts: number;
+    run_at: Millis;
+    lease_owner: string | null;
+    lease_until: Millis | null;
+    last_error: string | null;
+    created_at: Millis;
+    updated_at: Millis;
+  };
+  sealed_documents: {
+    document_id: string;
+    submission_id: string;
+    sha256: string;
+    file_size: number;
+    sealed_at: Millis;
+  };
+  sealed_chunks: { document_id: string; idx: number; data: Uint8Array };
+  stored_secrets: { name: string; value: Uint8Array; created_at: Millis };
+  webhook_endpoints: {
+    id: string;
+    organization_id: string;
+    url: string;
+    description: string | null;
+    enabled: number;
+    disabled_reason: string | null;
+    secret: Uint8Array;
+    previous_secret: Uint8Array | null;
+    previous_secret_expires_at: Millis | null;
+    created_at: Millis;
+    updated_at: Millis;
+  };
+  webhook_subscriptions: { endpoint_id: string; organization_id: string; event_type: string };
+  webhook_events: {
+    id: string;
+    organization_id: string;
+    type: string;
+    document_id: string | null;
+    /** The event's JSON body, as sent. */
+    body: string;
+    occurred_at: Millis;
+    fanned_out: number;
+  };
+  webhook_deliveries: {
+    id: string;
+    event_id: string;
+    endpoint_id: string;
+    event_type: string;
+    document_id: string | null;
+    occurred_at: Millis;
+    status: 'pending' | 'sending' | 'succeeded' | 'failed';
+    attempts: number;
+    next_attempt_at: Millis | null;
+    lease_owner: string | null;
+    lease_until: Millis | null;
+    last_status_code: number | null;
+    last_error: string | null;
+    last_response_body: string | null;
+    last_duration_ms: number | null;
+    created_at: Millis;
+    updated_at: Millis;
+    delivered_at: Millis | null;
+  };
+}
