@@ -101,11 +101,13 @@ const COMPLETE_IDEMPOTENCY = `UPDATE idempotency_keys SET status = 'completed', 
  */
 export class SqlStorage implements Storage {
   readonly engine: 'sqlite' | 'postgres';
+  readonly db: SqlDatabase;
   readonly #db: SqlDatabase;
   readonly #webhookListeners = new Set<() => void>();
 
   constructor(db: SqlDatabase) {
     this.#db = db;
+    this.db = db;
     this.engine = db.engine;
   }
 

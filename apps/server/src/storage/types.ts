@@ -1,3 +1,4 @@
+import type { SqlDatabase } from './sql-database.js';
 import type {
   ApiKeyKind,
   AuditEvent,
@@ -292,6 +293,11 @@ export class DocumentDeclinedError extends Error {
  */
 export interface Storage {
   readonly engine: 'sqlite' | 'postgres';
+  /**
+   * The database: typed queries (`db.query`, see typed-queries.ts) and transactions. Features call the query modules
+   * of `storage/queries/` with it; the methods below are being replaced by those modules.
+   */
+  readonly db: SqlDatabase;
   /** Creates or upgrades the schema; safe to run on every start and from several instances at once. */
   migrate(): Promise<void>;
   close(): Promise<void>;
