@@ -5,7 +5,7 @@ import { ApiError, methodNotAllowed, validationError } from './errors.js';
 import { sendError } from './http/envelope.js';
 import type { AppContext, AppDependencies } from './http/env.js';
 import { createReadCache } from './http/read-cache.js';
-import { sharedPdfPool } from './pdf/pool/index.js';
+import { sharedPdfPool } from './pdf-worker/index.js';
 import { requestContext } from './middleware/request-context/index.js';
 import { sdkCors } from './middleware/sdk-cors/index.js';
 import { createOpenApiApp, type SignetApp } from './routes/openapi.js';

@@ -6,7 +6,7 @@ import { createApiKeyRecord, type NewApiKeyOptions } from '../documents/seed.js'
 import { signDocumentToken } from '../documents/token.js';
 import { newId } from '../ids.js';
 import { createLogger } from '../logger.js';
-import { sharedPdfPool } from '../pdf/pool/index.js';
+import { sharedPdfPool } from '../pdf-worker/index.js';
 import { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } from '../pdf/sample.js';
 import { SealWorker } from '../sealing/seal-worker.js';
 import { createTestPki } from '../sealing/signing/test-pki.js';

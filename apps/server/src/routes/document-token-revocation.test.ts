@@ -4,7 +4,7 @@ import { SdkDocumentSchema, documentPreviewUrl } from '@signet/contract';
 import { createDocument } from '../documents/create-document.js';
 import { createApiKeyRecord } from '../documents/seed.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
-import { sharedPdfPool } from '../pdf/pool/index.js';
+import { sharedPdfPool } from '../pdf-worker/index.js';
 import { SealWorker } from '../sealing/seal-worker.js';
 import { createTestPki } from '../sealing/signing/test-pki.js';
 import type { DocumentRecord } from '../storage/types.js';

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FieldDefinition } from '@signet/contract';
 import { newId } from '../ids.js';
-import { PdfPool } from '../pdf/pool/index.js';
+import type { PdfPool } from '../pdf/pool/index.js';
+import { createPdfPool } from '../pdf-worker/index.js';
 import { sampleFields } from '../pdf/sample.js';
 import type { DocumentRecord, Organization } from '../storage/types.js';
 import { buildPayload, call, createTestApp, engines, type TestApp } from '../test-support/harness.js';
@@ -45,7 +46,7 @@ describe.each(engines)('seals scaled to their document on $name', (engine) => {
 
   /** The real seal worker over `t`'s storage, with a pool of the app's configuration. */
   function sealWorker(options: { concurrency?: number; now?: () => Date } = {}): SealWorker {
-    pool = new PdfPool(t.config.pdfPool);
+    pool = createPdfPool(t.config.pdfPool);
     return new SealWorker({
       storage: t.storage,
       pdfPool: pool,

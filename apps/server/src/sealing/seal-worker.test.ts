@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { newId } from '../ids.js';
-import { sharedPdfPool } from '../pdf/pool/index.js';
+import { sharedPdfPool } from '../pdf-worker/index.js';
 import { storageEngines } from '../storage/test-engines.js';
 import type { Storage } from '../storage/types.js';
 import { capturingLogger } from '../test-support/harness.js';

@@ -4,7 +4,7 @@ import { ErrorEnvelopeSchema, type FieldDefinition, type FieldValue } from '@sig
 import sharp from 'sharp';
 import { deepTransparentPng, truncatedPng, TRUNCATED_PNG_BYTES } from '../hardening/hostile-images.js';
 import { slowToDrawPdf } from '../hardening/hostile-pdfs.js';
-import { PdfPool } from '../pdf/pool/index.js';
+import { createPdfPool } from '../pdf-worker/index.js';
 import { sampleFields } from '../pdf/sample.js';
 import type { DocumentRecord } from '../storage/types.js';
 import { buildPayload, call, completeValues, createTestApp, engines, type TestApp } from '../test-support/harness.js';
@@ -138,7 +138,7 @@ describe.each(engines)('images decoded at submit, on $name', (engine) => {
 
 describe('images decoded at submit: a full PDF pool', () => {
   // One worker and room for one task, which leaves as busy once it has waited 300 ms.
-  const pool = new PdfPool({ workers: 1, maxQueue: 1, queueTimeoutMs: 300, taskTimeoutMs: 4000 });
+  const pool = createPdfPool({ workers: 1, maxQueue: 1, queueTimeoutMs: 300, taskTimeoutMs: 4000 });
   afterAll(() => pool.close());
 
   it('answers 503 with Retry-After and stores nothing when no worker is free to decode, then accepts the retry', async () => {

@@ -22,7 +22,8 @@ import { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } fro
 import { storageEngines, type StorageEngine } from '../storage/test-engines.js';
 import type { DocumentRecord, Organization, Storage } from '../storage/types.js';
 import { pngDataUrl } from '../submissions/test-png.js';
-import { sharedPdfPool, type PdfPool } from '../pdf/pool/index.js';
+import type { PdfPool } from '../pdf/pool/index.js';
+import { sharedPdfPool } from '../pdf-worker/index.js';
 import { SealWorker } from '../sealing/seal-worker.js';
 import { createTestPki } from '../sealing/signing/test-pki.js';
 import type { SigningKey } from '../sealing/types.js';
