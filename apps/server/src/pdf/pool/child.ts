@@ -58,12 +58,16 @@ export function serveTasks(tasks: PdfTaskDefinitions, errors: readonly PdfTaskEr
     return { error: { kind: 'failed', message }, exit: definition?.exitOnFailure === true };
   }
 
+  // A parent that went away while this worker started or worked (the server stopping) leaves nobody to answer: the
+  // worker exits quietly rather than throw on the closed channel.
   process.on('message', (request: TaskRequest) => {
     void run(request).then((reply) => {
-      process.send!(reply, () => {
-        if (reply.exit) process.exit(0);
+      process.send!(reply, (error: Error | null) => {
+        if (reply.exit || error) process.exit(0);
       });
     });
   });
-  process.send!({ ready: true });
+  process.send!({ ready: true }, (error: Error | null) => {
+    if (error) process.exit(0);
+  });
 }
