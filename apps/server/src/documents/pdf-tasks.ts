@@ -15,19 +15,21 @@ declare module '../pdf/pool/tasks.js' {
   }
 }
 
-/** The handlers a worker loads for `inspect` and `preview`. */
+/** The handlers a worker loads for `inspect` and `preview`, as it starts: every worker runs them. */
 export const documentPdfTasks = {
   inspect: {
     load: async () => {
       const { inspectPdf } = await import('../pdf/inspect.js');
       return (pdf) => inspectPdf(pdf);
     },
+    preload: true,
   },
   preview: {
     load: async () => {
       const { renderPreview } = await import('../pdf/preview.js');
       return (pdf, _input, context) => renderPreview(pdf, context.preview);
     },
+    preload: true,
     // A PDFium failure may leave the instance broken: the worker exits after it.
     exitOnFailure: true,
   },

@@ -67,7 +67,10 @@ export function serveTasks(tasks: PdfTaskDefinitions, errors: readonly PdfTaskEr
       });
     });
   });
-  process.send!({ ready: true }, (error: Error | null) => {
-    if (error) process.exit(0);
-  });
+  const preloading = Object.entries(tasks as Record<string, AnyDefinition>).filter(([, definition]) => definition.preload);
+  void Promise.all(preloading.map(([kind, definition]) => handler(kind, definition).catch(() => undefined))).then(() =>
+    process.send!({ ready: true }, (error: Error | null) => {
+      if (error) process.exit(0);
+    }),
+  );
 }

@@ -25,9 +25,17 @@ export interface PdfTaskContext {
 /** Runs one task inside a worker process. */
 export type PdfTaskHandler<K extends PdfTaskKind> = (pdf: Uint8Array, input: PdfTaskInput<K>, context: PdfTaskContext) => Promise<PdfTaskResult<K>>;
 
-/** How a worker runs a task: its handler, loaded on the task's first use (a worker that only inspects never loads the seal's code). */
+/**
+ * How a worker runs a task: its handler, loaded on the task's first use (a worker that only inspects never loads the
+ * seal's code), or with `preload` when the worker starts, before it takes a task.
+ */
 export interface PdfTaskDefinition<K extends PdfTaskKind> {
   load(): Promise<PdfTaskHandler<K>>;
+  /**
+   * Loaded before the worker says it is ready: for the tasks every worker runs, whose first run must not spend its
+   * time limit loading modules (an upload's inspection has the pool's default limit, 10 s, under any load).
+   */
+  preload?: boolean;
   /**
    * The worker exits after this task failed with an unexpected error: the task's native code (PDFium) may have been
    * left broken, and the pool starts a fresh process.
