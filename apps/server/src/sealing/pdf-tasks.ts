@@ -17,7 +17,7 @@ declare module '../pdf/pool/tasks.js' {
   }
 }
 
-/** The handlers a worker loads for `seal` and `verify`: a worker that only inspects never loads @libpdf/core's signing. */
+/** The handlers a worker loads for `seal` and `verify`, on first use: a worker that only inspects never loads them. */
 export const sealingPdfTasks = {
   seal: {
     load: async () => {

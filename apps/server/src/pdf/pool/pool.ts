@@ -104,10 +104,12 @@ const WORKER_NICENESS = 10;
  * the worker (`createCappedPdfium`), and its JavaScript heap by `--max-old-space-size`. A task over its time is
  * killed the same way. A killed or crashed worker is replaced by a new process, so no PDFium left broken by an abort
  * serves another task.
- * The pool knows no task: its workers run the entry module it is given (`PdfWorkerEntry`), which serves the tasks every
- * domain registered (`PdfTasks`), and the tasks' own errors come back through their codecs.
+ *
+ * The pool knows no task: its workers run the entry module it is given (`PdfWorkerEntry`), which serves the tasks
+ * every domain registered (`PdfTasks`), and the tasks' own errors come back through their codecs. `createPdfPool`
+ * (`src/pdf-worker/`) gives one with Signet's worker.
  * @example
- * const pool = new PdfPool({ ...DEFAULT_PDF_POOL_OPTIONS, workers: 1 }, worker);
+ * const pool = new PdfPool({ ...DEFAULT_PDF_POOL_OPTIONS, workers: 1 }, PDF_WORKER);
  * const { pageCount } = await pool.run('inspect', bytes);
  * const sealed = await pool.run('seal', bytes, sealInput);
  */
