@@ -34,6 +34,8 @@ const stages = {
   e2e: [
     { name: 'packs', run: `node scripts/check-packs.mjs --out ${packs}` },
     { name: 'demo build', run: 'pnpm --filter @signet/demo build' },
+    // The import rules (docs/decisions.md, "Dependency rules"): no cycles, generic code knows no domain.
+    { name: 'check:deps', run: 'pnpm check:deps' },
     { name: 'typecheck', run: 'pnpm typecheck' },
     { name: 'size', run: 'pnpm size' },
     { name: 'e2e', run: 'pnpm test:e2e', env: built, after: ['vitest (Node)'] },

@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts'],
+    // Tests of one module sit beside it; tests of the server as a whole (fuzzing, hostile inputs, durability) in test/.
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Files share one PostgreSQL and Redis; each uses its own schema and key prefix, so files may run in parallel.

@@ -16,7 +16,7 @@ import { recordAuditEvent } from '../src/storage/sealing-store.js';
 import { SqliteDatabase } from '../src/storage/sqlite-database.js';
 import { INSERT_DOCUMENT } from '../src/storage/sql-storage.js';
 import type { DocumentRecord, NewDocument, Storage } from '../src/storage/types.js';
-import { dataUrlOf, makePng } from '../src/submissions/test-png.js';
+import { dataUrlOf, makePng } from '../test/submissions/test-png.js';
 
 /** Size of the signature image of every benchmark submission (the "20 KB signature PNG"). */
 export const SIGNATURE_PNG_BYTES = 20 * 1024;

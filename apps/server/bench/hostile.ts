@@ -1,4 +1,4 @@
-import { uploadPdf } from '../src/hardening/hostile-pdfs.js';
+import { uploadPdf } from '../test/hardening/hostile-pdfs.js';
 import { treeResidentBytes } from '../src/process-memory.js';
 
 /** What the hostile uploads did while a phase ran, and the most memory the server's processes held. */

@@ -4,10 +4,10 @@ import { submissionChecksum, submittedFields, type FieldDefinition, type FieldVa
 import { createApiKeyRecord } from '../src/documents/seed.js';
 import { generateSamplePdf, sampleFields } from '../src/pdf/sample.js';
 import { openStorage } from '../src/storage/index.js';
-import { dataUrlOf, makePng, pngDataUrl } from '../src/submissions/test-png.js';
+import { dataUrlOf, makePng, pngDataUrl } from '../test/submissions/test-png.js';
 import { checkRoundTrip, insertPendingDocuments, SIGNATURE_PNG_BYTES, storeGetDocument } from './fixtures.js';
 import { sampleValue } from '../src/pdf/sample-values.js';
-import { largeTextPdf } from '../src/sealing/test-large-pdf.js';
+import { largeTextPdf } from '../test/sealing/test-large-pdf.js';
 
 /** One kind of document the sealing phases submit, and the fresh pending copies of it left to submit. */
 export interface SealDocumentKind {

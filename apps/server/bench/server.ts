@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type autocannon from 'autocannon';
 import { newId } from '../src/ids.js';
 import { startChild, type ChildServer } from './child.js';
-import { hostilePdfs } from '../src/hardening/hostile-pdfs.js';
+import { hostilePdfs } from '../test/hardening/hostile-pdfs.js';
 import { underHostileUploads, type HostileLoad } from './hostile.js';
 import { createFixtures, submitBodies, SUBMIT_FIELDS, type BenchFixtures, type SubmitBodies } from './fixtures.js';
 import { runPhase, type PhaseResult } from './load.js';

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { createApp } from './app.js';
 import { createRateLimits } from './rate-limit/index.js';
-import { call, createTestApp, type TestApp } from './test-support/harness.js';
+import { call, createTestApp, type TestApp } from '../test/support/harness.js';
 import { createLogger } from './logger.js';
 import { Writable } from 'node:stream';
 

@@ -3,9 +3,9 @@ import type { Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import { ApiError, methodNotAllowed, validationError } from './errors.js';
 import { sendError } from './http/envelope.js';
-import type { AppContext, AppDependencies } from './http/env.js';
+import type { AppContext, AppDependencies } from './app-context.js';
 import { createReadCache } from './http/read-cache.js';
-import { sharedPdfPool } from './pdf/pool/index.js';
+import { sharedPdfPool } from './pdf-worker/index.js';
 import { requestContext } from './middleware/request-context/index.js';
 import { sdkCors } from './middleware/sdk-cors/index.js';
 import { createOpenApiApp, type SignetApp } from './routes/openapi.js';
@@ -24,7 +24,7 @@ import { registerReferenceRoutes } from './routes/reference.js';
 import { registerHealthRoute } from './routes/health.js';
 import { registerEmbedRoutes } from './routes/embed-script.js';
 
-export type { AppDependencies } from './http/env.js';
+export type { AppDependencies } from './app-context.js';
 
 /** Whether `error` is Node's "aborted" of a request body whose connection has closed. */
 function clientWentAway(c: Context, error: Error): boolean {

@@ -5,9 +5,9 @@ import { createDocument } from './documents/create-document.js';
 import { createApiKeyRecord } from './documents/seed.js';
 import { generateSamplePdf, sampleFields } from './pdf/sample.js';
 import { createRateLimits } from './rate-limit/index.js';
-import { buildPayload, call, engines } from './test-support/harness.js';
-import { twoInstances, type TwoInstances } from './test-support/two-instances.js';
-import { TEST_REDIS_URL, redisAvailable } from './test-support/redis.js';
+import { buildPayload, call, engines } from '../test/support/harness.js';
+import { twoInstances, type TwoInstances } from '../test/support/two-instances.js';
+import { TEST_REDIS_URL, redisAvailable } from '../test/support/redis.js';
 
 const withPostgres = engines.some((engine) => engine.name === 'postgres');
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStorage } from './storage/index.js';
 import { seedDemo } from './documents/seed.js';
-import { buildPayload } from './test-support/harness.js';
+import { buildPayload } from '../test/support/harness.js';
 
 const MAIN = fileURLToPath(new URL('./cli/main.ts', import.meta.url));
 const TSX = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));

@@ -5,7 +5,7 @@ import { createLogger, type Logger } from './logger.js';
 import { createRateLimits } from './rate-limit/index.js';
 import { resolveSecret } from './secret.js';
 import { openStorage } from './storage/index.js';
-import { PdfPool } from './pdf/pool/index.js';
+import { createPdfPool } from './pdf-worker/index.js';
 import { startWebhookDispatcher } from './webhooks/start.js';
 
 export interface RunningServer {
@@ -33,7 +33,7 @@ export async function startServer(options: {
     authFailuresPerWindow: config.authFailuresPerMinute,
     logger,
   });
-  const pdfPool = new PdfPool(config.pdfPool);
+  const pdfPool = createPdfPool(config.pdfPool);
   pdfPool.warm();
   // Seals completed submissions in this process, unless SEAL_WORKER=false leaves it to `signet worker`.
   // Loaded only then: the signing libraries (@libpdf/core, ~33 MiB, 0.4 s) stay out of a server that does not seal.

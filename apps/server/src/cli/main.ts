@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * The `signet` command line (docs/api.md, "Command line"): `pnpm signet <command>` from the repository root. Every command honours
  * DATABASE_URL; a failure exits 1 with one line on stderr.

@@ -6,11 +6,11 @@ import { VerifyResultSchema } from '@signet/contract';
 import { createDocument } from '../documents/create-document.js';
 import { createApiKeyRecord } from '../documents/seed.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
-import { createTestPki, type TestPki } from '../sealing/signing/test-pki.js';
-import { sealedIn, signet, startSealing, until } from '../sealing/test-seal-jobs.js';
+import { createTestPki, type TestPki } from '../../test/sealing/signing/test-pki.js';
+import { sealedIn, signet, startSealing, until } from '../../test/sealing/test-seal-jobs.js';
 import { openStorage } from '../storage/index.js';
 import type { DocumentRecord, SealJob } from '../storage/types.js';
-import { buildPayload, call, createTestApp, type TestApp } from '../test-support/harness.js';
+import { buildPayload, call, createTestApp, type TestApp } from '../../test/support/harness.js';
 
 /*
  * The sealing commands of the real `signet` command line, each run to its end in a child process, on an embedded

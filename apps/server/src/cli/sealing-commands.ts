@@ -26,15 +26,15 @@ export function registerSealingCommands(program: Command, documents: Command): v
     .description('seal completed submissions and send webhooks, apart from the API server (run `signet serve` with SEAL_WORKER=false WEBHOOK_DISPATCHER=false)')
     .action(async () => {
       // Loaded by the commands that use them, so that the others start fast (as `serve` loads the server).
-      const [{ PdfPool }, { startSealWorker }, { startWebhookDispatcher }] = await Promise.all([
-        import('../pdf/pool/index.js'),
+      const [{ createPdfPool }, { startSealWorker }, { startWebhookDispatcher }] = await Promise.all([
+        import('../pdf-worker/index.js'),
         import('../sealing/start.js'),
         import('../webhooks/start.js'),
       ]);
       const config = loadConfig();
       const logger = createLogger(config.logLevel);
       const storage = await openStorage(config.databaseUrl);
-      const pdfPool = new PdfPool(config.pdfPool);
+      const pdfPool = createPdfPool(config.pdfPool);
       const secret = await resolveSecret(config);
       const worker = await startSealWorker({ config, storage, pdfPool, secret, logger });
       // Webhooks too: a deployment that moves background work out of `signet serve` moves both.
@@ -113,7 +113,7 @@ export function registerSealingCommands(program: Command, documents: Command): v
           if (!organization) throw new CliError(`no organization ${options.org}`);
           organizationId = organization.id;
         }
-        const [{ sharedPdfPool }, { verifySeal }] = await Promise.all([import('../pdf/pool/index.js'), import('../sealing/verify-seal.js')]);
+        const [{ sharedPdfPool }, { verifySeal }] = await Promise.all([import('../pdf-worker/index.js'), import('../sealing/verify-seal.js')]);
         const pool = sharedPdfPool();
         const verdict = await verifySeal(storage, organizationId, pdf, (bytes) => pool.run('verify', bytes));
         await pool.close();

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../errors.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
-import { PDF_WITHOUT_TRAILER } from '../pdf/test-pdfs.js';
-import { capturingLogger, sqlite } from '../test-support/harness.js';
+import { PDF_WITHOUT_TRAILER } from '../../test/pdf/test-pdfs.js';
+import { capturingLogger, sqlite } from '../../test/support/harness.js';
 import type { Storage } from '../storage/types.js';
 import { NO_PREVIEW } from './document-preview.js';
 import { cleanFilename, createDocument } from './create-document.js';

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { generateSamplePdf } from '../pdf/sample.js';
-import { PDF_WITHOUT_TRAILER } from '../pdf/test-pdfs.js';
-import { capturingLogger, createTestApp, type TestApp } from '../test-support/harness.js';
-import { sharedPdfPool } from '../pdf/pool/index.js';
+import { PDF_WITHOUT_TRAILER } from '../../test/pdf/test-pdfs.js';
+import { capturingLogger, createTestApp, type TestApp } from '../../test/support/harness.js';
+import { sharedPdfPool } from '../pdf-worker/index.js';
 import { createPreviewSource } from './document-preview.js';
 
 let t: TestApp;

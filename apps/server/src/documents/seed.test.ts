@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Storage } from '../storage/types.js';
-import { sqlite } from '../test-support/harness.js';
+import { sqlite } from '../../test/support/harness.js';
 import { DEMO_SLUG, prepareDemoRun } from './seed.js';
 
 let storage: Storage | undefined;

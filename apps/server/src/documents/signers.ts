@@ -1,5 +1,5 @@
 import { signerOrder, signerStatus, waitingFor, type SdkSigner, type Signer, type SubmittedField } from '@signet/contract';
-import type { AppContext } from '../http/env.js';
+import type { AppContext } from '../app-context.js';
 import type { DocumentRecord, SignerState, Storage } from '../storage/types.js';
 
 /** The states of a document's signers; none (no query) on a document without signers. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, type TestApp } from '../test-support/harness.js';
+import { call, createTestApp, type TestApp } from '../../test/support/harness.js';
 import { checkDocumentToken, signDocumentToken } from './token.js';
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';

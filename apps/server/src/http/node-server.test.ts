@@ -6,12 +6,12 @@ import type { AddressInfo } from 'node:net';
 import { Agent, request as httpRequest, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelopeSchema } from '@signet/contract';
-import { buildPayload, capturingLogger, createTestApp, type TestApp } from '../test-support/harness.js';
+import { buildPayload, capturingLogger, createTestApp, type TestApp } from '../../test/support/harness.js';
 import type { DocumentRecord } from '../storage/types.js';
 import { loadConfig } from '../config.js';
 import { createApiKeyRecord } from '../documents/seed.js';
 import { startServer } from '../server.js';
-import { startServerProcess } from '../hardening/server-process.js';
+import { startServerProcess } from '../../test/hardening/server-process.js';
 import { openStorage } from '../storage/index.js';
 import { createHttpServer, MAX_HEADER_BYTES, type ConnectionLimits } from './node-server.js';
 

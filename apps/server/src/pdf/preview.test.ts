@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { inspectPdf } from './inspect.js';
 import { previewSize, renderPreview } from './preview.js';
 import { generateSamplePdf } from './sample.js';
-import { PDF_WITHOUT_TRAILER, deepPageTreePdf, markedPdf } from './test-pdfs.js';
+import { PDF_WITHOUT_TRAILER, deepPageTreePdf, markedPdf } from '../../test/pdf/test-pdfs.js';
 
 /** The mean brightness (0–255) of a square of `side` pixels at (`left`, `top`) of an image. */
 async function brightness(image: Uint8Array, left: number, top: number, side = 40): Promise<number> {

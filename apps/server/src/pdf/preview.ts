@@ -1,12 +1,21 @@
 import type { Sharp, SharpOptions } from 'sharp';
 import { PREVIEW_MAX_SIDE, PREVIEW_PIXELS_PER_POINT } from '@signet/contract';
-import type { DocumentPreview } from '../storage/types.js';
 import { createCappedPdfium, largestImagePixels, type CappedPdfium } from './pdfium.js';
 
 /** Effort 2 encodes in half the time of the default 4 (about 75 against 150 ms a page) for about 3 % more bytes. */
 const WEBP_OPTIONS = { quality: 75, effort: 2 } as const;
 
 /** How much PDFium may take to draw a page. */
+/** A drawn page: the shape a document's stored preview has (`DocumentPreview`). */
+export interface PagePreview {
+  /** `image/webp`. */
+  mediaType: string;
+  /** Pixels. */
+  width: number;
+  height: number;
+  content: Uint8Array;
+}
+
 export interface PreviewLimits {
   /** The most PDFium's WebAssembly heap may grow to, in bytes: decoded streams and images must fit in it. */
   heapBytes: number;
@@ -72,7 +81,7 @@ export function previewSize(page: { width: number; height: number }): { width: n
 export async function renderPreview(
   pdf: Uint8Array,
   limits: PreviewLimits = DEFAULT_PREVIEW_LIMITS,
-): Promise<DocumentPreview> {
+): Promise<PagePreview> {
   const loaded = loadTools(limits.heapBytes);
   const { pdfium, sharp } = await loaded;
   try {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { TEST_REDIS_URL, redisAnswers, redisAvailable } from '../test-support/redis.js';
+import { TEST_REDIS_URL, redisAnswers, redisAvailable } from '../../test/support/redis.js';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createRateLimits, type RateLimits } from './index.js';
 

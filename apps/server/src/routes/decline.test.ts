@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelopeSchema, fieldsOfSigner } from '@signet/contract';
-import { storageEngines } from '../storage/test-engines.js';
-import { buildPayload, call, completeValues, createTestApp, type TestApp } from '../test-support/harness.js';
+import { storageEngines } from '../../test/storage/test-engines.js';
+import { buildPayload, call, completeValues, createTestApp, type TestApp } from '../../test/support/harness.js';
 
 /*
  * Declining: a signer declines with a reason; the document is declined, takes no submission, keeps its

@@ -4,12 +4,12 @@ import { SdkDocumentSchema, documentPreviewUrl } from '@signet/contract';
 import { createDocument } from '../documents/create-document.js';
 import { createApiKeyRecord } from '../documents/seed.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
-import { sharedPdfPool } from '../pdf/pool/index.js';
+import { sharedPdfPool } from '../pdf-worker/index.js';
 import { SealWorker } from '../sealing/seal-worker.js';
-import { createTestPki } from '../sealing/signing/test-pki.js';
+import { createTestPki } from '../../test/sealing/signing/test-pki.js';
 import type { DocumentRecord } from '../storage/types.js';
-import { buildPayload, call, createTestApp, engines, type TestApp } from '../test-support/harness.js';
-import { twoInstances, type TwoInstances } from '../test-support/two-instances.js';
+import { buildPayload, call, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
+import { twoInstances, type TwoInstances } from '../../test/support/two-instances.js';
 
 /*
  * A document token lives no longer than the key that obtained it (docs/decisions.md): the file, the preview and the

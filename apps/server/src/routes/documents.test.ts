@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DocumentMetadataSchema, ManagedDocumentSchema, SubmissionRecordSchema, paginatedList, successEnvelope } from '@signet/contract';
-import { buildPayload, call, createTestApp, type TestApp } from '../test-support/harness.js';
+import { buildPayload, call, createTestApp, type TestApp } from '../../test/support/harness.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
 
 let t: TestApp;

@@ -5,7 +5,7 @@ import { createDocument } from '../documents/create-document.js';
 import { documentMetadata, managedDocument, sealingOf, submissionRecord } from '../documents/present.js';
 import { decodeCursor, encodeCursor } from '../documents/cursor.js';
 import { signerStatesOf } from '../documents/signers.js';
-import type { AppContext } from '../http/env.js';
+import type { AppContext } from '../app-context.js';
 import { pdfUploadLimit, readMultipartForm } from '../http/multipart.js';
 import { handler, type EndpointHandlers } from './serve.js';
 import { findOwnDocument } from './sdk-documents.js';

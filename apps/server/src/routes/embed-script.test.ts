@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requestContext } from '../middleware/request-context/index.js';
-import { capturingLogger, createTestApp, type TestApp } from '../test-support/harness.js';
+import { capturingLogger, createTestApp, type TestApp } from '../../test/support/harness.js';
 import { registerEmbedRoutes } from './embed-script.js';
 import { createOpenApiApp } from './openapi.js';
 

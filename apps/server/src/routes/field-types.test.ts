@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelopeSchema, type FieldDefinition, type FieldValue } from '@signet/contract';
 import { generateSampleFormPdf, sampleFormFields } from '../pdf/sample-form.js';
 import { SAMPLE_JPEG_DATA_URL } from '../pdf/sample-values.js';
-import { pdfText, renderPages } from '../sealing/render/test-poppler.js';
-import { storageEngines } from '../storage/test-engines.js';
-import { pngDataUrl } from '../submissions/test-png.js';
-import { buildPayload, call, completeValues, createTestApp, type TestApp } from '../test-support/harness.js';
+import { pdfText, renderPages } from '../../test/sealing/render/test-poppler.js';
+import { storageEngines } from '../../test/storage/test-engines.js';
+import { pngDataUrl } from '../../test/submissions/test-png.js';
+import { buildPayload, call, completeValues, createTestApp, type TestApp } from '../../test/support/harness.js';
 
 /*
  * The field types forms need: a document defines number, email, phone, textarea, select, radio

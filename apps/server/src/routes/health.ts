@@ -1,5 +1,5 @@
 import type { SignetApp } from './openapi.js';
-import type { AppContext } from '../http/env.js';
+import type { AppContext } from '../app-context.js';
 
 /** `GET /healthz`: 200 while the server takes requests; reports the storage engine and rate-limit backend. */
 export function registerHealthRoute(app: SignetApp, deps: AppContext, isShuttingDown: () => boolean): void {

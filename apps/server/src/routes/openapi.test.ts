@@ -8,8 +8,8 @@ import { createApp } from '../app.js';
 import { PdfLimitError, PdfPoolBusyError, type PdfPool } from '../pdf/pool/index.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
 import type { Storage } from '../storage/types.js';
-import { dataUrlOf } from '../submissions/test-png.js';
-import { buildPayload, call, capturingLogger, completeValues, createTestApp, type TestApp } from '../test-support/harness.js';
+import { dataUrlOf } from '../../test/submissions/test-png.js';
+import { buildPayload, call, capturingLogger, completeValues, createTestApp, type TestApp } from '../../test/support/harness.js';
 
 /**
  * Every endpoint's real answers, checked against `/openapi.json` as a client generated from it would read them:

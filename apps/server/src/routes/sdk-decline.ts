@@ -1,6 +1,6 @@
 import { endpoints, type DeclineResult } from '@signet/contract';
 import { ApiError } from '../errors.js';
-import type { AppContext } from '../http/env.js';
+import type { AppContext } from '../app-context.js';
 import { readJsonObject, smallJsonBodyLimit } from '../http/json-body.js';
 import { requestHeader } from '../http/request-header.js';
 import { parseOrThrow } from '../http/validation.js';

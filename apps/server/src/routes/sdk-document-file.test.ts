@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, type TestApp } from '../test-support/harness.js';
+import { call, createTestApp, type TestApp } from '../../test/support/harness.js';
 import { signDocumentToken } from '../documents/token.js';
 import type { DocumentRecord } from '../storage/types.js';
 

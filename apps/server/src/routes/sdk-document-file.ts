@@ -1,5 +1,5 @@
 import { endpoints } from '@signet/contract';
-import type { AppContext } from '../http/env.js';
+import type { AppContext } from '../app-context.js';
 import { contentDisposition, sendStoredFile } from '../http/file-response.js';
 import { clientIp } from '../middleware/api-key/client-ip.js';
 import { requestHeader } from '../http/request-header.js';

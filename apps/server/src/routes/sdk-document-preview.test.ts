@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { documentPreviewUrl } from '@signet/contract';
 import { newId } from '../ids.js';
 import { generateSamplePdf } from '../pdf/sample.js';
-import { PDF_WITHOUT_TRAILER, markedPdf } from '../pdf/test-pdfs.js';
-import { call, createTestApp, type TestApp } from '../test-support/harness.js';
+import { PDF_WITHOUT_TRAILER, markedPdf } from '../../test/pdf/test-pdfs.js';
+import { call, createTestApp, type TestApp } from '../../test/support/harness.js';
 
 let t: TestApp;
 /** A pk key to get `documentUrl` with, an sk key to upload with. */

@@ -2,7 +2,8 @@ import type { Context } from 'hono';
 import { DocumentIdParamsSchema } from '@signet/contract';
 import { ApiError } from '../errors.js';
 import { checkDocumentToken } from '../documents/token.js';
-import type { AppContext, AppEnv } from '../http/env.js';
+import type { AppEnv } from '../http/env.js';
+import type { AppContext } from '../app-context.js';
 import { parseOrThrow } from '../http/validation.js';
 import type { DocumentRecord } from '../storage/types.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KeyValidationResultSchema, SdkDocumentSchema } from '@signet/contract';
-import { call, createTestApp, type TestApp } from '../test-support/harness.js';
+import { call, createTestApp, type TestApp } from '../../test/support/harness.js';
 
 let t: TestApp;
 beforeEach(async () => {

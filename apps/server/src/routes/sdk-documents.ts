@@ -8,7 +8,8 @@ import { documentMetadata } from '../documents/present.js';
 import { sdkSignersOf, submittedValuesOf } from '../documents/signers.js';
 import { requestHeader } from '../http/request-header.js';
 import { signDocumentToken } from '../documents/token.js';
-import type { AppContext, AppEnv } from '../http/env.js';
+import type { AppEnv } from '../http/env.js';
+import type { AppContext } from '../app-context.js';
 import type { AuthenticatedKey, DocumentRecord } from '../storage/types.js';
 import { handler, type EndpointHandlers } from './serve.js';
 

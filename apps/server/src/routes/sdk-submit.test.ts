@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorEnvelopeSchema, SubmissionResultSchema, submissionChecksum } from '@signet/contract';
-import { buildPayload, call, completeValues, createTestApp, engines, type TestApp } from '../test-support/harness.js';
-import { pngDataUrl } from '../submissions/test-png.js';
+import { buildPayload, call, completeValues, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
+import { pngDataUrl } from '../../test/submissions/test-png.js';
 import type { DocumentRecord } from '../storage/types.js';
 import { MAX_JSON_DEPTH } from '../http/json-body.js';
 

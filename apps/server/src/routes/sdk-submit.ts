@@ -9,7 +9,7 @@ import { parseOrThrow } from '../http/validation.js';
 import { readJsonBody } from '../http/json-body.js';
 import { submitDocument, type SubmitRequest } from '../submissions/submit.js';
 import { submitWithIdempotencyKey } from '../submissions/idempotency.js';
-import type { AppContext } from '../http/env.js';
+import type { AppContext } from '../app-context.js';
 import { handler, type EndpointHandlers } from './serve.js';
 import { findOwnDocument } from './sdk-documents.js';
 import { requestHeader } from '../http/request-header.js';

@@ -14,7 +14,7 @@ import {
 } from '@signet/contract';
 import { generateSamplePdf } from '../pdf/sample.js';
 import type { DocumentRecord } from '../storage/types.js';
-import { buildPayload, call, createTestApp, type TestApp } from '../test-support/harness.js';
+import { buildPayload, call, createTestApp, type TestApp } from '../../test/support/harness.js';
 
 const run = promisify(execFile);
 const SIGNER = { ip: '198.51.100.23', ua: 'Mozilla/5.0 (X11; Linux x86_64) SignerBrowser/1.0' };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints, type EndpointName } from '@signet/contract';
-import type { AppContext } from '../http/env.js';
-import { createTestApp, type TestApp } from '../test-support/harness.js';
+import type { AppContext } from '../app-context.js';
+import { createTestApp, type TestApp } from '../../test/support/harness.js';
 import { createOpenApiApp } from './openapi.js';
 import { serveEndpoints, type EndpointHandlers } from './serve.js';
 

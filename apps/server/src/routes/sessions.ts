@@ -1,7 +1,7 @@
 import { SESSION_TTL_SECONDS, endpoints, type Session } from '@signet/contract';
 import { ApiError, validationError } from '../errors.js';
 import { createApiKeyRecord, DEFAULT_SCOPES } from '../documents/seed.js';
-import type { AppContext } from '../http/env.js';
+import type { AppContext } from '../app-context.js';
 import { sendEnvelope } from '../http/envelope.js';
 import { readJsonObject, smallJsonBodyLimit } from '../http/json-body.js';
 import { parseOrThrow } from '../http/validation.js';

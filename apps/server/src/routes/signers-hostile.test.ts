@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelopeSchema } from '@signet/contract';
 import { generateSamplePdf, sampleFields, sampleLeaseFields } from '../pdf/sample.js';
 import type { DocumentRecord } from '../storage/types.js';
-import { call, createTestApp, type TestApp } from '../test-support/harness.js';
+import { call, createTestApp, type TestApp } from '../../test/support/harness.js';
 
 /*
  * Hostile input to what several signers added: the `signers` and `signingOrder` parts of an upload, and the session

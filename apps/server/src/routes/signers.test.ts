@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldsOfSigner, type FieldDefinition, type SdkDocument } from '@signet/contract';
-import { storageEngines } from '../storage/test-engines.js';
+import { storageEngines } from '../../test/storage/test-engines.js';
 import type { DocumentRecord } from '../storage/types.js';
-import { pdfText } from '../sealing/render/test-poppler.js';
-import { buildPayload, call, completeValues, createTestApp, type TestApp } from '../test-support/harness.js';
+import { pdfText } from '../../test/sealing/render/test-poppler.js';
+import { buildPayload, call, completeValues, createTestApp, type TestApp } from '../../test/support/harness.js';
 
 /*
  * Several signers, each with a session key, through the real app on both engines: sequential and

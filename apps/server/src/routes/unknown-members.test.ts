@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelopeSchema, type FieldDefinition } from '@signet/contract';
 import { generateSamplePdf, sampleFields, sampleLeaseFields } from '../pdf/sample.js';
-import { buildPayload, call, createTestApp, engines, type TestApp } from '../test-support/harness.js';
+import { buildPayload, call, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
 
 /*
  * Requests are strict (docs/decisions.md): a member no schema lists, at the top of a body or nested in it, is refused

@@ -1,6 +1,6 @@
 import { endpoints } from '@signet/contract';
 import { tooLarge, validationError } from '../errors.js';
-import type { AppContext } from '../http/env.js';
+import type { AppContext } from '../app-context.js';
 import { sendEnvelope } from '../http/envelope.js';
 import { pdfUploadLimit, readMultipartForm } from '../http/multipart.js';
 import { verifySeal } from '../sealing/verify-seal.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorEnvelopeSchema } from '@signet/contract';
-import { call, createTestApp, engines, type TestApp } from '../test-support/harness.js';
+import { call, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
 
 /*
  * The cap on webhook endpoints per organization (`WEBHOOK_MAX_ENDPOINTS`), through the real app on both engines:

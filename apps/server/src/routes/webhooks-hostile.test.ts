@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelopeSchema } from '@signet/contract';
-import { call, createTestApp, engines, type TestApp } from '../test-support/harness.js';
+import { call, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
 
 /*
  * Hostile input to the webhook endpoints through the real app (no SIGNET_WEBHOOKS_ALLOW_PRIVATE): every refusal is

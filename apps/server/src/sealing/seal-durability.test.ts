@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { freshStore } from '../hardening/durable-store.js';
+import { freshStore } from '../../test/hardening/durable-store.js';
 import { openStorage } from '../storage/index.js';
-import { createTestPki, startTestTsa } from './signing/test-pki.js';
+import { createTestPki, startTestTsa } from '../../test/sealing/signing/test-pki.js';
 import {
   jobsByStatus,
   pdfsig,
@@ -14,7 +14,7 @@ import {
   submitAll,
   untilSealed,
   type SignetProcess,
-} from './test-seal-jobs.js';
+} from '../../test/sealing/test-seal-jobs.js';
 
 /*
  * kill -9 with seal jobs pending and a seal in flight, on both engines (PostgreSQL fails rather than skips when it is

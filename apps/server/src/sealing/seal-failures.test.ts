@@ -6,18 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManagedDocumentSchema, SUBMISSION_LIMITS, successEnvelope, type FieldDefinition } from '@signet/contract';
 import { loadConfig } from '../config.js';
 import { createApiKeyRecord } from '../documents/seed.js';
-import { pendingDocument } from '../hardening/fuzz-targets.js';
+import { pendingDocument } from '../../test/hardening/fuzz-targets.js';
 import { newId } from '../ids.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
 import { startServer, type RunningServer } from '../server.js';
 import { openStorage } from '../storage/index.js';
 import type { DocumentRecord, SealJob, Storage } from '../storage/types.js';
-import { buildPayload, capturingLogger, completeValues } from '../test-support/harness.js';
-import { signaturePng } from './render/test-pdfs.js';
+import { buildPayload, capturingLogger, completeValues } from '../../test/support/harness.js';
+import { signaturePng } from '../../test/sealing/render/test-pdfs.js';
 import { generateP12 } from './signing/credentials.js';
-import { createTestPki, startTestTsa, type TestPki, type TestTsa } from './signing/test-pki.js';
+import { createTestPki, startTestTsa, type TestPki, type TestTsa } from '../../test/sealing/signing/test-pki.js';
 import { findSignatureDictionaries, parseSignedData } from './signing/verify-pdf.js';
-import { pdfsig, sealRecord, signet, until } from './test-seal-jobs.js';
+import { pdfsig, sealRecord, signet, until } from '../../test/sealing/test-seal-jobs.js';
 
 /*
  * Seals that cannot be made. One real server (`startServer`, in this process so that its log is read as it is

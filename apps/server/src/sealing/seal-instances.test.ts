@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { freshStore } from '../hardening/durable-store.js';
+import { freshStore } from '../../test/hardening/durable-store.js';
 import { openStorage } from '../storage/index.js';
 import {
   pdfsig,
@@ -11,7 +11,7 @@ import {
   submitAll,
   untilSealed,
   type SignetProcess,
-} from './test-seal-jobs.js';
+} from '../../test/sealing/test-seal-jobs.js';
 
 /*
  * Two instances share one PostgreSQL queue (it fails rather than skips when PostgreSQL is down): `signet serve`, which

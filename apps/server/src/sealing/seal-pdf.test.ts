@@ -3,10 +3,10 @@ import { promisify } from 'node:util';
 import { PDF, PdfArray, PdfRef, type PdfDict, type PdfName, type PdfObject } from '@libpdf/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SealError } from './errors.js';
-import { formPdf, inheritedAttributesPdf, sealInput, testFields } from './render/test-pdfs.js';
-import { pageBoxes, pageWords, pdfFonts, pdfText, renderPages, withPdfFile, type PageBox, type Raster, type TopLeftRect } from './render/test-poppler.js';
+import { formPdf, inheritedAttributesPdf, sealInput, testFields } from '../../test/sealing/render/test-pdfs.js';
+import { pageBoxes, pageWords, pdfFonts, pdfText, renderPages, withPdfFile, type PageBox, type Raster, type TopLeftRect } from '../../test/sealing/render/test-poppler.js';
 import { parseSealReason, renderSeal, sealPdf, sealReason } from './seal-pdf.js';
-import { createTestPki, type TestPki } from './signing/test-pki.js';
+import { createTestPki, type TestPki } from '../../test/sealing/signing/test-pki.js';
 import type { SealInput } from './types.js';
 
 const run = promisify(execFile);

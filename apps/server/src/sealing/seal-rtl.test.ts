@@ -4,8 +4,8 @@
  * shows which edge of the field the line starts at.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formPdf, sealInput } from './render/test-pdfs.js';
-import { pageBoxes, pageWords, pdfText, type PageBox, type TopLeftRect, type Word } from './render/test-poppler.js';
+import { formPdf, sealInput } from '../../test/sealing/render/test-pdfs.js';
+import { pageBoxes, pageWords, pdfText, type PageBox, type TopLeftRect, type Word } from '../../test/sealing/render/test-poppler.js';
 import { renderSeal } from './seal-pdf.js';
 
 type TestField = Parameters<typeof sealInput>[0][number];

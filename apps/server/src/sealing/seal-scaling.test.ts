@@ -2,15 +2,16 @@ import { createHash } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FieldDefinition } from '@signet/contract';
 import { newId } from '../ids.js';
-import { PdfPool } from '../pdf/pool/index.js';
+import type { PdfPool } from '../pdf/pool/index.js';
+import { createPdfPool } from '../pdf-worker/index.js';
 import { sampleFields } from '../pdf/sample.js';
 import type { DocumentRecord, Organization } from '../storage/types.js';
-import { buildPayload, call, createTestApp, engines, type TestApp } from '../test-support/harness.js';
+import { buildPayload, call, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
 import { isLargeDocument, sealTimeLimit } from './seal-limits.js';
 import { SealWorker } from './seal-worker.js';
-import { createTestPki, type TestPki } from './signing/test-pki.js';
-import { largeTextPdf } from './test-large-pdf.js';
-import { until } from './test-seal-jobs.js';
+import { createTestPki, type TestPki } from '../../test/sealing/signing/test-pki.js';
+import { largeTextPdf } from '../../test/sealing/test-large-pdf.js';
+import { until } from '../../test/sealing/test-seal-jobs.js';
 
 /*
  * Seals whose work scales with the document, on the real app (submissions through `app.request`), real storage on
@@ -45,7 +46,7 @@ describe.each(engines)('seals scaled to their document on $name', (engine) => {
 
   /** The real seal worker over `t`'s storage, with a pool of the app's configuration. */
   function sealWorker(options: { concurrency?: number; now?: () => Date } = {}): SealWorker {
-    pool = new PdfPool(t.config.pdfPool);
+    pool = createPdfPool(t.config.pdfPool);
     return new SealWorker({
       storage: t.storage,
       pdfPool: pool,

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { newId } from '../ids.js';
-import { sharedPdfPool } from '../pdf/pool/index.js';
-import { storageEngines } from '../storage/test-engines.js';
+import { sharedPdfPool } from '../pdf-worker/index.js';
+import { storageEngines } from '../../test/storage/test-engines.js';
 import type { Storage } from '../storage/types.js';
-import { capturingLogger } from '../test-support/harness.js';
+import { capturingLogger } from '../../test/support/harness.js';
 import { SealWorker } from './seal-worker.js';
 
 const sqlite = (await storageEngines()).find((engine) => engine.name === 'sqlite')!;

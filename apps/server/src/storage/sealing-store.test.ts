@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../ids.js';
-import { storageEngines } from './test-engines.js';
+import { storageEngines } from '../../test/storage/test-engines.js';
 import { CHUNK_SIZE } from './schema.js';
 import type { DocumentRecord, Organization, Storage, StoredSubmission } from './types.js';
 

@@ -5,7 +5,7 @@ import { MIGRATIONS } from './migrations.js';
 import { PostgresDatabase } from './postgres-database.js';
 import type { SqlDatabase } from './sql-database.js';
 import { SqliteDatabase } from './sqlite-database.js';
-import { TEST_DATABASE_URL, storageEngines } from './test-engines.js';
+import { TEST_DATABASE_URL, storageEngines } from '../../test/storage/test-engines.js';
 
 const engines = await storageEngines();
 

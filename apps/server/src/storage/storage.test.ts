@@ -9,7 +9,7 @@ import { newId } from '../ids.js';
 import { openStorage } from './index.js';
 import { MIGRATIONS } from './migrations.js';
 import { CHUNK_SIZE } from './schema.js';
-import { TEST_DATABASE_URL, storageEngines } from './test-engines.js';
+import { TEST_DATABASE_URL, storageEngines } from '../../test/storage/test-engines.js';
 import type {
   ApiKeyRecord,
   DocumentRecord,

@@ -9,7 +9,7 @@ import { openStorage } from './index.js';
 import { PostgresDatabase } from './postgres-database.js';
 import type { SqlDatabase } from './sql-database.js';
 import { SqliteDatabase } from './sqlite-database.js';
-import { TEST_DATABASE_URL, storageEngines } from './test-engines.js';
+import { TEST_DATABASE_URL, storageEngines } from '../../test/storage/test-engines.js';
 import type { AuthenticatedKey, DocumentRecord, Storage, StoredSubmission } from './types.js';
 
 /*
@@ -38,7 +38,7 @@ interface ReleaseStore {
   };
 }
 
-const release = JSON.parse(readFileSync(new URL('./fixtures/release-store.json', import.meta.url), 'utf8')) as Record<
+const release = JSON.parse(readFileSync(new URL('../../test/storage/fixtures/release-store.json', import.meta.url), 'utf8')) as Record<
   'sqlite' | 'postgres',
   ReleaseStore
 >;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WEBHOOK_EVENT_TYPES } from '@signet/contract';
 import { newId } from '../ids.js';
-import { storageEngines } from './test-engines.js';
+import { storageEngines } from '../../test/storage/test-engines.js';
 import type { Organization, Storage, StoredSubmission, WebhookAttemptOutcome, WebhookEndpointRecord } from './types.js';
 
 const engines = await storageEngines();

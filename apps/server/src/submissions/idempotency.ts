@@ -1,5 +1,5 @@
 import { ApiError } from '../errors.js';
-import type { AppContext } from '../http/env.js';
+import type { AppContext } from '../app-context.js';
 import type { IdempotencyScope } from '../storage/types.js';
 import { submitDocument, type SubmitRequest, type SubmitResponse } from './submit.js';
 

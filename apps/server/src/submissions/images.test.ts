@@ -2,14 +2,14 @@ import { Buffer } from 'node:buffer';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorEnvelopeSchema, type FieldDefinition, type FieldValue } from '@signet/contract';
 import sharp from 'sharp';
-import { deepTransparentPng, truncatedPng, TRUNCATED_PNG_BYTES } from '../hardening/hostile-images.js';
-import { slowToDrawPdf } from '../hardening/hostile-pdfs.js';
-import { PdfPool } from '../pdf/pool/index.js';
+import { deepTransparentPng, truncatedPng, TRUNCATED_PNG_BYTES } from '../../test/hardening/hostile-images.js';
+import { slowToDrawPdf } from '../../test/hardening/hostile-pdfs.js';
+import { createPdfPool } from '../pdf-worker/index.js';
 import { sampleFields } from '../pdf/sample.js';
 import type { DocumentRecord } from '../storage/types.js';
-import { buildPayload, call, completeValues, createTestApp, engines, type TestApp } from '../test-support/harness.js';
+import { buildPayload, call, completeValues, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
 import { SEAL_IMAGE_LIMITS } from './decode-image.js';
-import { dataUrlOf, pngDataUrl } from './test-png.js';
+import { dataUrlOf, pngDataUrl } from '../../test/submissions/test-png.js';
 
 /** An image field over the whole of page 1: the seal draws whatever it holds as large as a page. */
 const FULL_PAGE_PHOTO: FieldDefinition = { id: 'photo', type: 'image', page: 1, x: 0, y: 0, width: 1, height: 1, required: false, editable: true, label: 'Photo' };
@@ -138,7 +138,7 @@ describe.each(engines)('images decoded at submit, on $name', (engine) => {
 
 describe('images decoded at submit: a full PDF pool', () => {
   // One worker and room for one task, which leaves as busy once it has waited 300 ms.
-  const pool = new PdfPool({ workers: 1, maxQueue: 1, queueTimeoutMs: 300, taskTimeoutMs: 4000 });
+  const pool = createPdfPool({ workers: 1, maxQueue: 1, queueTimeoutMs: 300, taskTimeoutMs: 4000 });
   afterAll(() => pool.close());
 
   it('answers 503 with Retry-After and stores nothing when no worker is free to decode, then accepts the retry', async () => {

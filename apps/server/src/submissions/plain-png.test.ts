@@ -1,9 +1,9 @@
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { truncatedPng } from '../hardening/hostile-images.js';
+import { truncatedPng } from '../../test/hardening/hostile-images.js';
 import { isPlainPng } from './plain-png.js';
-import { makePng, pngChunk } from './test-png.js';
+import { makePng, pngChunk } from '../../test/submissions/test-png.js';
 
 /** A PNG of `rows` (each a filter byte then its RGBA samples), written chunk by chunk. */
 function rgbaPng(width: number, height: number, rows: Buffer, extra: Buffer[] = []): Buffer {

@@ -2,7 +2,7 @@ import { Buffer } from 'node:buffer';
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { inspectPngDataUrl } from './png.js';
-import { dataUrlOf, makePng, pngChunk, pngDataUrl } from './test-png.js';
+import { dataUrlOf, makePng, pngChunk, pngDataUrl } from '../../test/submissions/test-png.js';
 
 const limits = { maxBytes: 1024 * 1024, maxSide: 4096 };
 const PREFIX = 'data:image/png;base64,';

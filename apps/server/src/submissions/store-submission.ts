@@ -1,7 +1,7 @@
 import type { SubmissionPayload, SubmissionResult } from '@signet/contract';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
-import type { AppContext } from '../http/env.js';
+import type { AppContext } from '../app-context.js';
 import { DocumentDeclinedError, type AuthenticatedKey, type DocumentRecord, type IdempotencyScope, type StoredSubmission } from '../storage/types.js';
 import type { SubmissionCheck } from './validate.js';
 

@@ -1,6 +1,6 @@
 import { fieldsOfSigner, type SignerDefinition } from '@signet/contract';
 import { ApiError } from '../errors.js';
-import type { AppContext } from '../http/env.js';
+import type { AppContext } from '../app-context.js';
 import { signersBefore } from '../documents/signers.js';
 import type { DocumentRecord, StoredSubmission } from '../storage/types.js';
 import { refuseBrokenRules, storeSubmission, type SubmitRequest, type SubmitResponse } from './store-submission.js';

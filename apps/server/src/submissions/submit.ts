@@ -1,5 +1,5 @@
 import { ApiError } from '../errors.js';
-import type { AppContext } from '../http/env.js';
+import type { AppContext } from '../app-context.js';
 import type { StoredSubmission } from '../storage/types.js';
 import { decodeImages } from './images.js';
 import { declined, refuseBrokenRules, storeSubmission, type SubmitRequest, type SubmitResponse } from './store-submission.js';

@@ -2,7 +2,7 @@ import { Buffer } from 'node:buffer';
 import type { FieldDefinition, FieldValue, SubmissionPayload, SubmittedField } from '@signet/contract';
 import { describe, expect, it } from 'vitest';
 import type { DocumentRecord } from '../storage/types.js';
-import { dataUrlOf, makePng, pngDataUrl } from './test-png.js';
+import { dataUrlOf, makePng, pngDataUrl } from '../../test/submissions/test-png.js';
 import { checkSubmission } from './validate.js';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { createWebhookSender, retryAfterMs, type WebhookSender } from './send.js';
 import { newWebhookSecret, signWebhook } from './signature.js';
-import { startReceiver, type Receiver } from './test-receiver.js';
+import { startReceiver, type Receiver } from '../../test/webhooks/test-receiver.js';
 import { WebhookUrlRefused, checkWebhookUrl, isForbiddenAddress } from './url-safety.js';
 
 /* One attempt at a time, against real HTTP receivers on loopback. */

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { freshStore } from '../hardening/durable-store.js';
-import { startSignet, type SignetProcess } from '../hardening/server-process.js';
+import { freshStore } from '../../test/hardening/durable-store.js';
+import { startSignet, type SignetProcess } from '../../test/hardening/server-process.js';
 import { openStorage } from '../storage/index.js';
 import type { Storage } from '../storage/types.js';
 import { registerWebhook } from './manage.js';
-import { startReceiver, type Received } from './test-receiver.js';
+import { startReceiver, type Received } from '../../test/webhooks/test-receiver.js';
 
 /*
  * At least once, across kill -9 and across instances: the real `signet serve` in child processes, on a store of each

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { WebhookEventSchema, type CreatedWebhook, type WebhookDelivery } from '@signet/contract';
-import { buildPayload, call, capturingLogger, createTestApp, engines, type TestApp } from '../test-support/harness.js';
+import { buildPayload, call, capturingLogger, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
 import { WebhookDispatcher } from './dispatcher.js';
 import { webhookSecrets } from './secrets.js';
 import { createWebhookSender, type WebhookSender } from './send.js';
-import { startReceiver, type Receiver } from './test-receiver.js';
+import { startReceiver, type Receiver } from '../../test/webhooks/test-receiver.js';
 
 /*
  * Webhooks through the real app, the real storage engines and a real dispatcher, to real HTTP receivers on loopback.

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
 import { createHttpServer, DEFAULT_CONNECTION_LIMITS } from '../../http/node-server.js';
-import { buildPayload, call, capturingLogger, createTestApp } from '../../test-support/harness.js';
+import { buildPayload, call, capturingLogger, createTestApp } from '../../../test/support/harness.js';
 import { parseTrustProxy } from './client-ip.js';
 
 describe('TRUST_PROXY', () => {

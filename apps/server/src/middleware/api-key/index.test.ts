@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelopeSchema } from '@signet/contract';
-import { buildPayload, call, createTestApp, type TestApp } from '../../test-support/harness.js';
+import { buildPayload, call, createTestApp, type TestApp } from '../../../test/support/harness.js';
 import type { DocumentRecord } from '../../storage/types.js';
 import { generateSamplePdf, sampleFields } from '../../pdf/sample.js';
 

@@ -2,7 +2,8 @@ import type { MiddlewareHandler } from 'hono';
 import { newId } from '../../ids.js';
 import { EVERY_RESPONSE_HEADERS } from '../../http/envelope.js';
 import { setFixedHeader } from '../../http/request-header.js';
-import type { AppEnv, RequestActivity } from '../../http/env.js';
+import type { AppEnv } from '../../http/env.js';
+import type { RequestActivity } from '../../app-context.js';
 import type { Logger } from '../../logger.js';
 
 export interface RequestContextOptions {

@@ -6,14 +6,15 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../errors.js';
-import { deepTransparentPng, truncatedPng } from '../../hardening/hostile-images.js';
-import { contentBombPdf, imageBombPdf, objectStreamBombPdf, slowToDrawPdf } from '../../hardening/hostile-pdfs.js';
+import { deepTransparentPng, truncatedPng } from '../../../test/hardening/hostile-images.js';
+import { contentBombPdf, imageBombPdf, objectStreamBombPdf, slowToDrawPdf } from '../../../test/hardening/hostile-pdfs.js';
 import { residentBytes } from '../../process-memory.js';
 import { SealError } from '../../sealing/errors.js';
-import { formPdf, sealInput, signaturePng, testFields } from '../../sealing/render/test-pdfs.js';
-import { createTestPki } from '../../sealing/signing/test-pki.js';
+import { formPdf, sealInput, signaturePng, testFields } from '../../../test/sealing/render/test-pdfs.js';
+import { createTestPki } from '../../../test/sealing/signing/test-pki.js';
 import { generateSamplePdf } from '../sample.js';
-import { DEFAULT_PDF_POOL_OPTIONS, PdfLimitError, PdfPool, PdfPoolBusyError, type PdfPoolOptions } from './index.js';
+import { createPdfPool } from '../../pdf-worker/index.js';
+import { DEFAULT_PDF_POOL_OPTIONS, PdfLimitError, PdfPoolBusyError, type PdfPool, type PdfPoolOptions } from './index.js';
 
 const TSX = fileURLToPath(new URL('../../../../../node_modules/.bin/tsx', import.meta.url));
 
@@ -24,7 +25,7 @@ afterEach(async () => {
 });
 
 function newPool(options: Partial<PdfPoolOptions> = {}): PdfPool {
-  pool = new PdfPool({ workers: 1, taskTimeoutMs: 5000, ...options });
+  pool = createPdfPool({ workers: 1, taskTimeoutMs: 5000, ...options });
   return pool;
 }
 
@@ -192,9 +193,9 @@ describe('PdfPool', () => {
     const dir = await mkdtemp(join(tmpdir(), 'signet-pool-close-'));
     try {
       const script = join(dir, 'close.mts');
-      const pool = JSON.stringify(new URL('./index.ts', import.meta.url).href);
-      await writeFile(script, `import { PdfPool } from ${pool};
-const pool = new PdfPool({ workers: 2 });
+      const pool = JSON.stringify(new URL('../../pdf-worker/index.ts', import.meta.url).href);
+      await writeFile(script, `import { createPdfPool } from ${pool};
+const pool = createPdfPool({ workers: 2 });
 pool.warm();
 setTimeout(async () => { await pool.close(); console.log('closed'); }, 1500);\n`);
       const { stdout } = await promisify(execFile)(TSX, [script], { timeout: 30_000 });

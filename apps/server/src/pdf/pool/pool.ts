@@ -5,10 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { ApiError } from '../../errors.js';
 import { residentBytes } from '../../process-memory.js';
 import { DEFAULT_PREVIEW_LIMITS, type PreviewLimits } from '../preview.js';
-import { SealError } from '../../sealing/errors.js';
-import type { PdfTaskInput, PdfTaskKind, PdfTaskResult, TaskReply, TaskRequest } from './protocol.js';
+import type { TaskReply, TaskRequest } from './protocol.js';
+import type { PdfTaskErrorCodec, PdfTaskInput, PdfTaskKind, PdfTaskResult, PdfWorkerEntry } from './tasks.js';
 
-export type { PdfTaskInput, PdfTaskKind, PdfTaskResult, PdfTasks } from './protocol.js';
+export type { PdfTaskInput, PdfTaskKind, PdfTaskResult, PdfTasks, PdfWorkerEntry } from './tasks.js';
 
 export interface PdfPoolOptions {
   /** Worker processes (default: one less than the cores, at least one). */
@@ -71,7 +71,7 @@ interface Task {
   memoryLimitMb: number;
   /** Refuses the task as busy when it has waited too long for a worker. */
   expiry: NodeJS.Timeout;
-  resolve(value: PdfTaskResult<PdfTaskKind>): void;
+  resolve(value: unknown): void;
   reject(error: Error): void;
 }
 
@@ -87,8 +87,6 @@ interface Worker {
   watch?: NodeJS.Timeout;
 }
 
-const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
-const TSX = createRequire(import.meta.url).resolve('tsx');
 /** How often a busy worker's resident memory is read. */
 const MEMORY_POLL_MS = 20;
 /** The workers' nice value: they yield the CPU to the server's event loop. */
@@ -106,20 +104,26 @@ const WORKER_NICENESS = 10;
  * the worker (`createCappedPdfium`), and its JavaScript heap by `--max-old-space-size`. A task over its time is
  * killed the same way. A killed or crashed worker is replaced by a new process, so no PDFium left broken by an abort
  * serves another task.
+ *
+ * The pool knows no task: its workers run the entry module it is given (`PdfWorkerEntry`), which serves the tasks
+ * every domain registered (`PdfTasks`), and the tasks' own errors come back through their codecs. `createPdfPool`
+ * (`src/pdf-worker/`) gives one with Signet's worker.
  * @example
- * const pool = new PdfPool({ ...DEFAULT_PDF_POOL_OPTIONS, workers: 1 });
+ * const pool = new PdfPool({ ...DEFAULT_PDF_POOL_OPTIONS, workers: 1 }, PDF_WORKER);
  * const { pageCount } = await pool.run('inspect', bytes);
  * const sealed = await pool.run('seal', bytes, sealInput);
  */
 export class PdfPool {
   readonly options: PdfPoolOptions;
+  readonly #worker: PdfWorkerEntry;
   readonly #workers: Worker[] = [];
   readonly #queue: Task[] = [];
   #nextId = 1;
   #closed = false;
 
-  constructor(options: Partial<PdfPoolOptions> = {}) {
+  constructor(options: Partial<PdfPoolOptions>, worker: PdfWorkerEntry) {
     this.options = { ...DEFAULT_PDF_POOL_OPTIONS, ...options };
+    this.#worker = worker;
   }
 
   /** Starts the worker processes now rather than on the first task (a server does, so its first upload is quick). */
@@ -129,8 +133,8 @@ export class PdfPool {
 
   /**
    * Runs a task in a worker, with the task's input when it takes one (`seal`). Rejects with `PdfLimitError` past a
-   * limit, `PdfPoolBusyError` when the queue is full, the task's own `ApiError` (a refused upload) or `SealError`
-   * (with its `retryable`), or an `Error` when the worker failed otherwise.
+   * limit, `PdfPoolBusyError` when the queue is full, the task's own `ApiError` (a refused upload) or domain error
+   * (rebuilt by its codec: a `SealError` with its `retryable`), or an `Error` when the worker failed otherwise.
    */
   run<K extends PdfTaskKind>(
     kind: K,
@@ -156,7 +160,7 @@ export class PdfPool {
     if (this.#closed) return Promise.reject(new Error('the PDF pool is closed'));
     if (!this.#workers.some(takesTask) && this.#queue.length >= this.options.maxQueue) return Promise.reject(new PdfPoolBusyError());
     return new Promise<PdfTaskResult<K>>((resolve, reject) => {
-      const request = { id: this.#nextId++, kind, pdf, input: input[0] } as TaskRequest;
+      const request: TaskRequest = { id: this.#nextId++, kind, pdf, input: input[0] };
       const waitMs = this.options.queueTimeoutMs ?? this.options.taskTimeoutMs;
       const expire = () => {
         const waiting = this.#queue.indexOf(task);
@@ -220,8 +224,8 @@ export class PdfPool {
 
   #spawn(): void {
     const memoryLimitMb = this.#memoryCeilingMb();
-    const child = fork(CHILD, [JSON.stringify(this.options.preview)], {
-      execArgv: ['--import', TSX, `--max-old-space-size=${Math.max(64, Math.floor(memoryLimitMb / 2))}`],
+    const child = fork(fileURLToPath(this.#worker.module), [JSON.stringify(this.options.preview)], {
+      execArgv: [...loaderArgs(this.#worker.module), `--max-old-space-size=${Math.max(64, Math.floor(memoryLimitMb / 2))}`],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -243,7 +247,7 @@ export class PdfPool {
         if (message.exit) worker.retiring = true;
         const task = this.#finish(worker)!;
         if (message.ok) task.resolve(message.value);
-        else task.reject(failure(message.error));
+        else task.reject(failure(message.error, this.#worker.errors));
       }
       this.#dispatch();
     });
@@ -328,10 +332,19 @@ function takesTask(worker: Worker): boolean {
   return worker.ready && !worker.task && !worker.killedFor && !worker.retiring;
 }
 
-function failure(error: Extract<TaskReply, { ok: false }>['error']): Error {
+/**
+ * How a worker process runs its entry: a TypeScript entry (the source, in tests and `pnpm signet`) through tsx, a
+ * devDependency resolved only then; a built `.js` entry with plain node.
+ */
+function loaderArgs(entry: URL): string[] {
+  return entry.pathname.endsWith('.ts') ? ['--import', createRequire(import.meta.url).resolve('tsx')] : [];
+}
+
+function failure(error: Extract<TaskReply, { ok: false }>['error'], codecs: readonly PdfTaskErrorCodec[]): Error {
   if (error.kind === 'api') return new ApiError(error.code, error.message, { status: error.status, details: error.details });
   if (error.kind === 'limit') return new PdfLimitError(error.limit, error.message);
-  if (error.kind === 'seal') return new SealError(error.message, { retryable: error.retryable });
+  const codec = error.kind === 'task' ? codecs.find((candidate) => candidate.code === error.code) : undefined;
+  if (error.kind === 'task' && codec) return codec.decode(error.message, error.data);
   return new Error(error.message);
 }
 

@@ -7,11 +7,11 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
 import { createLogger } from '../../logger.js';
 import { openStorage, type Storage } from '../../storage/index.js';
-import { storageEngines } from '../../storage/test-engines.js';
+import { storageEngines } from '../../../test/storage/test-engines.js';
 import { generateSamplePdf } from '../../pdf/sample.js';
 import { GENERATED_P12_FILE, resolveSigningKey, type SigningCredential } from './credentials.js';
 import { signPdf } from './sign-pdf.js';
-import { createTestPki, type TestPki } from './test-pki.js';
+import { createTestPki, type TestPki } from '../../../test/sealing/signing/test-pki.js';
 import { verifyPdfSignatures } from './verify-pdf.js';
 
 const run = promisify(execFile);

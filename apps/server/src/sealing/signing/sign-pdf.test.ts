@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { generateSamplePdf } from '../../pdf/sample.js';
 import { SealError } from '../errors.js';
 import { signPdf, type SignPdfOptions } from './sign-pdf.js';
-import { createTestPki, startTestTsa, type TestPki } from './test-pki.js';
+import { createTestPki, startTestTsa, type TestPki } from '../../../test/sealing/signing/test-pki.js';
 import { findSignatureDictionaries, parseSignedData, verifyPdfSignatures } from './verify-pdf.js';
 
 const run = promisify(execFile);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateSamplePdf } from '../../pdf/sample.js';
 import { signPdf, type SignPdfOptions } from './sign-pdf.js';
-import { createTestPki, type TestPki } from './test-pki.js';
+import { createTestPki, type TestPki } from '../../../test/sealing/signing/test-pki.js';
 import { verifyPdfSignatures } from './verify-pdf.js';
 
 let pki: TestPki;

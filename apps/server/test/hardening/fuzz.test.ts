@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
-import { startServer, type RunningServer } from '../server.js';
-import { openStorage } from '../storage/index.js';
-import type { Storage } from '../storage/types.js';
-import { capturingLogger, createTestApp, engines, type TestApp } from '../test-support/harness.js';
+import { loadConfig } from '../../src/config.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { openStorage } from '../../src/storage/index.js';
+import type { Storage } from '../../src/storage/types.js';
+import { capturingLogger, createTestApp, engines, type TestApp } from '../support/harness.js';
 import { answerProblem, type Answer } from './fuzz-oracle.js';
 import { ENDPOINTS, ENDPOINT_PATHS, type Endpoint } from './fuzz-requests.js';
 import { describeFailures, fuzzEndpoint, onlyCase, type FuzzReport, type FuzzRunOptions, type Send } from './fuzz-run.js';
@@ -67,7 +67,7 @@ async function fuzzAndCheck(where: string, filter: string, options: Omit<FuzzRun
   const report = await fuzzEndpoint({ ...options, seed: SEED, only });
   console.info(summary(report, where));
   const again = (failure: { id: string }) =>
-    `SIGNET_FUZZ_SEED=${SEED} SIGNET_FUZZ_CASE=${failure.id} npx vitest run src/hardening/fuzz.test.ts -t '${filter}'`;
+    `SIGNET_FUZZ_SEED=${SEED} SIGNET_FUZZ_CASE=${failure.id} npx vitest run test/hardening/fuzz.test.ts -t '${filter}'`;
   expect(report.failures.length, describeFailures(report, where, again)).toBe(0);
 }
 

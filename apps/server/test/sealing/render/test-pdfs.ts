@@ -5,7 +5,7 @@
 import { PDF, PdfArray, PdfDict, PdfName, PdfNumber, PdfRef, rgb } from '@libpdf/core';
 import type { FieldDefinition, SubmittedField } from '@signet/contract';
 import sharp from 'sharp';
-import type { SealInput } from '../types.js';
+import type { SealInput } from '../../../src/sealing/types.js';
 
 /** Page 2's crop box: inset 36 pt from its US Letter media box, and the page turned 90° clockwise. */
 export const ROTATED_CROP_BOX = [36, 36, 576, 756] as const;

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openStorage } from './index.js';
-import type { Storage } from './types.js';
+import { openStorage } from '../../src/storage/index.js';
+import type { Storage } from '../../src/storage/types.js';
 
 /** The PostgreSQL the tests use: `SIGNET_TEST_DATABASE_URL`, or the local one of a development machine. */
 export const TEST_DATABASE_URL = process.env.SIGNET_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -5,7 +5,7 @@
  * devDependency, through this entry only.
  * @example const server = await startLiveServer(); const key = await server.createKey();
  */
-export { startLiveServer, type Intercept, type LiveServer } from './test-support/live-server.js';
-export { buildPayload, completeValues, type KeyOptions } from './test-support/harness.js';
-export { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } from './pdf/sample.js';
-export { generateSampleFormPdf, sampleFormFields } from './pdf/sample-form.js';
+export { startLiveServer, type Intercept, type LiveServer } from './support/live-server.js';
+export { buildPayload, completeValues, type KeyOptions } from './support/harness.js';
+export { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } from '../src/pdf/sample.js';
+export { generateSampleFormPdf, sampleFormFields } from '../src/pdf/sample-form.js';

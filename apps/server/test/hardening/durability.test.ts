@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SubmissionRecordSchema, successEnvelope } from '@signet/contract';
-import { createApiKeyRecord } from '../documents/seed.js';
-import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
-import { openStorage } from '../storage/index.js';
-import { engines, buildPayload } from '../test-support/harness.js';
+import { createApiKeyRecord } from '../../src/documents/seed.js';
+import { generateSamplePdf, sampleFields } from '../../src/pdf/sample.js';
+import { openStorage } from '../../src/storage/index.js';
+import { engines, buildPayload } from '../support/harness.js';
 import { freshStore, type DurableStore } from './durable-store.js';
 import { pendingDocument, type SamplePdf } from './fuzz-targets.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** The server package's directory, where `signet` runs from. */
-const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
+/** The server package's directory, where `signet` runs from (the source or its build). */
+export const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
 /** One parsed line of a process's JSON log. */
 export type LogLine = Record<string, unknown> & { msg?: string };
@@ -35,6 +35,14 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
+/**
+ * How node runs `signet`: the source through tsx, or with `built` the build (`dist/cli/main.js`, made by
+ * `pnpm --filter @signet/server build`) with plain node.
+ */
+export function signetEntry(built = false): string[] {
+  return built ? ['dist/cli/main.js'] : ['--import', 'tsx', 'src/cli/main.ts'];
+}
+
 /** What each command says on stderr once it is ready, and where it is. */
 const READY = {
   serve: /listening on (http:\/\/\S+)/,
@@ -45,17 +53,17 @@ const READY = {
  * Starts `signet serve --port 0` (on 127.0.0.1) or `signet worker` with `env` over this process's environment
  * (log level warn unless `env` says otherwise), and resolves once it says it is ready. Rejects with its stderr when
  * it exits first or stays silent `timeoutMs`. With `keepLogs` its JSON log lines are kept for `logs()`; otherwise
- * they are read and dropped, so the pipe never fills and stalls it.
+ * they are read and dropped, so the pipe never fills and stalls it. With `built` it runs the build (`signetEntry`).
  * @example const worker = await startSignet('worker', { DATABASE_URL, LOG_LEVEL: 'info' }, { keepLogs: true });
  */
 export function startSignet(
   command: 'serve' | 'worker',
   env: Record<string, string>,
-  options: { timeoutMs?: number; keepLogs?: boolean } = {},
+  options: { timeoutMs?: number; keepLogs?: boolean; built?: boolean } = {},
 ): Promise<SignetProcess> {
-  const { timeoutMs = 30_000, keepLogs = false } = options;
+  const { timeoutMs = 30_000, keepLogs = false, built = false } = options;
   const args = command === 'serve' ? ['serve', '--port', '0'] : ['worker'];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const child = spawn(process.execPath, [...signetEntry(built), ...args], {
     cwd: SERVER_DIR,
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -112,7 +120,7 @@ export function startSignet(
  * Starts the real server, `signet serve --port 0` on 127.0.0.1, with `env` over this process's environment.
  * @example const server = await startServerProcess({ DATABASE_URL: 'file:/tmp/x/signet.db' }); await server.kill9();
  */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
-  const { address, logs: _logs, ...server } = await startSignet('serve', env, { timeoutMs });
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000, options: { built?: boolean } = {}): Promise<ServerProcess> {
+  const { address, logs: _logs, ...server } = await startSignet('serve', env, { timeoutMs, ...options });
   return { url: address, ...server };
 }

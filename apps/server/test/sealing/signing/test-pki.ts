@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { SigningKey } from '../types.js';
-import { certificateSha256 } from './verify-pdf.js';
+import type { SigningKey } from '../../../src/sealing/types.js';
+import { certificateSha256 } from '../../../src/sealing/signing/verify-pdf.js';
 
 const run = promisify(execFile);
 

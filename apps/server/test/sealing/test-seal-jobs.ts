@@ -9,16 +9,16 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { createApiKeyRecord } from '../documents/seed.js';
+import { createApiKeyRecord } from '../../src/documents/seed.js';
 import { pendingDocument, type SamplePdf } from '../hardening/fuzz-targets.js';
 import { submitOnce, type ClientSubmission } from '../hardening/submission-client.js';
 import { startSignet, type LogLine, type SignetProcess } from '../hardening/server-process.js';
-import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
+import { generateSamplePdf, sampleFields } from '../../src/pdf/sample.js';
 
 export type { LogLine, SignetProcess };
-import { openStorage } from '../storage/index.js';
-import type { SealJob, SealedDocument, Storage } from '../storage/types.js';
-import { buildPayload } from '../test-support/harness.js';
+import { openStorage } from '../../src/storage/index.js';
+import type { SealJob, SealedDocument, Storage } from '../../src/storage/types.js';
+import { buildPayload } from '../support/harness.js';
 import { withPdfFile } from './render/test-poppler.js';
 
 const run = promisify(execFile);

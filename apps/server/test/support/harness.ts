@@ -11,22 +11,23 @@ import {
   type SigningOrder,
   type TextStyle,
 } from '@signet/contract';
-import { createApp } from '../app.js';
-import { loadConfig, type Config } from '../config.js';
-import { createDocument } from '../documents/create-document.js';
-import { createApiKeyRecord } from '../documents/seed.js';
-import { newId } from '../ids.js';
-import { createLogger, type Logger } from '../logger.js';
-import { createRateLimits, type RateLimits } from '../rate-limit/index.js';
-import { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } from '../pdf/sample.js';
+import { createApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createDocument } from '../../src/documents/create-document.js';
+import { createApiKeyRecord } from '../../src/documents/seed.js';
+import { newId } from '../../src/ids.js';
+import { createLogger, type Logger } from '../../src/logger.js';
+import { createRateLimits, type RateLimits } from '../../src/rate-limit/index.js';
+import { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } from '../../src/pdf/sample.js';
 import { storageEngines, type StorageEngine } from '../storage/test-engines.js';
-import type { DocumentRecord, Organization, Storage } from '../storage/types.js';
+import type { DocumentRecord, Organization, Storage } from '../../src/storage/types.js';
 import { pngDataUrl } from '../submissions/test-png.js';
-import { sharedPdfPool, type PdfPool } from '../pdf/pool/index.js';
-import { SealWorker } from '../sealing/seal-worker.js';
+import type { PdfPool } from '../../src/pdf/pool/index.js';
+import { sharedPdfPool } from '../../src/pdf-worker/index.js';
+import { SealWorker } from '../../src/sealing/seal-worker.js';
 import { createTestPki } from '../sealing/signing/test-pki.js';
-import type { SigningKey } from '../sealing/types.js';
-import { sampleValue } from '../pdf/sample-values.js';
+import type { SigningKey } from '../../src/sealing/types.js';
+import { sampleValue } from '../../src/pdf/sample-values.js';
 
 /** The engines the app tests run on: SQLite always, PostgreSQL where reachable (always in CI). */
 export const engines: StorageEngine[] = await storageEngines();

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pg from 'pg';
-import { createApp } from '../app.js';
-import { loadConfig, type Config } from '../config.js';
-import { createLogger, type Logger } from '../logger.js';
-import { createRateLimits, type RateLimits } from '../rate-limit/index.js';
-import { openStorage } from '../storage/index.js';
+import { createApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createLogger, type Logger } from '../../src/logger.js';
+import { createRateLimits, type RateLimits } from '../../src/rate-limit/index.js';
+import { openStorage } from '../../src/storage/index.js';
 import { TEST_DATABASE_URL } from '../storage/test-engines.js';
-import type { Storage } from '../storage/types.js';
+import type { Storage } from '../../src/storage/types.js';
 
 /** Two server instances (apps) on one PostgreSQL schema, as two processes behind a load balancer share one. */
 export interface TwoInstances {
