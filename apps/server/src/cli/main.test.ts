@@ -31,7 +31,8 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-describe('signet', () => {
+// Each command starts a process that loads the server from source (several seconds on a busy CI machine).
+describe('signet', { timeout: 60_000 }, () => {
   it('keys create --json prints the key once, creating the organization, and stores only its hash', async () => {
     const { code, stdout } = await signet('keys', 'create', '--org', 'acme', '--kind', 'pk', '--origins', 'https://app.acme.com', '--rate-limit', '120', '--expires-at', '2030-01-01T00:00:00Z', '--json');
     expect(code).toBe(0);

@@ -34,7 +34,8 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-describe('signet webhooks', () => {
+// Each command starts a process that loads the server from source (several seconds on a busy CI machine).
+describe('signet webhooks', { timeout: 60_000 }, () => {
   it('create prints the secret once; list, deliveries, retry and delete find the endpoint', async () => {
     const created = await signet({}, 'webhooks', 'create', '--org', 'acme', '--url', 'https://93.184.216.34/hooks', '--events', 'document.completed,document.sealed', '--json');
     expect(created.code).toBe(0);
