@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '../logger.js';
 import type { Queryable, SqlDatabase } from '../storage/sql-database.js';
+import { listJobs, retryJob } from './admin.js';
 import { maxAttempts, retryDelay } from './backoff.js';
 import type { ClaimedJob, HandlerResult, JobKind, JobSummary, JobState, Settlement } from './types.js';
 
@@ -101,13 +102,9 @@ export class JobRunner {
   }
 
   /** Jobs of every kind (or of `kind`), newest first. */
-  async list(options: { kind?: string; state?: JobState; limit: number }): Promise<JobSummary[]> {
+  list(options: { kind?: string; state?: JobState; limit: number }): Promise<JobSummary[]> {
     const kinds = options.kind ? [this.#kind(options.kind)] : this.kinds;
-    const lists = await Promise.all(kinds.map((kind) => kind.queue.list(this.#options.db, options)));
-    return lists
-      .flat()
-      .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id))
-      .slice(0, options.limit);
+    return listJobs(this.#options.db, kinds, options);
   }
 
   /**
@@ -115,14 +112,9 @@ export class JobRunner {
    * its loops; resolves with its kind, or null when no kind has such a job waiting or dead.
    */
   async retry(id: string): Promise<string | null> {
-    for (const kind of this.#kinds.values()) {
-      if (!kind.queue.owns(id)) continue;
-      if (await kind.queue.retry(this.#options.db, id, this.#now())) {
-        this.wake(kind.name);
-        return kind.name;
-      }
-    }
-    return null;
+    const kind = await retryJob(this.#options.db, this.kinds, id, this.#now());
+    if (kind) this.wake(kind);
+    return kind;
   }
 
   #kind(name: string): JobKind<ClaimedJob> {

@@ -90,10 +90,7 @@ export function toDelivery(row: DeliveryRow): WebhookDeliveryRecord {
   };
 }
 
-/** What a dispatcher needs of a taken delivery besides the delivery itself. */
-export const CLAIMED_COLUMNS = `${DELIVERY_COLUMNS}, e.organization_id, e.url, e.secret, e.previous_secret,
-  e.previous_secret_expires_at, ev.body`;
-
+/** A taken delivery's row: the delivery's columns, its endpoint's and its event's body. */
 export interface ClaimedRow extends DeliveryRow {
   organization_id: string;
   url: string;

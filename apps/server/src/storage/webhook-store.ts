@@ -3,23 +3,18 @@ import { newId } from '../ids.js';
 import { toMillis } from './schema.js';
 import type { Queryable, SqlDatabase } from './sql-database.js';
 import type {
-  ClaimedWebhookDelivery,
   IsoTime,
   NewWebhookEvent,
-  WebhookAttemptOutcome,
   WebhookCursor,
   WebhookDeliveryRecord,
   WebhookEndpointChanges,
   WebhookEndpointRecord,
 } from './types.js';
 import {
-  CLAIMED_COLUMNS,
   DELIVERY_COLUMNS,
   ENDPOINT_COLUMNS,
-  toClaimed,
   toDelivery,
   toEndpoint,
-  type ClaimedRow,
   type DeliveryRow,
   type EndpointRow,
 } from './webhook-rows.js';
@@ -32,25 +27,6 @@ import {
 
 const ENDPOINT_BY_ID = `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE organization_id = ? AND id = ?`;
 const DELIVERY_BY_ID = `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE d.endpoint_id = ? AND d.id = ?`;
-
-/*
- * Due deliveries of enabled endpoints, oldest due first. One waits while an earlier event of its document to the same
- * endpoint is being sent or not tried yet, so that a document's events arrive in order when none fails; an earlier
- * one that failed (waiting for its retry) no longer holds the later ones back. Pending ones are read in the order
- * of the (status, next_attempt_at) index, so a claim stops after `limit` rows however long the backlog; ones whose
- * lease ran out (their dispatcher died) are few, and read apart.
- */
-const CLAIMABLE = `EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = d.endpoint_id AND e.enabled = 1)
-    AND NOT EXISTS (
-      SELECT 1 FROM webhook_deliveries p
-      WHERE p.endpoint_id = d.endpoint_id AND p.document_id = d.document_id AND p.occurred_at < d.occurred_at
-        AND (p.status = 'sending' OR (p.status = 'pending' AND p.attempts = 0)))`;
-const DUE_DELIVERIES = `SELECT d.id FROM webhook_deliveries d
-  WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND ${CLAIMABLE}
-  ORDER BY d.next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED`;
-const EXPIRED_DELIVERIES = `SELECT d.id FROM webhook_deliveries d
-  WHERE d.status = 'sending' AND d.lease_until < ? AND ${CLAIMABLE}
-  ORDER BY d.lease_until LIMIT ? FOR UPDATE SKIP LOCKED`;
 
 /** `id` as the SQL text of a delivery id: `dlv_`, the event's random part, and ten of the endpoint's. */
 const DELIVERY_ID_SQL = "'dlv_' || substr(ev.id, 5) || substr(s.endpoint_id, 4, 10)";
@@ -329,72 +305,4 @@ export async function retryWebhookDelivery(
     const row = await tx.get<DeliveryRow>(DELIVERY_BY_ID, [endpointId, deliveryId]);
     return row ? toDelivery(row) : null;
   });
-}
-
-export async function claimWebhookDeliveries(
-  db: SqlDatabase,
-  owner: string,
-  options: { now: Date; leaseMs: number; limit: number },
-): Promise<ClaimedWebhookDelivery[]> {
-  const now = options.now.getTime();
-  return db.transaction(async (tx) => {
-    const expired = await tx.all<{ id: string }>(EXPIRED_DELIVERIES, [now, options.limit]);
-    const due = expired.length < options.limit ? await tx.all<{ id: string }>(DUE_DELIVERIES, [now, options.limit - expired.length]) : [];
-    due.unshift(...expired);
-    if (due.length === 0) return [];
-    const ids = due.map((row) => row.id);
-    const list = ids.map(() => '?').join(', ');
-    await tx.run(
-      `UPDATE webhook_deliveries SET status = 'sending', attempts = attempts + 1, lease_owner = ?, lease_until = ?,
-         updated_at = ?
-       WHERE id IN (${list})`,
-      [owner, now + options.leaseMs, now, ...ids],
-    );
-    const rows = await tx.all<ClaimedRow>(
-      `SELECT ${CLAIMED_COLUMNS} FROM webhook_deliveries d
-       JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN webhook_events ev ON ev.id = d.event_id
-       WHERE d.id IN (${list}) ORDER BY d.occurred_at`,
-      ids,
-    );
-    return rows.map(toClaimed);
-  });
-}
-
-export async function finishWebhookDelivery(
-  db: SqlDatabase,
-  owner: string,
-  deliveryId: string,
-  outcome: WebhookAttemptOutcome,
-): Promise<boolean> {
-  const at = toMillis(outcome.at);
-  const changed = await db.groupCommit((tx) =>
-    tx.run(
-      `UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL,
-         last_status_code = ?, last_error = ?, last_response_body = ?, last_duration_ms = ?, updated_at = ?,
-         delivered_at = ?
-       WHERE id = ? AND status = 'sending' AND lease_owner = ?`,
-      [
-        outcome.status,
-        outcome.nextAttemptAt === null ? null : toMillis(outcome.nextAttemptAt),
-        outcome.statusCode,
-        outcome.error,
-        outcome.responseBody,
-        Math.round(outcome.durationMs),
-        at,
-        outcome.status === 'succeeded' ? at : null,
-        deliveryId,
-        owner,
-      ],
-    ),
-  );
-  return changed === 1;
-}
-
-export async function nextWebhookDeliveryDue(db: SqlDatabase): Promise<IsoTime | null> {
-  const row = await db.get<{ next_attempt_at: number | string }>(
-    `SELECT d.next_attempt_at FROM webhook_deliveries d
-     WHERE d.status = 'pending' AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = d.endpoint_id AND e.enabled = 1)
-     ORDER BY d.next_attempt_at LIMIT 1`,
-  );
-  return row ? new Date(Number(row.next_attempt_at)).toISOString() : null;
 }

@@ -23,7 +23,7 @@ import { storageEngines, type StorageEngine } from '../storage/test-engines.js';
 import type { DocumentRecord, Organization, Storage } from '../storage/types.js';
 import { pngDataUrl } from '../submissions/test-png.js';
 import { sharedPdfPool, type PdfPool } from '../pdf/pool/index.js';
-import { SealWorker } from '../sealing/seal-worker.js';
+import { sealRunner } from '../sealing/seal-kind.js';
 import { createTestPki } from '../sealing/signing/test-pki.js';
 import type { SigningKey } from '../sealing/types.js';
 import { sampleValue } from '../pdf/sample-values.js';
@@ -198,7 +198,7 @@ export async function createTestApp(
     },
     async sealDue(key) {
       const signing = key ?? (await createTestPki()).selfSigned;
-      const worker = new SealWorker({
+      const worker = sealRunner({
         storage,
         pdfPool: sharedPdfPool(),
         logger,
@@ -206,7 +206,7 @@ export async function createTestApp(
         signingKey: async () => signing,
       });
       let ran = 0;
-      while (await worker.runOnce()) ran++;
+      while (await worker.runOnce('seal')) ran++;
       return ran;
     },
     async close() {
