@@ -246,10 +246,10 @@ export class JobRunner {
       const delay = retryDelay(kind.options.backoff, job.attempts, { requestedMs: outcome.requestedDelayMs, random: this.#random });
       settlement =
         delay === null
-          ? { state: 'dead', at, error: outcome.error, details: outcome.details }
+          ? { state: 'dead', at, error: outcome.error, details: outcome.details, retryable: true }
           : { state: 'pending', at, runAt: new Date(at.getTime() + delay), error: outcome.error, details: outcome.details };
     } else if (outcome.state === 'dead') {
-      settlement = { state: 'dead', at, error: outcome.error, details: outcome.details };
+      settlement = { state: 'dead', at, error: outcome.error, details: outcome.details, retryable: false };
       effects = outcome.effects;
     } else {
       settlement = { state: 'done', at, details: outcome.details };

@@ -40,7 +40,7 @@ export interface JobSummary {
 export type Settlement<D = unknown> =
   | { state: 'done'; at: Date; details?: D }
   | { state: 'pending'; at: Date; runAt: Date; error: string; details?: D }
-  | { state: 'dead'; at: Date; error: string; details?: D };
+  | { state: 'dead'; at: Date; error: string; details?: D; /** Whether waiting could have helped (its attempts ran out). */ retryable?: boolean };
 
 /** What claims a kind's due jobs and records how they end, each query checking the lease. */
 export interface JobQueue<J extends ClaimedJob = ClaimedJob, D = unknown> {

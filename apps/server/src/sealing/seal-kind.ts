@@ -120,7 +120,7 @@ export function sealKind(options: SealKindOptions): JobKind<ClaimedSeal, SealDet
       if (!recorded) log.warn('seal discarded: the job was taken over by another worker or is already sealed');
       else if (settlement.state === 'done') log.info(settlement.details ?? {}, 'document sealed');
       else if (settlement.state === 'pending') log.warn({ reason: settlement.error, retryAt: settlement.runAt.toISOString() }, 'seal attempt failed; it will be retried');
-      else log.error({ reason: settlement.error, attempts: job.attempts }, 'seal failed; `signet jobs retry` runs it again');
+      else log.error({ reason: settlement.error, retryable: settlement.retryable ?? false, attempts: job.attempts }, 'seal failed; `signet jobs retry` runs it again');
     },
   };
 }
