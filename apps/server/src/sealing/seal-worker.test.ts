@@ -10,7 +10,7 @@ import { sealRunner } from './seal-kind.js';
 
 const sqlite = (await storageEngines()).find((engine) => engine.name === 'sqlite')!;
 
-describe('SealWorker', () => {
+describe('the seal job kind', () => {
   let storage: Storage;
   beforeEach(async () => {
     storage = await sqlite.open();
