@@ -4,7 +4,7 @@ import { toMillis } from '../storage/schema.js';
 import type { Queryable, SqlDatabase } from '../storage/sql-database.js';
 import type { Tables } from '../storage/tables.js';
 import type { ClaimedWebhookDelivery, IsoTime, WebhookAttemptOutcome, WebhookDeliveryStatus } from '../storage/types.js';
-import { toClaimed, type ClaimedRow } from '../storage/webhook-rows.js';
+import { CLAIMED_SELECT, toClaimed, type ClaimedRow } from '../storage/webhook-rows.js';
 
 /*
  * The webhook kind's queue: `webhook_deliveries`, one row per event and endpoint, which is also the delivery history
@@ -97,29 +97,7 @@ export async function claimWebhookDeliveries(
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
       .innerJoin('webhook_events as ev', 'ev.id', 'd.event_id')
-      .select([
-        'd.id',
-        'd.endpoint_id',
-        'd.event_id',
-        'd.event_type',
-        'd.document_id',
-        'd.status',
-        'd.attempts',
-        'd.next_attempt_at',
-        'd.lease_owner',
-        'd.last_status_code',
-        'd.last_error',
-        'd.last_response_body',
-        'd.last_duration_ms',
-        'd.created_at',
-        'd.delivered_at',
-        'e.organization_id',
-        'e.url',
-        'e.secret',
-        'e.previous_secret',
-        'e.previous_secret_expires_at',
-        'ev.body',
-      ])
+      .select(CLAIMED_SELECT)
       .where('d.id', 'in', ids)
       .orderBy('d.occurred_at')
       .execute();
