@@ -3,18 +3,14 @@ import { writeChunks } from './chunks.js';
 import { toMillis } from './schema.js';
 import {
   AUDIT_EVENT_COLUMNS,
-  SEALED_DOCUMENT_COLUMNS,
-  SEAL_JOB_COLUMNS,
   byOccurrence,
   toAuditEvent,
   toSealJob,
   toSealedDocument,
   type AuditEventRow,
-  type SealJobRow,
-  type SealedDocumentRow,
 } from './sealing-rows.js';
 import type { Queryable, SqlDatabase } from './sql-database.js';
-import type { NewAuditEvent, SealJob, SealJobSizeLimit, SealJobStatus, SealState, SealedDocument } from './types.js';
+import type { NewAuditEvent, SealJob, SealJobStatus, SealState, SealedDocument } from './types.js';
 
 /*
  * The sealing half of `SqlStorage` (its `Storage` methods delegate here): the audit trail, the seal jobs' outbox
@@ -23,8 +19,6 @@ import type { NewAuditEvent, SealJob, SealJobSizeLimit, SealJobStatus, SealState
 
 const INSERT_EVENT = `INSERT INTO audit_events (id, document_id, type, occurred_at, ip, user_agent)
   VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
-const JOB_BY_DOCUMENT = `SELECT ${SEAL_JOB_COLUMNS} FROM seal_jobs WHERE document_id = ?`;
-const SEALED_BY_DOCUMENT = `SELECT ${SEALED_DOCUMENT_COLUMNS} FROM sealed_documents WHERE document_id = ?`;
 
 /** Each type of event happens once per document, so its id is made of both (the upgrade's backfill names them so). */
 const eventId = (documentId: string, type: AuditEventType): string => `evt_${type.slice('document.'.length)}_${documentId}`;
@@ -100,32 +94,33 @@ export async function listSealJobs(db: SqlDatabase, options: { status?: SealJobS
   return rows.map(toSealJob);
 }
 
+/** A document's seal job and its sealed file's record, each null until it exists. */
 export async function getSealState(db: SqlDatabase, documentId: string): Promise<SealState> {
   const [job, sealed] = await Promise.all([
-    db.get<SealJobRow>(JOB_BY_DOCUMENT, [documentId]),
-    db.get<SealedDocumentRow>(SEALED_BY_DOCUMENT, [documentId]),
+    db.query.selectFrom('seal_jobs').selectAll().where('document_id', '=', documentId).executeTakeFirst(),
+    db.query.selectFrom('sealed_documents').selectAll().where('document_id', '=', documentId).executeTakeFirst(),
   ]);
   return { job: job ? toSealJob(job) : null, sealed: sealed ? toSealedDocument(sealed) : null };
 }
 
+/** The sealed files whose SHA-256 is `sha256`, by document. */
 export async function findSealedBySha256(db: SqlDatabase, sha256: string): Promise<SealedDocument[]> {
-  const rows = await db.all<SealedDocumentRow>(
-    `SELECT ${SEALED_DOCUMENT_COLUMNS} FROM sealed_documents WHERE sha256 = ? ORDER BY document_id`,
-    [sha256],
-  );
+  const rows = await db.query.selectFrom('sealed_documents').selectAll().where('sha256', '=', sha256).orderBy('document_id').execute();
   return rows.map(toSealedDocument);
 }
 
+/** A secret the server stored (`stored_secrets`), or null. */
 export async function getStoredSecret(db: SqlDatabase, name: string): Promise<Uint8Array | null> {
-  const row = await db.get<{ value: Uint8Array }>('SELECT value FROM stored_secrets WHERE name = ?', [name]);
+  const row = await db.query.selectFrom('stored_secrets').select('value').where('name', '=', name).executeTakeFirst();
   return row ? row.value : null;
 }
 
+/** Stores `value` as `name` unless one is stored already; resolves with the one stored (the first writer's). */
 export async function putStoredSecretIfAbsent(db: SqlDatabase, name: string, value: Uint8Array): Promise<Uint8Array> {
-  await db.run('INSERT INTO stored_secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [
-    name,
-    value,
-    Date.now(),
-  ]);
+  await db.query
+    .insertInto('stored_secrets')
+    .values({ name, value, created_at: Date.now() })
+    .onConflict((conflict) => conflict.column('name').doNothing())
+    .execute();
   return (await getStoredSecret(db, name))!;
 }
