@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import type { Queryable } from '../storage/sql-database.js';
+import { renewLeases, settledColumns } from './lease.js';
 import type { Tables } from '../storage/tables.js';
 import type { ClaimedJob, HandlerResult, JobContext, JobKind, JobKindOptions, JobQueue, JobState, JobSummary } from './types.js';
 
@@ -105,29 +106,11 @@ export function genericQueue(name: string): JobQueue<GenericJob> {
         return rows.map((row) => ({ id: row.id, kind: row.kind, key: row.key, attempts: Number(row.attempts), payload: JSON.parse(row.payload) as unknown }));
       });
     },
-    async renew(db, owner, ids, until) {
-      if (ids.length === 0) return 0;
-      const result = await db.query
-        .updateTable('jobs')
-        .set({ lease_until: until.getTime() })
-        .where('id', 'in', ids)
-        .where('status', '=', 'running')
-        .where('lease_owner', '=', owner)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows);
-    },
+    renew: (db, owner, ids, until) => renewLeases(db, { name: 'jobs', id: 'id', running: 'running' }, owner, ids, until),
     async settle(tx, owner, job, settlement) {
-      const at = settlement.at.getTime();
       const result = await tx.query
         .updateTable('jobs')
-        .set({
-          status: settlement.state,
-          run_at: settlement.state === 'pending' ? settlement.runAt.getTime() : at,
-          last_error: settlement.state === 'done' ? null : settlement.error,
-          lease_owner: null,
-          lease_until: null,
-          updated_at: at,
-        })
+        .set(settledColumns(settlement, settlement.state))
         .where('id', '=', job.id)
         .where('status', '=', 'running')
         .where('lease_owner', '=', owner)

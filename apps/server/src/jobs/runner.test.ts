@@ -1,26 +1,13 @@
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createLogger } from '../logger.js';
 import { storageEngines } from '../storage/test-engines.js';
+import { capturingLogger } from '../test-support/harness.js';
 import type { Storage } from '../storage/types.js';
 import { defineJobKind, enqueueJob, genericQueue, NonRetryable, type GenericJob } from './generic-queue.js';
 import { JobRunner } from './runner.js';
 import type { HandlerResult, JobKindOptions } from './types.js';
 
 const engines = await storageEngines();
-
-/** A logger whose lines are kept, parsed. */
-function keptLogger() {
-  const logs: Array<Record<string, unknown>> = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line) logs.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: createLogger('info', sink), logs };
-}
 
 const greeting = z.object({ to: z.string().min(1), times: z.number().int().positive() });
 type Greeting = z.infer<typeof greeting>;
@@ -61,7 +48,7 @@ describe.each(engines)('the job runner on $name', (engine) => {
   /** A `greeting` kind whose handler does `run`, registered on a new runner over `storage`. */
   function greetings(run: (job: GenericJob<Greeting>) => Promise<HandlerResult>, options: Partial<JobKindOptions> = {}) {
     const kind = defineJobKind({ name: 'greeting', schema: greeting, options: { ...OPTIONS, ...options }, handler: run });
-    const { logger, logs } = keptLogger();
+    const { logger, logs } = capturingLogger();
     const created = new JobRunner({ db: storage.db, logger, now: () => new Date(clock) });
     created.register(kind);
     runners.push(created);
@@ -182,7 +169,7 @@ describe.each(engines)('the job runner on $name', (engine) => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     const slow = defineJobKind({ name: 'slow', schema: greeting, options: { ...OPTIONS, leaseMs: 300, renewLeases: true }, handler: () => gate });
     // The real clock here, so that each renewal moves the lease forward as time passes.
-    const live = new JobRunner({ db: storage.db, logger: keptLogger().logger });
+    const live = new JobRunner({ db: storage.db, logger: capturingLogger().logger });
     live.register(slow);
     runners.push(live);
     await enqueueJob(storage.db, slow, { to: 'Ada', times: 1 });
@@ -200,7 +187,7 @@ describe.each(engines)('the job runner on $name', (engine) => {
     const { kind, runner: created } = greetings(async () => void ran.push(Date.now()), { pollMs: 60_000 });
     runner = created;
     clock = Date.now();
-    const live = new JobRunner({ db: storage.db, logger: keptLogger().logger });
+    const live = new JobRunner({ db: storage.db, logger: capturingLogger().logger });
     live.register(kind);
     runners.push(live);
     live.start();

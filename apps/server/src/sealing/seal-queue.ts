@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { renewLeases, settledColumns } from '../jobs/lease.js';
 import type { JobQueue, JobState, Settlement } from '../jobs/types.js';
 import { listSealJobs, retrySealJob } from '../storage/sealing-store.js';
 import { toSealJob } from '../storage/sealing-rows.js';
@@ -84,29 +85,11 @@ export function sealQueue(options: { lanes?: Record<string, SealJobSizeLimit> } 
         return claimed;
       });
     },
-    async renew(db, owner, ids, until) {
-      if (ids.length === 0) return 0;
-      const result = await db.query
-        .updateTable('seal_jobs')
-        .set({ lease_until: until.getTime() })
-        .where('document_id', 'in', ids)
-        .where('status', '=', 'running')
-        .where('lease_owner', '=', owner)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows);
-    },
+    renew: (db, owner, ids, until) => renewLeases(db, { name: 'seal_jobs', id: 'document_id', running: 'running' }, owner, ids, until),
     async settle(tx, owner, job, settlement: Settlement) {
-      const at = settlement.at.getTime();
       const result = await tx.query
         .updateTable('seal_jobs')
-        .set({
-          status: STATUS[settlement.state],
-          run_at: settlement.state === 'pending' ? settlement.runAt.getTime() : at,
-          last_error: settlement.state === 'done' ? null : settlement.error,
-          lease_owner: null,
-          lease_until: null,
-          updated_at: at,
-        })
+        .set(settledColumns(settlement, STATUS[settlement.state]))
         .where('document_id', '=', job.id)
         .where('status', '=', 'running')
         .where('lease_owner', '=', owner)

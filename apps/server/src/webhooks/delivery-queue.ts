@@ -1,4 +1,5 @@
 import type { ExpressionBuilder } from 'kysely';
+import { renewLeases } from '../jobs/lease.js';
 import type { JobQueue, JobState, JobSummary, Settlement } from '../jobs/types.js';
 import { toMillis } from '../storage/schema.js';
 import type { Queryable, SqlDatabase } from '../storage/sql-database.js';
@@ -47,6 +48,24 @@ function claimable(eb: Deliveries) {
   ]);
 }
 
+/** Ids of claimable deliveries in `status` whose `column` is before `before`, oldest first, locked (skipping locked ones). */
+function claimableIds(
+  tx: Queryable,
+  { status, column, before, limit }: { status: WebhookDeliveryStatus; column: 'd.lease_until' | 'd.next_attempt_at'; before: number; limit: number },
+): Promise<Array<{ id: string }>> {
+  return tx.query
+    .selectFrom('webhook_deliveries as d')
+    .select('d.id')
+    .where('d.status', '=', status)
+    .where(column, '<', before)
+    .where(claimable)
+    .orderBy(column)
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
 /**
  * Takes up to `limit` due deliveries (pending and due, or sending with a lease that ran out) of enabled endpoints
  * for `owner` until `now + leaseMs`, counting an attempt each, oldest event first. Pending ones are read in the
@@ -61,31 +80,8 @@ export async function claimWebhookDeliveries(
 ): Promise<ClaimedWebhookDelivery[]> {
   const now = options.now.getTime();
   return db.transaction(async (tx) => {
-    const expired = await tx.query
-      .selectFrom('webhook_deliveries as d')
-      .select('d.id')
-      .where('d.status', '=', 'sending')
-      .where('d.lease_until', '<', now)
-      .where(claimable)
-      .orderBy('d.lease_until')
-      .limit(options.limit)
-      .forUpdate()
-      .skipLocked()
-      .execute();
-    const due =
-      expired.length < options.limit
-        ? await tx.query
-            .selectFrom('webhook_deliveries as d')
-            .select('d.id')
-            .where('d.status', '=', 'pending')
-            .where('d.next_attempt_at', '<=', now)
-            .where(claimable)
-            .orderBy('d.next_attempt_at')
-            .limit(options.limit - expired.length)
-            .forUpdate()
-            .skipLocked()
-            .execute()
-        : [];
+    const expired = await claimableIds(tx, { status: 'sending', column: 'd.lease_until', before: now, limit: options.limit });
+    const due = expired.length < options.limit ? await claimableIds(tx, { status: 'pending', column: 'd.next_attempt_at', before: now + 1, limit: options.limit - expired.length }) : [];
     const ids = [...expired, ...due].map((row) => row.id);
     if (ids.length === 0) return [];
     await tx.query
@@ -165,17 +161,7 @@ function toOutcome(settlement: Settlement<DeliveryAttempt>): WebhookAttemptOutco
 export function deliveryQueue(): JobQueue<ClaimedWebhookDelivery, DeliveryAttempt> {
   return {
     claim: (db, { owner, now, leaseMs, limit }) => claimWebhookDeliveries(db, owner, { now, leaseMs, limit }),
-    async renew(db, owner, ids, until) {
-      if (ids.length === 0) return 0;
-      const result = await db.query
-        .updateTable('webhook_deliveries')
-        .set({ lease_until: until.getTime() })
-        .where('id', 'in', ids)
-        .where('status', '=', 'sending')
-        .where('lease_owner', '=', owner)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows);
-    },
+    renew: (db, owner, ids, until) => renewLeases(db, { name: 'webhook_deliveries', id: 'id', running: 'sending' }, owner, ids, until),
     settle: (tx, owner, job, settlement) => recordDeliveryAttempt(tx, owner, job.id, toOutcome(settlement)),
     nextDue,
     async list(db, { state, limit }) {
