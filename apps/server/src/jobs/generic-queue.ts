@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Queryable } from '../storage/sql-database.js';
 import { renewLeases, settledColumns } from './lease.js';
 import type { Tables } from '../storage/tables.js';
@@ -49,11 +49,11 @@ const newJobId = () => `job_${randomBytes(18).toString('base64url')}`;
  */
 export async function enqueueJob<P>(
   tx: Queryable,
-  kind: { name: string; schema: z.ZodType<P> },
+  kind: { name: string; payloadSchema: z.ZodType<P> },
   payload: P,
   options: { key?: string; runAt?: Date } = {},
 ): Promise<string | null> {
-  const checked = kind.schema.parse(payload);
+  const checked = kind.payloadSchema.parse(payload);
   const now = Date.now();
   const id = newJobId();
   const result = await tx.query
@@ -148,9 +148,6 @@ export function genericQueue(name: string): JobQueue<GenericJob> {
   };
 }
 
-/** A stored payload its kind's schema refuses. */
-export class InvalidPayload extends Error {}
-
 /**
  * A kind of job on the `jobs` table: what the next kinds (e-mail, bulk creation, imports) need to run under the one
  * runner. The handler gets the checked payload; a thrown error is retried on `options.backoff` (a `NonRetryable`
@@ -169,20 +166,17 @@ export function defineJobKind<P>(definition: {
   schema: z.ZodType<P>;
   options: JobKindOptions;
   handler(job: GenericJob<P>, context: JobContext & { lane: string }): Promise<HandlerResult>;
-}): JobKind<GenericJob> & { schema: z.ZodType<P> } {
+}): JobKind<GenericJob<P>> & { payloadSchema: z.ZodType<P> } {
   const { name, schema, options, handler } = definition;
   return {
     name,
-    schema,
+    // The runner checks each claimed job (its stored payload included) against this before the handler runs.
+    schema: z.object({ id: z.string(), kind: z.literal(name), key: z.string().nullable(), attempts: z.number().int(), payload: schema }) as z.ZodType<GenericJob<P>>,
+    payloadSchema: schema,
     options,
-    queue: genericQueue(name),
-    handler(job, context) {
-      // A stored payload the schema no longer accepts (it changed under a waiting job) dies with the reason.
-      const parsed = schema.safeParse(job.payload);
-      if (!parsed.success) throw new InvalidPayload(`the payload does not match the ${name} job's schema: ${parsed.error.message}`);
-      return handler({ ...job, payload: parsed.data }, context);
-    },
-    retryable: (error) => !(error instanceof NonRetryable) && !(error instanceof InvalidPayload),
+    queue: genericQueue(name) as unknown as JobQueue<GenericJob<P>>,
+    handler,
+    retryable: (error) => !(error instanceof NonRetryable),
   };
 }
 

@@ -73,6 +73,19 @@ describe.each(engines)('the job runner on $name', (engine) => {
     expect(await enqueueJob(storage.db, kind, { to: 'Bo', times: 1 }, { key: 'k' })).toBeNull();
   });
 
+  it('marks a job whose stored payload its schema no longer accepts dead, with the reason, without running it', async () => {
+    let ran = 0;
+    const { kind, runner: created } = greetings(async () => void ran++);
+    runner = created;
+    const id = (await enqueueJob(storage.db, kind, { to: 'Ada', times: 1 }))!;
+    await storage.db.query.updateTable('jobs').set({ payload: '{"to":"","times":0}' }).where('id', '=', id).execute();
+    expect(await runner.runOnce('greeting')).toBe(true);
+    expect(ran).toBe(0);
+    const [job] = await runner.list({ limit: 1 });
+    expect(job).toMatchObject({ id, state: 'dead', attempts: 1 });
+    expect(job!.lastError).toMatch(/^the job does not match the greeting kind's schema: /);
+  });
+
   it('retries a failed attempt on the backoff, with jitter, and marks the job dead with its reason after the last', async () => {
     const { kind, runner: created, logs } = greetings(async () => {
       throw new Error('the mail server did not answer');

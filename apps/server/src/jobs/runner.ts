@@ -214,10 +214,16 @@ export class JobRunner {
       await this.#settle(kind, job, { state: 'dead', error }, log);
       return;
     }
+    const parsed = kind.schema.safeParse(job);
+    if (!parsed.success) {
+      // Stored before its kind's schema changed, or written by hand: running it again cannot help.
+      await this.#settle(kind, job, { state: 'dead', error: `the job does not match the ${kind.name} kind's schema: ${parsed.error.message}` }, log);
+      return;
+    }
     const renewal = kind.options.renewLeases ? this.#renewEvery(kind, job, log) : undefined;
     let result: HandlerResult;
     try {
-      result = await kind.handler(job, { db: this.#options.db, logger: log, now: this.#now, owner: this.owner, lane });
+      result = await kind.handler(parsed.data, { db: this.#options.db, logger: log, now: this.#now, owner: this.owner, lane });
     } catch (error) {
       const reason = kind.reason ? kind.reason(error) : error instanceof Error ? error.message : String(error);
       const retryable = kind.retryable ? kind.retryable(error) : true;

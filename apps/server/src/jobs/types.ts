@@ -117,13 +117,14 @@ export interface JobKindOptions {
 }
 
 /**
- * A kind of job: `name`, the `schema` of its payload, the `handler` that runs one, `options`, and (for a kind with a
- * table of its own) its `queue`. A thrown error is a failed attempt, retried on the backoff when `retryable` says
- * so (default: always) and dead once the attempts are used up.
+ * A kind of job: `name`, the `schema` of a job as claimed (its payload), the `handler` that runs one, `options`, and
+ * its `queue`. The runner checks each claimed job against the schema and hands the handler what it parsed; a job
+ * that does not match is dead at once, with the reason. A thrown error is a failed attempt, retried on the backoff
+ * when `retryable` says so (default: always) and dead once the attempts are used up.
  */
 export interface JobKind<J extends ClaimedJob = ClaimedJob, D = unknown> {
   name: string;
-  schema?: z.ZodType;
+  schema: z.ZodType<J>;
   queue: JobQueue<J, D>;
   options: JobKindOptions;
   handler(job: J, context: JobContext & { lane: string }): Promise<HandlerResult<D>>;

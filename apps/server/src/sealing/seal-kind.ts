@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { z } from 'zod';
 import type { SealingConfig } from '../config.js';
 import { JobRunner } from '../jobs/runner.js';
 import type { JobKind, JobKindOptions, Lane } from '../jobs/types.js';
@@ -15,6 +16,14 @@ import type { SealInput, SigningKey } from './types.js';
 
 /** The longest wait between two attempts of a seal, however many it has had. */
 const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
+
+/** A seal job as claimed: the document to seal, and the submission that completed it. */
+const sealJobSchema = z.looseObject({
+  id: z.string().startsWith('doc_'),
+  documentId: z.string().startsWith('doc_'),
+  submissionId: z.string().min(1),
+  attempts: z.number().int().positive(),
+}) as unknown as z.ZodType<ClaimedSeal>;
 
 /** The lane of the loop that takes no large document (`isLargeDocument`). */
 const SMALL_LANE = 'small';
@@ -80,6 +89,7 @@ export function sealKind(options: SealKindOptions): JobKind<ClaimedSeal, SealDet
   };
   return {
     name: 'seal',
+    schema: sealJobSchema,
     queue: sealQueue({ lanes: { [SMALL_LANE]: smallDocumentSize(config.limits, base) } }),
     options: jobOptions,
     async handler(job, { now }) {

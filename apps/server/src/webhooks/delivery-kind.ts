@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { WebhooksConfig } from '../config.js';
 import type { JobKind } from '../jobs/types.js';
 import type { Logger } from '../logger.js';
@@ -6,6 +7,19 @@ import type { ClaimedWebhookDelivery, Storage } from '../storage/types.js';
 import { deliveryQueue, type DeliveryAttempt } from './delivery-queue.js';
 import { WEBHOOK_JITTER } from './schedule.js';
 import type { WebhookSender } from './send.js';
+
+/** A delivery as claimed: what is sent (the event's id and body), where, and the endpoint's secrets. */
+const deliverySchema = z.looseObject({
+  id: z.string().startsWith('dlv_'),
+  eventId: z.string().startsWith('msg_'),
+  eventType: z.string().min(1),
+  webhookId: z.string().min(1),
+  organizationId: z.string().min(1),
+  url: z.string().url(),
+  body: z.string(),
+  secret: z.instanceof(Uint8Array),
+  attempts: z.number().int().positive(),
+}) as unknown as z.ZodType<ClaimedWebhookDelivery>;
 
 /** Most deliveries taken (and events fanned out) in one claim. */
 const CLAIM_BATCH = 100;
@@ -42,6 +56,7 @@ export function deliveryKind(options: DeliveryKindOptions): JobKind<ClaimedWebho
   const { storage, sender, config } = options;
   return {
     name: 'webhook',
+    schema: deliverySchema,
     queue: deliveryQueue(),
     options: {
       leaseMs: config.leaseMs,
