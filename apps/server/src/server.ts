@@ -6,7 +6,7 @@ import { createRateLimits } from './rate-limit/index.js';
 import { resolveSecret } from './secret.js';
 import { openStorage } from './storage/index.js';
 import { createPdfPool } from './pdf-worker/index.js';
-import { startWebhookDispatcher } from './webhooks/start.js';
+import { startJobs } from './jobs/start.js';
 
 export interface RunningServer {
   url: string;
@@ -35,17 +35,17 @@ export async function startServer(options: {
   });
   const pdfPool = createPdfPool(config.pdfPool);
   pdfPool.warm();
-  // Seals completed submissions in this process, unless SEAL_WORKER=false leaves it to `signet worker`.
-  // Loaded only then: the signing libraries (@libpdf/core, ~33 MiB, 0.4 s) stay out of a server that does not seal.
-  const sealWorker = config.sealing.worker
-    ? await (await import('./sealing/start.js')).startSealWorker({ config, storage, pdfPool, secret, logger })
-    : undefined;
-  // Sends webhook events from this process, unless WEBHOOK_DISPATCHER=false leaves it to `signet worker`.
-  // It yields to the requests this server is answering (`activity`): deliveries wait, durably, while clients do not.
+  // The one job runner: seals completed submissions unless SEAL_WORKER=false, and sends webhook events unless
+  // WEBHOOK_DISPATCHER=false (both left to `signet worker` then). Deliveries yield to the requests this server is
+  // answering (`activity`): they wait, durably, while clients do not.
   const activity = { inFlight: 0 };
-  const webhookDispatcher = config.webhooks.dispatcher
-    ? startWebhookDispatcher({ config, storage, secret, logger, busy: () => activity.inFlight > 0 })
-    : undefined;
+  const { sealing, webhooks } = config;
+  const jobs =
+    sealing.worker || webhooks.dispatcher
+      ? await startJobs({ config, storage, pdfPool, secret, logger, seal: sealing.worker, webhooks: webhooks.dispatcher, busy: () => activity.inFlight > 0 })
+      : undefined;
+  const sealWorker = sealing.worker && jobs ? { wake: () => jobs.wake('seal') } : undefined;
+  const webhookDispatcher = webhooks.dispatcher && jobs ? { wake: () => jobs.wake('webhook') } : undefined;
   let shuttingDown = false;
   const app = createApp(
     { storage, rateLimits, config, secret, logger, pdfPool, sealWorker, webhookDispatcher, activity },
@@ -78,10 +78,9 @@ export async function startServer(options: {
       await Promise.race([drained, timeout]);
       clearInterval(reaper);
       server.closeAllConnections();
-      // A seal under way finishes (it is durable once stored); one cut short is taken over when its lease runs out.
-      await sealWorker?.stop();
-      // Attempts under way end (15 s at most); one cut short is sent again when its lease runs out.
-      await webhookDispatcher?.stop();
+      // Jobs under way end: a seal is durable once stored, a webhook attempt takes 15 s at most; one cut short is
+      // taken over when its lease runs out.
+      await jobs?.stop();
       await pdfPool.close();
       await storage.close();
       await rateLimits.close();

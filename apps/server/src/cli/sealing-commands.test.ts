@@ -10,6 +10,8 @@ import { createTestPki, type TestPki } from '../../test/sealing/signing/test-pki
 import { sealedIn, signet, startSealing, until } from '../../test/sealing/test-seal-jobs.js';
 import { openStorage } from '../storage/index.js';
 import type { DocumentRecord, SealJob } from '../storage/types.js';
+import { deliveryQueue } from '../webhooks/delivery-queue.js';
+import type { JobSummary } from '../jobs/types.js';
 import { buildPayload, call, createTestApp, type TestApp } from '../../test/support/harness.js';
 
 /*
@@ -107,6 +109,19 @@ describe.concurrent('signet jobs, documents signed and verify', { timeout: COMMA
     expect(jobs[2]).toMatchObject({ attempts: 1, leaseOwner: null, lastError: expect.stringMatching(/has expired/) });
   });
 
+  it('jobs list --kind and --status keep to a kind and a state, in the runner\'s words or the kind\'s', async () => {
+    const [dead, failedWord, webhooks] = await Promise.all([
+      signet(env, 'jobs', 'list', '--kind', 'seal', '--status', 'dead', '--json'),
+      signet(env, 'jobs', 'list', '--status', 'failed'),
+      signet(env, 'jobs', 'list', '--kind', 'webhook'),
+    ]);
+    expect((JSON.parse(dead.stdout) as JobSummary[]).map((job) => [job.kind, job.id, job.state, job.status])).toEqual([
+      ['seal', failed.id, 'dead', 'failed'],
+    ]);
+    expect(failedWord.stdout.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^${failed.id} {2}failed `))]);
+    expect(webhooks).toMatchObject({ code: 0, stdout: 'No jobs.\n' });
+  });
+
   it('jobs retry refuses, with one line, an unknown document and a sealed one', async () => {
     const [unknown, done] = await Promise.all([
       signet(env, 'jobs', 'retry', 'doc_nothere'),
@@ -184,5 +199,28 @@ describe('signet jobs retry, then signet worker', { timeout: COMMAND_TIMEOUT_MS 
     } finally {
       await worker.kill9();
     }
+  });
+});
+
+describe('signet jobs with webhook deliveries', { timeout: COMMAND_TIMEOUT_MS }, () => {
+  it('lists a delivery that gave up among the jobs, and retry makes it due again with a fresh count', async () => {
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    const created = await call(t, 'POST', '/webhooks', { key: sk, body: { url: 'https://93.184.216.34/hooks', events: ['document.sealed'] } });
+    expect(created.status).toBe(201);
+    const { id: webhookId } = ((await created.json()) as { data: { id: string } }).data;
+    const test = await call(t, 'POST', `/webhooks/${webhookId}/test`, { key: sk });
+    expect(test.status).toBe(202);
+    // Its dispatcher gave up on it (the last attempt of the schedule).
+    const queue = deliveryQueue();
+    const [taken] = await queue.claim(t.storage.db, { owner: 'gone', now: new Date(), leaseMs: 60_000, limit: 1 });
+    expect(await queue.settle(t.storage.db, 'gone', taken!, { state: 'dead', at: new Date(), error: 'HTTP 500' })).toBe(true);
+
+    const listed = await signet(env, 'jobs', 'list', '--kind', 'webhook', '--status', 'dead', '--json');
+    expect(JSON.parse(listed.stdout)).toMatchObject([{ kind: 'webhook', id: taken!.id, state: 'dead', status: 'failed', attempts: 1, lastError: 'HTTP 500', webhookId }]);
+    const retried = await signet(env, 'jobs', 'retry', taken!.id);
+    expect(retried).toMatchObject({ code: 0, stdout: `Delivery ${taken!.id} queued again (a running dispatcher sends it: signet serve or signet worker).\n` });
+    const [delivery] = await t.storage.listWebhookDeliveries(webhookId, { limit: 10 });
+    expect(delivery).toMatchObject({ id: taken!.id, status: 'pending', attempts: 0 });
+    expectRefusal(await signet(env, 'jobs', 'retry', 'dlv_nothere'), /no job dlv_nothere that is dead or waiting/);
   });
 });

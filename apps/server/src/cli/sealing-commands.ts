@@ -7,16 +7,25 @@ import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { resolveSecret } from '../secret.js';
 import { openStorage } from '../storage/index.js';
-import type { SealJob, SealJobStatus } from '../storage/types.js';
+import { listJobs, retryJob } from '../jobs/admin.js';
+import { jobQueues } from '../jobs/queues.js';
+import { JOB_STATES, type JobState, type JobSummary } from '../jobs/types.js';
 import { CliError, print, readInput, withStorage } from './common.js';
 import { parseWholeNumber } from './options.js';
 
-const JOB_STATUSES: SealJobStatus[] = ['pending', 'running', 'sealed', 'failed'];
+/** The states `--status` takes: the runner's, and each kind's own words for them. */
+const STATUS_WORDS: Record<string, JobState> = {
+  ...Object.fromEntries(JOB_STATES.map((state) => [state, state])),
+  sealed: 'done',
+  failed: 'dead',
+  sending: 'running',
+  succeeded: 'done',
+};
 
-function jobLine(job: SealJob): string {
+function jobLine(job: JobSummary): string {
   const when = job.status === 'pending' ? `due ${job.runAt}` : `updated ${job.updatedAt}`;
   const error = job.lastError ? `  ${job.lastError}` : '';
-  return `${job.documentId}  ${job.status.padEnd(7)}  attempts ${job.attempts}  ${when}${error}`;
+  return `${job.id}  ${job.status.padEnd(7)}  attempts ${job.attempts}  ${when}${error}`;
 }
 
 /** Adds `worker`, `jobs list|retry`, `documents signed` and `verify` to the program. */
@@ -26,24 +35,18 @@ export function registerSealingCommands(program: Command, documents: Command): v
     .description('seal completed submissions and send webhooks, apart from the API server (run `signet serve` with SEAL_WORKER=false WEBHOOK_DISPATCHER=false)')
     .action(async () => {
       // Loaded by the commands that use them, so that the others start fast (as `serve` loads the server).
-      const [{ createPdfPool }, { startSealWorker }, { startWebhookDispatcher }] = await Promise.all([
-        import('../pdf-worker/index.js'),
-        import('../sealing/start.js'),
-        import('../webhooks/start.js'),
-      ]);
+      const [{ createPdfPool }, { startJobs }] = await Promise.all([import('../pdf-worker/index.js'), import('../jobs/start.js')]);
       const config = loadConfig();
       const logger = createLogger(config.logLevel);
       const storage = await openStorage(config.databaseUrl);
       const pdfPool = createPdfPool(config.pdfPool);
       const secret = await resolveSecret(config);
-      const worker = await startSealWorker({ config, storage, pdfPool, secret, logger });
-      // Webhooks too: a deployment that moves background work out of `signet serve` moves both.
-      const dispatcher = startWebhookDispatcher({ config, storage, secret, logger });
-      process.stderr.write(`Signet seal worker ${worker.owner} running (${storage.engine})\n`);
+      // Seals and webhooks both: a deployment that moves background work out of `signet serve` moves all of it.
+      const jobs = await startJobs({ config, storage, pdfPool, secret, logger });
+      process.stderr.write(`Signet seal worker ${jobs.owner} running (${storage.engine})\n`);
       const stop = () =>
         void (async () => {
-          await worker.stop();
-          await dispatcher.stop();
+          await jobs.stop();
           await pdfPool.close();
           await storage.close();
           logger.flush();
@@ -53,30 +56,40 @@ export function registerSealingCommands(program: Command, documents: Command): v
       process.once('SIGINT', stop);
     });
 
-  const jobs = program.command('jobs').description('the seal jobs of completed documents');
+  const queues = jobQueues();
+  const jobs = program.command('jobs').description('the background jobs of every kind: seals and webhook deliveries');
   jobs
     .command('list')
-    .description('list seal jobs, newest first, with the reason of the last failure')
-    .addOption(new Option('--status <status>', 'only jobs in this state').choices(JOB_STATUSES))
+    .description('list jobs, newest first, with their state, attempts and the reason of the last failure')
+    .addOption(new Option('--kind <kind>', 'only jobs of this kind').choices(queues.map((queue) => queue.name)))
+    .addOption(new Option('--status <status>', 'only jobs in this state (dead: gave up)').choices(Object.keys(STATUS_WORDS)))
     .option('--limit <n>', 'at most this many (default 50)', parseWholeNumber(1, 10_000))
     .option('--json', 'print JSON')
-    .action((options: { status?: SealJobStatus; limit?: number; json?: boolean }) =>
+    .action((options: { kind?: string; status?: string; limit?: number; json?: boolean }) =>
       withStorage(async (storage) => {
-        const list = await storage.listSealJobs({ status: options.status, limit: options.limit ?? 50 });
+        const chosen = options.kind ? queues.filter((queue) => queue.name === options.kind) : queues;
+        const state = options.status ? STATUS_WORDS[options.status] : undefined;
+        const list = await listJobs(storage.db, chosen, { ...(state ? { state } : {}), limit: options.limit ?? 50 });
         if (options.json) return print(list);
-        print(list.length ? list.map(jobLine).join('\n') : 'No seal jobs.');
+        print(list.length ? list.map(jobLine).join('\n') : 'No jobs.');
       }),
     );
   jobs
     .command('retry')
-    .description('run a failed (or waiting) seal job again now, with a fresh count of attempts')
-    .argument('<documentId>', 'the document whose seal to retry')
-    .action((documentId: string) =>
+    .description('run a dead (or waiting) job of any kind again now, with a fresh count of attempts')
+    .argument('<id>', 'the job: a document (doc_…) for its seal, a webhook delivery (dlv_…)')
+    .action((id: string) =>
       withStorage(async (storage) => {
-        if (await storage.retrySealJob(documentId, new Date())) return print(`Seal of ${documentId} queued again.`);
-        const { job } = await storage.getSealState(documentId);
-        if (!job) throw new CliError(`no seal job for ${documentId} (is it a completed document?)`);
-        throw new CliError(`the seal of ${documentId} is ${job.status}: only failed or pending jobs are retried`);
+        const kind = await retryJob(storage.db, queues, id, new Date());
+        if (kind === 'seal') return print(`Seal of ${id} queued again.`);
+        if (kind === 'webhook') return print(`Delivery ${id} queued again (a running dispatcher sends it: signet serve or signet worker).`);
+        if (kind) return print(`Job ${id} (${kind}) queued again.`);
+        if (id.startsWith('doc_')) {
+          const { job } = await storage.getSealState(id);
+          if (!job) throw new CliError(`no seal job for ${id} (is it a completed document?)`);
+          throw new CliError(`the seal of ${id} is ${job.status}: only failed or pending jobs are retried`);
+        }
+        throw new CliError(`no job ${id} that is dead or waiting: only those are retried`);
       }),
     );
 

@@ -5,7 +5,7 @@ import { createDocument } from '../documents/create-document.js';
 import { createApiKeyRecord } from '../documents/seed.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
 import { sharedPdfPool } from '../pdf-worker/index.js';
-import { SealWorker } from '../sealing/seal-worker.js';
+import { sealRunner } from '../sealing/seal-kind.js';
 import { createTestPki } from '../../test/sealing/signing/test-pki.js';
 import type { DocumentRecord } from '../storage/types.js';
 import { buildPayload, call, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
@@ -175,8 +175,8 @@ describe.runIf(withPostgres)('two instances on one PostgreSQL: a revocation on o
     expect((await call(apps[0], 'POST', '/sdk/documents/submit', { key, body: await buildPayload(document) })).status).toBe(201);
     // Sealed by the real worker, as an instance's own worker would.
     const signing = (await createTestPki()).selfSigned;
-    const worker = new SealWorker({ storage: storages[0], pdfPool: sharedPdfPool(), logger: two.logger, config: two.config.sealing, signingKey: async () => signing });
-    while (await worker.runOnce());
+    const worker = sealRunner({ storage: storages[0], pdfPool: sharedPdfPool(), logger: two.logger, config: two.config.sealing, signingKey: async () => signing });
+    while (await worker.runOnce('seal'));
   }, 60_000);
 
   afterAll(() => two.close());

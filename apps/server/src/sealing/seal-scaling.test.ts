@@ -8,7 +8,8 @@ import { sampleFields } from '../pdf/sample.js';
 import type { DocumentRecord, Organization } from '../storage/types.js';
 import { buildPayload, call, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
 import { isLargeDocument, sealTimeLimit } from './seal-limits.js';
-import { SealWorker } from './seal-worker.js';
+import type { JobRunner } from '../jobs/runner.js';
+import { sealRunner } from './seal-kind.js';
 import { createTestPki, type TestPki } from '../../test/sealing/signing/test-pki.js';
 import { largeTextPdf } from '../../test/sealing/test-large-pdf.js';
 import { until } from '../../test/sealing/test-seal-jobs.js';
@@ -34,7 +35,7 @@ beforeAll(async () => {
 describe.each(engines)('seals scaled to their document on $name', (engine) => {
   let t: TestApp;
   let pool: PdfPool | undefined;
-  let worker: SealWorker | undefined;
+  let worker: JobRunner | undefined;
 
   afterEach(async () => {
     await worker?.stop();
@@ -45,9 +46,9 @@ describe.each(engines)('seals scaled to their document on $name', (engine) => {
   });
 
   /** The real seal worker over `t`'s storage, with a pool of the app's configuration. */
-  function sealWorker(options: { concurrency?: number; now?: () => Date } = {}): SealWorker {
+  function sealWorker(options: { concurrency?: number; now?: () => Date } = {}): JobRunner {
     pool = createPdfPool(t.config.pdfPool);
-    return new SealWorker({
+    return sealRunner({
       storage: t.storage,
       pdfPool: pool,
       logger: t.logger,
@@ -104,16 +105,16 @@ describe.each(engines)('seals scaled to their document on $name', (engine) => {
       const warmups = await Promise.all([t.createDocument(), t.createDocument()]);
       const pk = (await t.createKey()).secret;
       await Promise.all(warmups.map((document) => submit(document, pk)));
-      worker.wake();
+      worker.wake('seal');
       for (const { id } of warmups) await until(async () => (await t.storage.getSealState(id)).sealed ?? undefined, 'sealed', { timeoutMs: 60_000 });
 
       await submit(large, pk);
-      worker.wake();
+      worker.wake('seal');
       await until(async () => ((await t.storage.getSealState(large.id)).job?.status === 'running' ? true : undefined), 'running', { timeoutMs: 30_000 });
 
       const submitted = performance.now();
       await submit(small, (await t.createKey({}, other.id)).secret);
-      worker.wake();
+      worker.wake('seal');
       await until(async () => (await t.storage.getSealState(small.id)).sealed ?? undefined, 'sealed', { timeoutMs: 60_000 });
       const smallMs = performance.now() - submitted;
       const smallLimit = sealTimeLimit(limits, base, small, 1);
@@ -147,14 +148,14 @@ describe.each(engines)('seals scaled to their document on $name', (engine) => {
     const document = await t.createDocument();
     await submit(document, (await t.createKey()).secret);
 
-    expect(await worker.runOnce()).toBe(true);
+    expect(await worker.runOnce('seal')).toBe(true);
     expect((await t.storage.getSealState(document.id)).job).toMatchObject({
       status: 'pending',
       attempts: 1,
       lastError: 'the seal took longer than its time limit of 100 ms; the next attempt is given twice as long, up to 200 ms (SEAL_TIMEOUT_MAX_MS)',
     });
     offset += 3_600_000;
-    expect(await worker.runOnce()).toBe(true);
+    expect(await worker.runOnce('seal')).toBe(true);
     const { job, sealed } = await t.storage.getSealState(document.id);
     expect(sealed).toBeNull();
     expect(job).toMatchObject({
@@ -162,7 +163,7 @@ describe.each(engines)('seals scaled to their document on $name', (engine) => {
       attempts: 2,
       lastError: 'the seal took longer than 200 ms, the most any seal may take (SEAL_TIMEOUT_MAX_MS)',
     });
-    expect(await worker.runOnce()).toBe(false);
+    expect(await worker.runOnce('seal')).toBe(false);
   }, 60_000);
 
   it('seals, on a later attempt, a document whose first attempts ran out of time, each given twice the time before', async () => {
@@ -180,7 +181,7 @@ describe.each(engines)('seals scaled to their document on $name', (engine) => {
     await submit(document, (await t.createKey()).secret);
     const reasons: Array<string | null> = [];
     for (let attempt = 1; attempt <= 12; attempt++) {
-      expect(await worker.runOnce()).toBe(true);
+      expect(await worker.runOnce('seal')).toBe(true);
       const { job } = await t.storage.getSealState(document.id);
       if (job!.status === 'sealed') break;
       reasons.push(job!.lastError);
@@ -200,7 +201,7 @@ describe.each(engines)('seals scaled to their document on $name', (engine) => {
     worker = sealWorker();
     const document = await t.createDocument();
     await submit(document, (await t.createKey()).secret);
-    expect(await worker.runOnce()).toBe(true);
+    expect(await worker.runOnce('seal')).toBe(true);
     const { job, sealed } = await t.storage.getSealState(document.id);
     expect(sealed).toBeNull();
     expect(job).toMatchObject({ status: 'failed', attempts: 1 });

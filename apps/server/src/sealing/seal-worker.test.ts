@@ -5,11 +5,12 @@ import { sharedPdfPool } from '../pdf-worker/index.js';
 import { storageEngines } from '../../test/storage/test-engines.js';
 import type { Storage } from '../storage/types.js';
 import { capturingLogger } from '../../test/support/harness.js';
-import { SealWorker } from './seal-worker.js';
+import { sealQueue } from './seal-queue.js';
+import { sealRunner } from './seal-kind.js';
 
 const sqlite = (await storageEngines()).find((engine) => engine.name === 'sqlite')!;
 
-describe('SealWorker', () => {
+describe('the seal job kind', () => {
   let storage: Storage;
   beforeEach(async () => {
     storage = await sqlite.open();
@@ -49,11 +50,12 @@ describe('SealWorker', () => {
     const config = loadConfig({ SEAL_MAX_ATTEMPTS: '3', SEAL_LEASE_MS: '1000' }).sealing;
     // Three workers took it and died (their leases ran out, nothing recorded).
     for (let attempt = 1; attempt <= 3; attempt++) {
-      expect(await storage.claimSealJob(`dead-${attempt}`, { now: new Date(attempt * 10_000), leaseMs: 1000 })).toMatchObject({ attempts: attempt });
+      const [taken] = await sealQueue().claim(storage.db, { owner: `dead-${attempt}`, now: new Date(attempt * 10_000), leaseMs: 1000, limit: 1 });
+      expect(taken).toMatchObject({ attempts: attempt });
     }
     const { logger, logs } = capturingLogger();
     let signingKeyAsked = false;
-    const worker = new SealWorker({
+    const worker = sealRunner({
       storage,
       pdfPool: sharedPdfPool(),
       logger,
@@ -64,7 +66,7 @@ describe('SealWorker', () => {
       },
       now: () => new Date(100_000),
     });
-    expect(await worker.runOnce()).toBe(true);
+    expect(await worker.runOnce('seal')).toBe(true);
     expect(signingKeyAsked).toBe(false);
     expect((await storage.getSealState(document.id)).job).toMatchObject({
       status: 'failed',
@@ -72,6 +74,6 @@ describe('SealWorker', () => {
       lastError: 'gave up after 3 attempts, each ended by its worker stopping',
     });
     expect(logs.some((line) => line.msg === "seal failed; `signet jobs retry` runs it again" && line.documentId === document.id)).toBe(true);
-    expect(await worker.runOnce()).toBe(false);
+    expect(await worker.runOnce('seal')).toBe(false);
   });
 });

@@ -3,7 +3,9 @@ import type { Logger } from '../logger.js';
 import type { PdfPool } from '../pdf/pool/index.js';
 import type { Storage } from '../storage/types.js';
 import { SealError } from './errors.js';
-import { SealWorker } from './seal-worker.js';
+import type { JobKind } from '../jobs/types.js';
+import { sealKind } from './seal-kind.js';
+import type { ClaimedSeal } from './seal-queue.js';
 import { signedDocumentUrlBase } from '../webhooks/start.js';
 import { resolveSigningKey, type SigningCredential } from './signing/credentials.js';
 import type { SigningKey } from './types.js';
@@ -35,29 +37,26 @@ export function signingKeyProvider(options: {
 }
 
 /**
- * A sealing worker for this process, started, with its signing key looked up at once so that a warning (the
- * development certificate) or an error (an unusable one) is logged at startup rather than at the first seal.
- * @example const worker = await startSealWorker({ config, storage, pdfPool, secret, logger }); … await worker.stop();
+ * The `seal` job kind of this process, with its signing key looked up at once so that a warning (the development
+ * certificate) or an error (an unusable one) is logged at startup rather than at the first seal.
+ * @example runner.register(await sealJobKind({ config, storage, pdfPool, secret, logger }));
  */
-export async function startSealWorker(options: {
+export async function sealJobKind(options: {
   config: Config;
   storage: Storage;
   pdfPool: PdfPool;
   secret: string;
   logger: Logger;
-}): Promise<SealWorker> {
+}): Promise<JobKind<ClaimedSeal>> {
   const { config, storage, pdfPool, logger } = options;
   const signingKey = signingKeyProvider(options);
   await signingKey().catch((error: Error) => logger.error({ reason: error.message }, 'sealing will fail until the signing certificate is fixed'));
-  const worker = new SealWorker({
+  return sealKind({
     storage,
     pdfPool,
-    logger,
     config: config.sealing,
     signingKey,
     concurrency: config.pdfPool.workers,
     publicBaseUrl: signedDocumentUrlBase(config),
   });
-  worker.start();
-  return worker;
 }

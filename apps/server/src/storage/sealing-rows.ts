@@ -29,9 +29,6 @@ export function byOccurrence(a: AuditEvent, b: AuditEvent): number {
   return a.occurredAt.localeCompare(b.occurredAt) || AUDIT_EVENT_TYPES.indexOf(a.type) - AUDIT_EVENT_TYPES.indexOf(b.type);
 }
 
-export const SEAL_JOB_COLUMNS =
-  'document_id, submission_id, status, attempts, run_at, lease_owner, lease_until, last_error, created_at, updated_at';
-
 export interface SealJobRow {
   document_id: string;
   submission_id: string;
@@ -59,8 +56,6 @@ export function toSealJob(row: SealJobRow): SealJob {
     updatedAt: toIso(row.updated_at),
   };
 }
-
-export const SEALED_DOCUMENT_COLUMNS = 'document_id, submission_id, sha256, file_size, sealed_at';
 
 export interface SealedDocumentRow {
   document_id: string;

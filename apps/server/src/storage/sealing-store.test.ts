@@ -3,7 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../ids.js';
 import { storageEngines } from '../../test/storage/test-engines.js';
 import { CHUNK_SIZE } from './schema.js';
-import type { DocumentRecord, Organization, Storage, StoredSubmission } from './types.js';
+import { completeSeal } from '../sealing/seal-kind.js';
+import { sealQueue, type ClaimedSeal } from '../sealing/seal-queue.js';
+import type { DocumentRecord, Organization, SealJobSizeLimit, SealedDocument, Storage, StoredSubmission } from './types.js';
 
 const engines = await storageEngines();
 
@@ -54,13 +56,49 @@ const sealedRecord = (document: DocumentRecord, submission: StoredSubmission, co
   sealedAt: iso(offsetMs),
 });
 
+/**
+ * The seal kind's queue and completion as the seal jobs' storage calls: a claim of one job (of a lane of `size`),
+ * a lease renewal, the completion with its sealed file, and a failed attempt.
+ */
+function sealJobs(storage: Storage) {
+  const queue = sealQueue();
+  const job = (documentId: string) => ({ id: documentId }) as ClaimedSeal;
+  return {
+    async claimSealJob(owner: string, options: { now: Date; leaseMs: number; size?: SealJobSizeLimit }) {
+      const lanes = options.size ? sealQueue({ lanes: { lane: options.size } }) : queue;
+      const [claimed] = await lanes.claim(storage.db, { owner, now: options.now, leaseMs: options.leaseMs, limit: 1, lane: options.size ? 'lane' : undefined });
+      return claimed ?? null;
+    },
+    async renewSealLease(owner: string, documentId: string, until: Date) {
+      return (await queue.renew(storage.db, owner, [documentId], until)) === 1;
+    },
+    completeSealJob(owner: string, sealed: SealedDocument, content: Uint8Array) {
+      return storage.db.transaction(async (tx) => {
+        if (!(await queue.settle(tx, owner, job(sealed.documentId), { state: 'done', at: new Date() }))) return false;
+        await completeSeal(tx, sealed, content, `/documents/${sealed.documentId}/signed.pdf`);
+        return true;
+      });
+    },
+    failSealJob(owner: string, documentId: string, { error, retryAt, now }: { error: string; retryAt: Date | null; now: Date }) {
+      const settlement = retryAt ? { state: 'pending' as const, at: now, runAt: retryAt, error } : { state: 'dead' as const, at: now, error };
+      return storage.db.transaction((tx) => queue.settle(tx, owner, job(documentId), settlement));
+    },
+    async nextSealJobDue() {
+      const due = await queue.nextDue(storage.db);
+      return due === null ? null : new Date(due).toISOString();
+    },
+  };
+}
+
 describe.each(engines)('sealing storage on $name', (engine) => {
   let storage: Storage;
   let org: Organization;
+  let jobs: ReturnType<typeof sealJobs>;
 
   beforeEach(async () => {
     storage = await engine.open();
     org = await storage.ensureOrganization('acme', 'Acme');
+    jobs = sealJobs(storage);
   });
   afterEach(() => storage.close());
 
@@ -92,16 +130,16 @@ describe.each(engines)('sealing storage on $name', (engine) => {
 
   it('leases a due job to one owner, stores the seal once, and refuses a completion without the lease', async () => {
     const { document, submission } = await completedDocument(storage, org);
-    expect(await storage.claimSealJob('w1', { now: at(500), ...LEASE })).toBeNull(); // not due before it was enqueued
-    const job = await storage.claimSealJob('w1', { now: at(2000), ...LEASE });
+    expect(await jobs.claimSealJob('w1', { now: at(500), ...LEASE })).toBeNull(); // not due before it was enqueued
+    const job = await jobs.claimSealJob('w1', { now: at(2000), ...LEASE });
     expect(job).toMatchObject({ status: 'running', attempts: 1, leaseOwner: 'w1', leaseUntil: iso(62_000) });
-    expect(await storage.claimSealJob('w2', { now: at(3000), ...LEASE })).toBeNull();
+    expect(await jobs.claimSealJob('w2', { now: at(3000), ...LEASE })).toBeNull();
 
     const content = new Uint8Array(CHUNK_SIZE + 10).map((_, i) => i % 251);
     const sealed = sealedRecord(document, submission, content, 4000);
-    expect(await storage.completeSealJob('w2', sealed, content)).toBe(false);
-    expect(await storage.completeSealJob('w1', sealed, content)).toBe(true);
-    expect(await storage.completeSealJob('w1', sealed, content)).toBe(false);
+    expect(await jobs.completeSealJob('w2', sealed, content)).toBe(false);
+    expect(await jobs.completeSealJob('w1', sealed, content)).toBe(true);
+    expect(await jobs.completeSealJob('w1', sealed, content)).toBe(false);
 
     const state = await storage.getSealState(document.id);
     expect(state.job).toMatchObject({ status: 'sealed', leaseOwner: null, lastError: null });
@@ -112,37 +150,37 @@ describe.each(engines)('sealing storage on $name', (engine) => {
     );
     expect(await storage.findSealedBySha256(sealed.sha256)).toEqual([sealed]);
     expect((await storage.listAuditEvents(document.id)).at(-1)).toEqual({ type: 'document.sealed', occurredAt: iso(4000), ip: null, userAgent: null });
-    expect(await storage.claimSealJob('w3', { now: at(999_999), ...LEASE })).toBeNull();
+    expect(await jobs.claimSealJob('w3', { now: at(999_999), ...LEASE })).toBeNull();
   });
 
   it('lets another owner take over a job whose lease ran out; the first owner can then neither complete nor fail it', async () => {
     const { document, submission } = await completedDocument(storage, org);
-    await storage.claimSealJob('w1', { now: at(2000), leaseMs: 1000 });
-    const taken = await storage.claimSealJob('w2', { now: at(3001), leaseMs: 1000 });
+    await jobs.claimSealJob('w1', { now: at(2000), leaseMs: 1000 });
+    const taken = await jobs.claimSealJob('w2', { now: at(3001), leaseMs: 1000 });
     expect(taken).toMatchObject({ leaseOwner: 'w2', attempts: 2 });
-    expect(await storage.failSealJob('w1', document.id, { error: 'late', retryAt: null, now: at(3002) })).toBe(false);
+    expect(await jobs.failSealJob('w1', document.id, { error: 'late', retryAt: null, now: at(3002) })).toBe(false);
     const content = new Uint8Array([9]);
-    expect(await storage.completeSealJob('w1', sealedRecord(document, submission, content, 3003), content)).toBe(false);
-    expect(await storage.completeSealJob('w2', sealedRecord(document, submission, content, 3004), content)).toBe(true);
+    expect(await jobs.completeSealJob('w1', sealedRecord(document, submission, content, 3003), content)).toBe(false);
+    expect(await jobs.completeSealJob('w2', sealedRecord(document, submission, content, 3004), content)).toBe(true);
   });
 
   it('puts a failed attempt back with its due time, or marks it failed; retry makes it due now with fresh attempts', async () => {
     const { document } = await completedDocument(storage, org);
-    await storage.claimSealJob('w1', { now: at(2000), ...LEASE });
-    expect(await storage.failSealJob('w1', document.id, { error: 'TSA down', retryAt: at(10_000), now: at(2500) })).toBe(true);
+    await jobs.claimSealJob('w1', { now: at(2000), ...LEASE });
+    expect(await jobs.failSealJob('w1', document.id, { error: 'TSA down', retryAt: at(10_000), now: at(2500) })).toBe(true);
     expect((await storage.getSealState(document.id)).job).toMatchObject({ status: 'pending', lastError: 'TSA down', runAt: iso(10_000) });
-    expect(await storage.nextSealJobDue()).toBe(iso(10_000));
-    expect(await storage.claimSealJob('w1', { now: at(9_999), ...LEASE })).toBeNull();
-    await storage.claimSealJob('w1', { now: at(10_000), ...LEASE });
-    expect(await storage.failSealJob('w1', document.id, { error: 'bad P12 password', retryAt: null, now: at(10_500) })).toBe(true);
+    expect(await jobs.nextSealJobDue()).toBe(iso(10_000));
+    expect(await jobs.claimSealJob('w1', { now: at(9_999), ...LEASE })).toBeNull();
+    await jobs.claimSealJob('w1', { now: at(10_000), ...LEASE });
+    expect(await jobs.failSealJob('w1', document.id, { error: 'bad P12 password', retryAt: null, now: at(10_500) })).toBe(true);
     expect((await storage.getSealState(document.id)).job).toMatchObject({ status: 'failed', attempts: 2, lastError: 'bad P12 password' });
     expect(await storage.listSealJobs({ status: 'failed', limit: 10 })).toHaveLength(1);
-    expect(await storage.nextSealJobDue()).toBeNull();
+    expect(await jobs.nextSealJobDue()).toBeNull();
 
     expect(await storage.retrySealJob(document.id, at(20_000))).toBe(true);
     expect((await storage.getSealState(document.id)).job).toMatchObject({ status: 'pending', attempts: 0, runAt: iso(20_000) });
     expect(await storage.retrySealJob(newId('doc'), at(20_000))).toBe(false);
-    await storage.claimSealJob('w1', { now: at(20_000), ...LEASE });
+    await jobs.claimSealJob('w1', { now: at(20_000), ...LEASE });
     expect(await storage.retrySealJob(document.id, at(20_001))).toBe(false); // running: not retried under its worker
   });
 
@@ -152,7 +190,7 @@ describe.each(engines)('sealing storage on $name', (engine) => {
     for (let i = 0; i < 3; i++) backlog.push((await completedDocument(storage, org, i)).document.id);
     const late = (await completedDocument(storage, other, 5000)).document.id;
     const order: string[] = [];
-    for (let i = 0; i < 4; i++) order.push((await storage.claimSealJob(`w${i}`, { now: at(60_000), ...LEASE }))!.documentId);
+    for (let i = 0; i < 4; i++) order.push((await jobs.claimSealJob(`w${i}`, { now: at(60_000), ...LEASE }))!.documentId);
     // Globex's one job comes second, ahead of Acme's older backlog, once Acme has a seal running.
     expect(order).toEqual([backlog[0], late, backlog[1], backlog[2]]);
   });
@@ -160,11 +198,11 @@ describe.each(engines)('sealing storage on $name', (engine) => {
   it("puts one document's retries behind another organization's job that fell due before them", async () => {
     const other = await storage.ensureOrganization('globex', 'Globex');
     const retried = (await completedDocument(storage, org, 0)).document.id;
-    await storage.claimSealJob('w1', { now: at(2000), ...LEASE });
-    await storage.failSealJob('w1', retried, { error: 'the seal took longer than its time limit', retryAt: at(7000), now: at(2500) });
+    await jobs.claimSealJob('w1', { now: at(2000), ...LEASE });
+    await jobs.failSealJob('w1', retried, { error: 'the seal took longer than its time limit', retryAt: at(7000), now: at(2500) });
     const waiting = (await completedDocument(storage, other, 5000)).document.id;
-    expect((await storage.claimSealJob('w2', { now: at(8000), ...LEASE }))!.documentId).toBe(waiting);
-    expect((await storage.claimSealJob('w3', { now: at(8000), ...LEASE }))!.documentId).toBe(retried);
+    expect((await jobs.claimSealJob('w2', { now: at(8000), ...LEASE }))!.documentId).toBe(waiting);
+    expect((await jobs.claimSealJob('w3', { now: at(8000), ...LEASE }))!.documentId).toBe(retried);
 
   });
 
@@ -172,29 +210,29 @@ describe.each(engines)('sealing storage on $name', (engine) => {
     const large = (await completedDocument(storage, org, 0, 2001)).document.id;
     const small = (await completedDocument(storage, org, 10, 1999)).document.id;
     const size = { perPage: 5, perByte: 1000 / 1024 / 1024, max: 10_000 };
-    expect((await storage.claimSealJob('small-lane', { now: at(60_000), ...LEASE, size }))!.documentId).toBe(small);
-    expect(await storage.claimSealJob('small-lane', { now: at(60_000), ...LEASE, size })).toBeNull();
+    expect((await jobs.claimSealJob('small-lane', { now: at(60_000), ...LEASE, size }))!.documentId).toBe(small);
+    expect(await jobs.claimSealJob('small-lane', { now: at(60_000), ...LEASE, size })).toBeNull();
     // Bytes count too: 4 bytes weigh more than 3 at one a byte.
-    expect(await storage.claimSealJob('bytes', { now: at(60_000), ...LEASE, size: { perPage: 0, perByte: 1, max: 3 } })).toBeNull();
-    expect((await storage.claimSealJob('any', { now: at(60_000), ...LEASE }))!.documentId).toBe(large);
+    expect(await jobs.claimSealJob('bytes', { now: at(60_000), ...LEASE, size: { perPage: 0, perByte: 1, max: 3 } })).toBeNull();
+    expect((await jobs.claimSealJob('any', { now: at(60_000), ...LEASE }))!.documentId).toBe(large);
   });
 
   it('renews the lease of its holder only; a renewed job is not taken over until the new time', async () => {
     const { document } = await completedDocument(storage, org);
-    await storage.claimSealJob('w1', { now: at(2000), leaseMs: 1000 });
-    expect(await storage.renewSealLease('w1', document.id, at(10_000))).toBe(true);
+    await jobs.claimSealJob('w1', { now: at(2000), leaseMs: 1000 });
+    expect(await jobs.renewSealLease('w1', document.id, at(10_000))).toBe(true);
     expect((await storage.getSealState(document.id)).job).toMatchObject({ leaseOwner: 'w1', leaseUntil: iso(10_000) });
-    expect(await storage.claimSealJob('w2', { now: at(5000), ...LEASE })).toBeNull();
-    expect(await storage.renewSealLease('w2', document.id, at(20_000))).toBe(false);
-    expect(await storage.claimSealJob('w2', { now: at(10_001), ...LEASE })).toMatchObject({ leaseOwner: 'w2', attempts: 2 });
-    expect(await storage.renewSealLease('w1', document.id, at(30_000))).toBe(false);
+    expect(await jobs.claimSealJob('w2', { now: at(5000), ...LEASE })).toBeNull();
+    expect(await jobs.renewSealLease('w2', document.id, at(20_000))).toBe(false);
+    expect(await jobs.claimSealJob('w2', { now: at(10_001), ...LEASE })).toMatchObject({ leaseOwner: 'w2', attempts: 2 });
+    expect(await jobs.renewSealLease('w1', document.id, at(30_000))).toBe(false);
   });
 
   it('hands each due job to exactly one of many concurrent claimers', async () => {
     const documents = [];
     for (let i = 0; i < 12; i++) documents.push((await completedDocument(storage, org, i)).document.id);
     const claims = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => storage.claimSealJob(`w${i}`, { now: at(60_000), ...LEASE })),
+      Array.from({ length: 30 }, (_, i) => jobs.claimSealJob(`w${i}`, { now: at(60_000), ...LEASE })),
     );
     const taken = claims.flatMap((job) => (job ? [job.documentId] : []));
     expect(taken.sort()).toEqual([...documents].sort());

@@ -1,21 +1,16 @@
 import type { AuditEvent, AuditEventType } from '@signet/contract';
 import { writeChunks } from './chunks.js';
-import { enqueueDocumentEvent } from './webhook-store.js';
 import { toMillis } from './schema.js';
 import {
   AUDIT_EVENT_COLUMNS,
-  SEALED_DOCUMENT_COLUMNS,
-  SEAL_JOB_COLUMNS,
   byOccurrence,
   toAuditEvent,
   toSealJob,
   toSealedDocument,
   type AuditEventRow,
-  type SealJobRow,
-  type SealedDocumentRow,
 } from './sealing-rows.js';
 import type { Queryable, SqlDatabase } from './sql-database.js';
-import type { NewAuditEvent, SealJob, SealJobSizeLimit, SealJobStatus, SealState, SealedDocument } from './types.js';
+import type { NewAuditEvent, SealJob, SealJobStatus, SealState, SealedDocument } from './types.js';
 
 /*
  * The sealing half of `SqlStorage` (its `Storage` methods delegate here): the audit trail, the seal jobs' outbox
@@ -24,24 +19,6 @@ import type { NewAuditEvent, SealJob, SealJobSizeLimit, SealJobStatus, SealState
 
 const INSERT_EVENT = `INSERT INTO audit_events (id, document_id, type, occurred_at, ip, user_agent)
   VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
-/**
- * A due job, fairly: first of the organizations with the fewest seals running now (so one organization's backlog,
- * or one document's retries, never keep another's seals waiting), then the longest due. `size` is the lane's
- * condition on the document's size (`AND …`, or nothing).
- */
-const dueJob = (size: string) => `SELECT j.document_id FROM seal_jobs j JOIN documents d ON d.id = j.document_id
-  WHERE ((j.status = 'pending' AND j.run_at <= ?) OR (j.status = 'running' AND j.lease_until < ?))${size}
-  ORDER BY (SELECT COUNT(*) FROM seal_jobs r JOIN documents o ON o.id = r.document_id
-      WHERE r.status = 'running' AND r.lease_until >= ? AND o.organization_id = d.organization_id),
-    j.run_at, j.document_id
-  LIMIT 1 FOR UPDATE OF j SKIP LOCKED`;
-const DUE_JOB = dueJob('');
-// Weights as floating point on both engines (PostgreSQL would otherwise take the parameters for integers).
-const DUE_SMALL_JOB = dueJob(
-  ' AND d.page_count * CAST(? AS DOUBLE PRECISION) + d.file_size * CAST(? AS DOUBLE PRECISION) <= CAST(? AS DOUBLE PRECISION)',
-);
-const JOB_BY_DOCUMENT = `SELECT ${SEAL_JOB_COLUMNS} FROM seal_jobs WHERE document_id = ?`;
-const SEALED_BY_DOCUMENT = `SELECT ${SEALED_DOCUMENT_COLUMNS} FROM sealed_documents WHERE document_id = ?`;
 
 /** Each type of event happens once per document, so its id is made of both (the upgrade's backfill names them so). */
 const eventId = (documentId: string, type: AuditEventType): string => `evt_${type.slice('document.'.length)}_${documentId}`;
@@ -62,14 +39,14 @@ export async function recordAuditEvent(tx: Queryable, documentId: string, event:
   return inserted === 1;
 }
 
-/** Enqueues the seal of a just-completed document, in the transaction that completed it. */
+/** Enqueues the seal of a just-completed document, in the transaction that completed it (once per document). */
 export async function enqueueSealJob(tx: Queryable, documentId: string, submissionId: string, at: string): Promise<void> {
   const ms = toMillis(at);
-  await tx.run(
-    `INSERT INTO seal_jobs (document_id, submission_id, status, attempts, run_at, created_at, updated_at)
-     VALUES (?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT DO NOTHING`,
-    [documentId, submissionId, ms, ms, ms],
-  );
+  await tx.query
+    .insertInto('seal_jobs')
+    .values({ document_id: documentId, submission_id: submissionId, status: 'pending', attempts: 0, run_at: ms, created_at: ms, updated_at: ms })
+    .onConflict((conflict) => conflict.doNothing())
+    .execute();
 }
 
 export async function listAuditEvents(db: SqlDatabase, documentId: string): Promise<AuditEvent[]> {
@@ -77,158 +54,73 @@ export async function listAuditEvents(db: SqlDatabase, documentId: string): Prom
   return rows.map(toAuditEvent).sort(byOccurrence);
 }
 
-export async function claimSealJob(
-  db: SqlDatabase,
-  owner: string,
-  options: { now: Date; leaseMs: number; size?: SealJobSizeLimit },
-): Promise<SealJob | null> {
-  const now = options.now.getTime();
-  const { size } = options;
-  return db.transaction(async (tx) => {
-    const due = size
-      ? await tx.get<{ document_id: string }>(DUE_SMALL_JOB, [now, now, size.perPage, size.perByte, size.max, now])
-      : await tx.get<{ document_id: string }>(DUE_JOB, [now, now, now]);
-    if (!due) return null;
-    await tx.run(
-      `UPDATE seal_jobs SET status = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?, run_at = ?,
-         updated_at = ?
-       WHERE document_id = ?`,
-      [owner, now + options.leaseMs, now, now, due.document_id],
-    );
-    return toSealJob((await tx.get<SealJobRow>(JOB_BY_DOCUMENT, [due.document_id]))!);
-  });
-}
-
-export async function renewSealLease(db: SqlDatabase, owner: string, documentId: string, until: Date): Promise<boolean> {
-  const changed = await db.run(
-    `UPDATE seal_jobs SET lease_until = ? WHERE document_id = ? AND status = 'running' AND lease_owner = ?`,
-    [until.getTime(), documentId, owner],
-  );
-  return changed === 1;
-}
-
-export async function completeSealJob(
-  db: SqlDatabase,
-  owner: string,
-  sealed: SealedDocument,
-  content: Uint8Array,
-  signedDocumentUrl: string,
-): Promise<{ stored: boolean; webhooks: number }> {
+/**
+ * Stores a sealed PDF (its record and its bytes, chunked) in `tx`: the seal kind's completion, after its lease check
+ * (`sealing/seal-kind.ts`).
+ */
+export async function storeSealedDocument(tx: Queryable, sealed: SealedDocument, content: Uint8Array): Promise<void> {
   if (sealed.fileSize !== content.length) {
     throw new Error(`Sealed ${sealed.documentId}: fileSize ${sealed.fileSize} differs from its ${content.length} bytes`);
   }
-  const at = toMillis(sealed.sealedAt);
-  return db.transaction(async (tx) => {
-    const taken = await tx.run(
-      `UPDATE seal_jobs SET status = 'sealed', lease_owner = NULL, lease_until = NULL, last_error = NULL, updated_at = ?
-       WHERE document_id = ? AND status = 'running' AND lease_owner = ?`,
-      [Date.now(), sealed.documentId, owner],
-    );
-    if (taken !== 1) return { stored: false, webhooks: 0 };
-    await tx.run(`INSERT INTO sealed_documents (${SEALED_DOCUMENT_COLUMNS}) VALUES (?, ?, ?, ?, ?)`, [
-      sealed.documentId,
-      sealed.submissionId,
-      sealed.sha256,
-      sealed.fileSize,
-      at,
-    ]);
-    await writeChunks(tx, 'sealed_chunks', sealed.documentId, content);
-    await recordAuditEvent(tx, sealed.documentId, { type: 'document.sealed', occurredAt: sealed.sealedAt });
-    const webhooks = await enqueueDocumentEvent(tx, sealed.documentId, {
-      type: 'document.sealed',
-      occurredAt: sealed.sealedAt,
-      data: {
-        documentId: sealed.documentId,
-        submissionId: sealed.submissionId,
-        sha256: sealed.sha256,
-        signedDocumentUrl,
-        sealedAt: sealed.sealedAt,
-      },
-    });
-    return { stored: true, webhooks };
-  });
+  await tx.query
+    .insertInto('sealed_documents')
+    .values({
+      document_id: sealed.documentId,
+      submission_id: sealed.submissionId,
+      sha256: sealed.sha256,
+      file_size: sealed.fileSize,
+      sealed_at: toMillis(sealed.sealedAt),
+    })
+    .execute();
+  await writeChunks(tx, 'sealed_chunks', sealed.documentId, content);
 }
 
-export async function failSealJob(
-  db: SqlDatabase,
-  owner: string,
-  documentId: string,
-  options: { error: string; retryAt: Date | null; now: Date },
-): Promise<{ recorded: boolean; webhooks: number }> {
-  const { error, retryAt, now } = options;
-  return db.transaction(async (tx) => {
-    const changed = await tx.run(
-      `UPDATE seal_jobs SET status = ?, run_at = ?, last_error = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
-       WHERE document_id = ? AND status = 'running' AND lease_owner = ?`,
-      [retryAt ? 'pending' : 'failed', (retryAt ?? now).getTime(), error, now.getTime(), documentId, owner],
-    );
-    if (changed !== 1 || retryAt) return { recorded: changed === 1, webhooks: 0 };
-    // Given up: the host hears of it (`document.sealing_failed`), in the same transaction.
-    const job = toSealJob((await tx.get<SealJobRow>(JOB_BY_DOCUMENT, [documentId]))!);
-    const webhooks = await enqueueDocumentEvent(tx, documentId, {
-      type: 'document.sealing_failed',
-      occurredAt: now.toISOString(),
-      data: { documentId, submissionId: job.submissionId, error, attempts: job.attempts, failedAt: now.toISOString() },
-    });
-    return { recorded: true, webhooks };
-  });
-}
-
+/** Makes a failed (or waiting) seal due at `now` with a fresh count of attempts; false when there is none, or it runs. */
 export async function retrySealJob(db: SqlDatabase, documentId: string, now: Date): Promise<boolean> {
-  const changed = await db.run(
-    `UPDATE seal_jobs SET status = 'pending', attempts = 0, run_at = ?, updated_at = ?
-     WHERE document_id = ? AND status IN ('pending', 'failed')`,
-    [now.getTime(), now.getTime(), documentId],
-  );
-  return changed === 1;
+  const result = await db.query
+    .updateTable('seal_jobs')
+    .set({ status: 'pending', attempts: 0, run_at: now.getTime(), updated_at: now.getTime() })
+    .where('document_id', '=', documentId)
+    .where('status', 'in', ['pending', 'failed'])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
+/** Seal jobs, newest first. */
 export async function listSealJobs(db: SqlDatabase, options: { status?: SealJobStatus; limit: number }): Promise<SealJob[]> {
-  const rows = options.status
-    ? await db.all<SealJobRow>(
-        `SELECT ${SEAL_JOB_COLUMNS} FROM seal_jobs WHERE status = ? ORDER BY created_at DESC, document_id DESC LIMIT ?`,
-        [options.status, options.limit],
-      )
-    : await db.all<SealJobRow>(
-        `SELECT ${SEAL_JOB_COLUMNS} FROM seal_jobs ORDER BY created_at DESC, document_id DESC LIMIT ?`,
-        [options.limit],
-      );
+  let query = db.query.selectFrom('seal_jobs').selectAll();
+  if (options.status) query = query.where('status', '=', options.status);
+  const rows = await query.orderBy('created_at', 'desc').orderBy('document_id', 'desc').limit(options.limit).execute();
   return rows.map(toSealJob);
 }
 
-export async function nextSealJobDue(db: SqlDatabase): Promise<string | null> {
-  const row = await db.get<{ run_at: number | string }>(
-    "SELECT run_at FROM seal_jobs WHERE status = 'pending' ORDER BY run_at LIMIT 1",
-  );
-  return row ? new Date(Number(row.run_at)).toISOString() : null;
-}
-
+/** A document's seal job and its sealed file's record, each null until it exists. */
 export async function getSealState(db: SqlDatabase, documentId: string): Promise<SealState> {
   const [job, sealed] = await Promise.all([
-    db.get<SealJobRow>(JOB_BY_DOCUMENT, [documentId]),
-    db.get<SealedDocumentRow>(SEALED_BY_DOCUMENT, [documentId]),
+    db.query.selectFrom('seal_jobs').selectAll().where('document_id', '=', documentId).executeTakeFirst(),
+    db.query.selectFrom('sealed_documents').selectAll().where('document_id', '=', documentId).executeTakeFirst(),
   ]);
   return { job: job ? toSealJob(job) : null, sealed: sealed ? toSealedDocument(sealed) : null };
 }
 
+/** The sealed files whose SHA-256 is `sha256`, by document. */
 export async function findSealedBySha256(db: SqlDatabase, sha256: string): Promise<SealedDocument[]> {
-  const rows = await db.all<SealedDocumentRow>(
-    `SELECT ${SEALED_DOCUMENT_COLUMNS} FROM sealed_documents WHERE sha256 = ? ORDER BY document_id`,
-    [sha256],
-  );
+  const rows = await db.query.selectFrom('sealed_documents').selectAll().where('sha256', '=', sha256).orderBy('document_id').execute();
   return rows.map(toSealedDocument);
 }
 
+/** A secret the server stored (`stored_secrets`), or null. */
 export async function getStoredSecret(db: SqlDatabase, name: string): Promise<Uint8Array | null> {
-  const row = await db.get<{ value: Uint8Array }>('SELECT value FROM stored_secrets WHERE name = ?', [name]);
+  const row = await db.query.selectFrom('stored_secrets').select('value').where('name', '=', name).executeTakeFirst();
   return row ? row.value : null;
 }
 
+/** Stores `value` as `name` unless one is stored already; resolves with the one stored (the first writer's). */
 export async function putStoredSecretIfAbsent(db: SqlDatabase, name: string, value: Uint8Array): Promise<Uint8Array> {
-  await db.run('INSERT INTO stored_secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [
-    name,
-    value,
-    Date.now(),
-  ]);
+  await db.query
+    .insertInto('stored_secrets')
+    .values({ name, value, created_at: Date.now() })
+    .onConflict((conflict) => conflict.column('name').doNothing())
+    .execute();
   return (await getStoredSecret(db, name))!;
 }

@@ -57,14 +57,11 @@ import type {
   SealedDocument,
   Storage,
   StoredSubmission,
-  ClaimedWebhookDelivery,
   NewWebhookEvent,
-  WebhookAttemptOutcome,
   WebhookCursor,
   WebhookDeliveryRecord,
   WebhookEndpointChanges,
   WebhookEndpointRecord,
-  SealJobSizeLimit,
 } from './types.js';
 
 /** A claim retries when the row it conflicted with was released before it could be read; this bounds the loop. */
@@ -383,37 +380,12 @@ export class SqlStorage implements Storage {
     return derived.length === 0 ? events : [...events, ...derived].sort(byOccurrence);
   }
 
-  claimSealJob(owner: string, options: { now: Date; leaseMs: number; size?: SealJobSizeLimit }): Promise<SealJob | null> {
-    return sealing.claimSealJob(this.#db, owner, options);
-  }
-
-  renewSealLease(owner: string, documentId: string, until: Date): Promise<boolean> {
-    return sealing.renewSealLease(this.#db, owner, documentId, until);
-  }
-
-  async completeSealJob(owner: string, sealed: SealedDocument, content: Uint8Array, signedDocumentUrl?: string): Promise<boolean> {
-    const url = signedDocumentUrl ?? `/documents/${sealed.documentId}/signed.pdf`;
-    const { stored, webhooks: enqueued } = await sealing.completeSealJob(this.#db, owner, sealed, content, url);
-    this.#enqueued(enqueued);
-    return stored;
-  }
-
-  async failSealJob(owner: string, documentId: string, options: { error: string; retryAt: Date | null; now: Date }): Promise<boolean> {
-    const { recorded, webhooks: enqueued } = await sealing.failSealJob(this.#db, owner, documentId, options);
-    this.#enqueued(enqueued);
-    return recorded;
-  }
-
   retrySealJob(documentId: string, now: Date): Promise<boolean> {
     return sealing.retrySealJob(this.#db, documentId, now);
   }
 
   listSealJobs(options: { status?: SealJobStatus; limit: number }): Promise<SealJob[]> {
     return sealing.listSealJobs(this.#db, options);
-  }
-
-  nextSealJobDue(): Promise<IsoTime | null> {
-    return sealing.nextSealJobDue(this.#db);
   }
 
   getSealState(documentId: string): Promise<SealState> {
@@ -474,18 +446,6 @@ export class SqlStorage implements Storage {
     const delivery = await webhooks.retryWebhookDelivery(this.#db, endpointId, deliveryId, now);
     if (delivery?.status === 'pending') this.#enqueued(1);
     return delivery;
-  }
-
-  claimWebhookDeliveries(owner: string, options: { now: Date; leaseMs: number; limit: number }): Promise<ClaimedWebhookDelivery[]> {
-    return webhooks.claimWebhookDeliveries(this.#db, owner, options);
-  }
-
-  finishWebhookDelivery(owner: string, deliveryId: string, outcome: WebhookAttemptOutcome): Promise<boolean> {
-    return webhooks.finishWebhookDelivery(this.#db, owner, deliveryId, outcome);
-  }
-
-  nextWebhookDeliveryDue(): Promise<IsoTime | null> {
-    return webhooks.nextWebhookDeliveryDue(this.#db);
   }
 
   onWebhookEvents(listener: () => void): () => void {

@@ -167,4 +167,20 @@ export interface Tables {
     updated_at: Millis;
     delivered_at: Millis | null;
   };
+  /** The generic job queue (`migrations/009_jobs.ts`, `jobs/generic-queue.ts`). */
+  jobs: {
+    id: string;
+    kind: string;
+    key: string | null;
+    /** The payload as JSON, checked by its kind's schema. */
+    payload: string;
+    status: 'pending' | 'running' | 'done' | 'dead';
+    attempts: number;
+    run_at: Millis;
+    lease_owner: string | null;
+    lease_until: Millis | null;
+    last_error: string | null;
+    created_at: Millis;
+    updated_at: Millis;
+  };
 }

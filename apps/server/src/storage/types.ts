@@ -382,7 +382,7 @@ export interface Storage {
 
   /**
    * Records that the signer first opened a document (the viewer fetched its file); later openings change nothing.
-   * `createDocument` records `document.created`, `recordSubmission` `document.submitted`, `completeSealJob` `sealed`;
+   * `createDocument` records `document.created`, `recordSubmission` `document.submitted`, the seal kind `sealed`;
    * each enqueues its webhook event (`document.viewed` for the first opening, `document.completed` for a
    * submission) in the same transaction, when an endpoint of the organization subscribes to it.
    */
@@ -390,33 +390,10 @@ export interface Storage {
   /** A document's events, oldest first (ties in the order of `AUDIT_EVENT_TYPES`). */
   listAuditEvents(documentId: string): Promise<AuditEvent[]>;
 
-  /**
-   * Takes a due seal job (pending and due, or running with a lease that ran out) for `owner` until
-   * `now + leaseMs`, counting an attempt; null when none is due. Fair: of the due jobs, one of the organization with
-   * the fewest seals running now, then the longest due (`run_at`), so one organization's backlog or retries never
-   * keep another's seals waiting; `size` keeps to documents no larger than it. Instances sharing a PostgreSQL
-   * database never take the same job (`FOR UPDATE SKIP LOCKED`).
-   */
-  claimSealJob(owner: string, options: { now: Date; leaseMs: number; size?: SealJobSizeLimit }): Promise<SealJob | null>;
-  /** Extends `owner`'s lease of a running job to `until` (a long seal keeps it); false when `owner` no longer holds it. */
-  renewSealLease(owner: string, documentId: string, until: Date): Promise<boolean>;
-  /**
-   * Stores the sealed file, marks the job `sealed`, records `document.sealed` and enqueues its webhook event (with
-   * `signedDocumentUrl`, by default the path of `GET /documents/{id}/signed.pdf`), in one transaction, only while
-   * `owner` still holds the job's lease; false (nothing stored) when another worker took it over or it is sealed.
-   */
-  completeSealJob(owner: string, sealed: SealedDocument, content: Uint8Array, signedDocumentUrl?: string): Promise<boolean>;
-  /**
-   * Ends `owner`'s attempt: back to `pending`, due at `retryAt`, or `failed` when `retryAt` is null (enqueueing the
-   * `document.sealing_failed` webhook event in the same transaction); keeps the reason. False when `owner` no longer holds the lease.
-   */
-  failSealJob(owner: string, documentId: string, options: { error: string; retryAt: Date | null; now: Date }): Promise<boolean>;
   /** Makes a failed (or pending) job due now with a fresh count of attempts; false when there is no such job. */
   retrySealJob(documentId: string, now: Date): Promise<boolean>;
   /** Jobs newest first, optionally of one status. */
   listSealJobs(options: { status?: SealJobStatus; limit: number }): Promise<SealJob[]>;
-  /** When the next pending job is due, or null when none is pending. */
-  nextSealJobDue(): Promise<IsoTime | null>;
   /** A document's seal job and sealed file, each null when absent. */
   getSealState(documentId: string): Promise<SealState>;
   /** Sealed files with this SHA-256 (normally one). */
@@ -444,17 +421,6 @@ export interface Storage {
   listWebhookDeliveries(endpointId: string, options: { limit: number; after?: WebhookCursor }): Promise<WebhookDeliveryRecord[]>;
   /** Makes a delivery due now with a fresh count of attempts (whatever its status); null when there is none. */
   retryWebhookDelivery(endpointId: string, deliveryId: string, now: IsoTime): Promise<WebhookDeliveryRecord | null>;
-  /**
-   * Takes up to `limit` due deliveries (pending and due, or sending with a lease that ran out) of enabled endpoints
-   * for `owner` until `now + leaseMs`, counting an attempt each. A delivery waits while an earlier event of the same
-   * document to the same endpoint is being sent or has not been tried yet. Instances sharing a PostgreSQL database
-   * never take the same delivery.
-   */
-  claimWebhookDeliveries(owner: string, options: { now: Date; leaseMs: number; limit: number }): Promise<ClaimedWebhookDelivery[]>;
-  /** Records how `owner`'s attempt ended; false when `owner` no longer holds the delivery (it was taken over). */
-  finishWebhookDelivery(owner: string, deliveryId: string, outcome: WebhookAttemptOutcome): Promise<boolean>;
-  /** When the next pending delivery of an enabled endpoint is due, or null. */
-  nextWebhookDeliveryDue(): Promise<IsoTime | null>;
   /** Calls `listener` after a commit that enqueued events or deliveries (in this process); returns the unsubscribe. */
   onWebhookEvents(listener: () => void): () => void;
 

@@ -48,9 +48,24 @@ export function toEndpoint(row: EndpointRow, events: string[]): WebhookEndpointR
   };
 }
 
-export const DELIVERY_COLUMNS = `d.id, d.endpoint_id, d.event_id, d.event_type, d.document_id, d.status, d.attempts,
-  d.next_attempt_at, d.lease_owner, d.last_status_code, d.last_error, d.last_response_body, d.last_duration_ms,
-  d.created_at, d.delivered_at`;
+/** A delivery's columns, for a typed query of `webhook_deliveries as d`. */
+export const DELIVERY_SELECT = [
+  'd.id',
+  'd.endpoint_id',
+  'd.event_id',
+  'd.event_type',
+  'd.document_id',
+  'd.status',
+  'd.attempts',
+  'd.next_attempt_at',
+  'd.lease_owner',
+  'd.last_status_code',
+  'd.last_error',
+  'd.last_response_body',
+  'd.last_duration_ms',
+  'd.created_at',
+  'd.delivered_at',
+] as const;
 
 export interface DeliveryRow {
   id: string;
@@ -90,10 +105,18 @@ export function toDelivery(row: DeliveryRow): WebhookDeliveryRecord {
   };
 }
 
-/** What a dispatcher needs of a taken delivery besides the delivery itself. */
-export const CLAIMED_COLUMNS = `${DELIVERY_COLUMNS}, e.organization_id, e.url, e.secret, e.previous_secret,
-  e.previous_secret_expires_at, ev.body`;
+/** What a runner needs of a taken delivery besides the delivery itself (`webhook_endpoints as e`, `webhook_events as ev`). */
+export const CLAIMED_SELECT = [
+  ...DELIVERY_SELECT,
+  'e.organization_id',
+  'e.url',
+  'e.secret',
+  'e.previous_secret',
+  'e.previous_secret_expires_at',
+  'ev.body',
+] as const;
 
+/** A taken delivery's row: the delivery's columns, its endpoint's and its event's body. */
 export interface ClaimedRow extends DeliveryRow {
   organization_id: string;
   url: string;

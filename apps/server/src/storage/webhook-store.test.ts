@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WEBHOOK_EVENT_TYPES } from '@signet/contract';
 import { newId } from '../ids.js';
+import { claimWebhookDeliveries, finishWebhookDelivery, nextWebhookDeliveryDue } from '../webhooks/delivery-queue.js';
 import { storageEngines } from '../../test/storage/test-engines.js';
 import type { Organization, Storage, StoredSubmission, WebhookAttemptOutcome, WebhookEndpointRecord } from './types.js';
 
@@ -116,7 +117,7 @@ describe.each(engines)('webhook storage on $name', (engine) => {
     await storage.fanOutWebhookEvents({ limit: 100 });
 
     // The first event of each document; the later ones wait.
-    const first = await storage.claimWebhookDeliveries('w1', LATER);
+    const first = await claimWebhookDeliveries(storage.db, 'w1', LATER);
     expect(first.map((d) => [d.documentId, d.eventType])).toEqual([
       [document.id, 'document.created'],
       [second.id, 'document.created'],
@@ -127,19 +128,19 @@ describe.each(engines)('webhook storage on $name', (engine) => {
       timestamp: iso(0),
       data: { documentId: document.id, filename: 'a.pdf', pageCount: 1, createdAt: iso(0) },
     });
-    expect(await storage.claimWebhookDeliveries('w2', LATER)).toEqual([]);
+    expect(await claimWebhookDeliveries(storage.db, 'w2', LATER)).toEqual([]);
 
     // Succeeded: the next one of that document is due.
-    expect(await storage.finishWebhookDelivery('w1', first[0]!.id, succeeded())).toBe(true);
-    const next = await storage.claimWebhookDeliveries('w2', LATER);
+    expect(await finishWebhookDelivery(storage.db, 'w1', first[0]!.id, succeeded())).toBe(true);
+    const next = await claimWebhookDeliveries(storage.db, 'w2', LATER);
     expect(next.map((d) => d.eventType)).toEqual(['document.viewed']);
 
     // Failed, to be retried later: it no longer holds the last one back.
     const retryAt = new Date(LATER.now.getTime() + 3_600_000).toISOString();
     const failed: WebhookAttemptOutcome = { ...succeeded(), status: 'pending', nextAttemptAt: retryAt, statusCode: 500, error: 'HTTP 500' };
-    expect(await storage.finishWebhookDelivery('w2', next[0]!.id, failed)).toBe(true);
-    expect((await storage.claimWebhookDeliveries('w3', LATER)).map((d) => d.eventType)).toEqual(['document.completed']);
-    expect(await storage.nextWebhookDeliveryDue()).toBe(retryAt);
+    expect(await finishWebhookDelivery(storage.db, 'w2', next[0]!.id, failed)).toBe(true);
+    expect((await claimWebhookDeliveries(storage.db, 'w3', LATER)).map((d) => d.eventType)).toEqual(['document.completed']);
+    expect(await nextWebhookDeliveryDue(storage.db)).toBe(retryAt);
   });
 
   it('a lease that ran out is taken over, and the late finisher records nothing', async () => {
@@ -147,12 +148,12 @@ describe.each(engines)('webhook storage on $name', (engine) => {
     await storage.createWebhookEndpoint(hook, { maxEndpoints: 20 });
     await newDocument(storage, org, 0);
     await storage.fanOutWebhookEvents({ limit: 100 });
-    const [taken] = await storage.claimWebhookDeliveries('w1', { ...LATER, leaseMs: 1000 });
-    expect(await storage.claimWebhookDeliveries('w2', { ...LATER, now: new Date(LATER.now.getTime() + 500) })).toEqual([]);
-    const [again] = await storage.claimWebhookDeliveries('w2', { ...LATER, now: new Date(LATER.now.getTime() + 1500) });
+    const [taken] = await claimWebhookDeliveries(storage.db, 'w1', { ...LATER, leaseMs: 1000 });
+    expect(await claimWebhookDeliveries(storage.db, 'w2', { ...LATER, now: new Date(LATER.now.getTime() + 500) })).toEqual([]);
+    const [again] = await claimWebhookDeliveries(storage.db, 'w2', { ...LATER, now: new Date(LATER.now.getTime() + 1500) });
     expect(again).toMatchObject({ id: taken!.id, eventId: taken!.eventId, attempts: 2 });
-    expect(await storage.finishWebhookDelivery('w1', taken!.id, succeeded())).toBe(false);
-    expect(await storage.finishWebhookDelivery('w2', taken!.id, succeeded())).toBe(true);
+    expect(await finishWebhookDelivery(storage.db, 'w1', taken!.id, succeeded())).toBe(false);
+    expect(await finishWebhookDelivery(storage.db, 'w2', taken!.id, succeeded())).toBe(true);
     const [delivery] = await storage.listWebhookDeliveries(hook.id, { limit: 1 });
     expect(delivery).toMatchObject({ status: 'succeeded', attempts: 2, lastStatusCode: 204, deliveredAt: iso(0) });
   });
@@ -162,7 +163,7 @@ describe.each(engines)('webhook storage on $name', (engine) => {
     await storage.createWebhookEndpoint(hook, { maxEndpoints: 20 });
     for (let i = 0; i < 30; i++) await newDocument(storage, org, i);
     await storage.fanOutWebhookEvents({ limit: 100 });
-    const claims = await Promise.all(['a', 'b', 'c'].map((owner) => storage.claimWebhookDeliveries(owner, { ...LATER, limit: 12 })));
+    const claims = await Promise.all(['a', 'b', 'c'].map((owner) => claimWebhookDeliveries(storage.db, owner, { ...LATER, limit: 12 })));
     const ids = claims.flat().map((d) => d.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toHaveLength(30);
@@ -208,9 +209,9 @@ describe.each(engines)('webhook storage on $name', (engine) => {
       data: { webhookId: hook.id, message: 'hello' },
     });
     expect(queued).toMatchObject({ status: 'pending', eventType: 'webhook.test', documentId: null, webhookId: hook.id });
-    const [taken] = await storage.claimWebhookDeliveries('w1', LATER);
+    const [taken] = await claimWebhookDeliveries(storage.db, 'w1', LATER);
     expect((await storage.retryWebhookDelivery(hook.id, taken!.id, iso(1)))?.status).toBe('sending');
-    await storage.finishWebhookDelivery('w1', taken!.id, { ...succeeded(), status: 'failed', statusCode: 500, error: 'HTTP 500' });
+    await finishWebhookDelivery(storage.db, 'w1', taken!.id, { ...succeeded(), status: 'failed', statusCode: 500, error: 'HTTP 500' });
     const retried = await storage.retryWebhookDelivery(hook.id, taken!.id, iso(2));
     expect(retried).toMatchObject({ status: 'pending', attempts: 0, nextAttemptAt: iso(2), lastStatusCode: 500 });
     expect(await storage.retryWebhookDelivery(hook.id, 'dlv_nope', iso(3))).toBeNull();

@@ -1,26 +1,21 @@
 import { WEBHOOK_EVENT_TYPES } from '@signet/contract';
+import { sql } from 'kysely';
 import { newId } from '../ids.js';
 import { toMillis } from './schema.js';
 import type { Queryable, SqlDatabase } from './sql-database.js';
 import type {
-  ClaimedWebhookDelivery,
   IsoTime,
   NewWebhookEvent,
-  WebhookAttemptOutcome,
   WebhookCursor,
   WebhookDeliveryRecord,
   WebhookEndpointChanges,
   WebhookEndpointRecord,
 } from './types.js';
 import {
-  CLAIMED_COLUMNS,
-  DELIVERY_COLUMNS,
+  DELIVERY_SELECT,
   ENDPOINT_COLUMNS,
-  toClaimed,
   toDelivery,
   toEndpoint,
-  type ClaimedRow,
-  type DeliveryRow,
   type EndpointRow,
 } from './webhook-rows.js';
 
@@ -31,29 +26,9 @@ import {
  */
 
 const ENDPOINT_BY_ID = `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE organization_id = ? AND id = ?`;
-const DELIVERY_BY_ID = `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE d.endpoint_id = ? AND d.id = ?`;
-
-/*
- * Due deliveries of enabled endpoints, oldest due first. One waits while an earlier event of its document to the same
- * endpoint is being sent or not tried yet, so that a document's events arrive in order when none fails; an earlier
- * one that failed (waiting for its retry) no longer holds the later ones back. Pending ones are read in the order
- * of the (status, next_attempt_at) index, so a claim stops after `limit` rows however long the backlog; ones whose
- * lease ran out (their dispatcher died) are few, and read apart.
- */
-const CLAIMABLE = `EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = d.endpoint_id AND e.enabled = 1)
-    AND NOT EXISTS (
-      SELECT 1 FROM webhook_deliveries p
-      WHERE p.endpoint_id = d.endpoint_id AND p.document_id = d.document_id AND p.occurred_at < d.occurred_at
-        AND (p.status = 'sending' OR (p.status = 'pending' AND p.attempts = 0)))`;
-const DUE_DELIVERIES = `SELECT d.id FROM webhook_deliveries d
-  WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND ${CLAIMABLE}
-  ORDER BY d.next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED`;
-const EXPIRED_DELIVERIES = `SELECT d.id FROM webhook_deliveries d
-  WHERE d.status = 'sending' AND d.lease_until < ? AND ${CLAIMABLE}
-  ORDER BY d.lease_until LIMIT ? FOR UPDATE SKIP LOCKED`;
 
 /** `id` as the SQL text of a delivery id: `dlv_`, the event's random part, and ten of the endpoint's. */
-const DELIVERY_ID_SQL = "'dlv_' || substr(ev.id, 5) || substr(s.endpoint_id, 4, 10)";
+const DELIVERY_ID_SQL = sql<string>`'dlv_' || substr(ev.id, 5) || substr(s.endpoint_id, 4, 10)`;
 
 /** The same id, made here: for a delivery to one endpoint. */
 const deliveryId = (eventId: string, endpointId: string) => `dlv_${eventId.slice(4)}${endpointId.slice(3, 13)}`;
@@ -89,10 +64,18 @@ async function subscribe(tx: Queryable, endpoint: { id: string; organizationId: 
 
 async function insertEvent(tx: Queryable, id: string, event: NewWebhookEvent, fannedOut: boolean): Promise<void> {
   const body = JSON.stringify({ type: event.type, timestamp: event.occurredAt, data: event.data });
-  await tx.run(
-    'INSERT INTO webhook_events (id, organization_id, type, document_id, body, occurred_at, fanned_out) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    [id, event.organizationId, event.type, event.documentId, body, toMillis(event.occurredAt), fannedOut ? 1 : 0],
-  );
+  await tx.query
+    .insertInto('webhook_events')
+    .values({
+      id,
+      organization_id: event.organizationId,
+      type: event.type,
+      document_id: event.documentId,
+      body,
+      occurred_at: toMillis(event.occurredAt),
+      fanned_out: fannedOut ? 1 : 0,
+    })
+    .execute();
 }
 
 /**
@@ -101,11 +84,15 @@ async function insertEvent(tx: Queryable, id: string, event: NewWebhookEvent, fa
  * was stored, 0 when no endpoint wants it (nothing is stored).
  */
 export async function enqueueWebhookEvent(tx: Queryable, event: NewWebhookEvent): Promise<number> {
-  const subscribed = await tx.get(
-    `SELECT 1 AS found FROM webhook_subscriptions s JOIN webhook_endpoints e ON e.id = s.endpoint_id
-     WHERE s.organization_id = ? AND s.event_type = ? AND e.enabled = 1 LIMIT 1`,
-    [event.organizationId, event.type],
-  );
+  const subscribed = await tx.query
+    .selectFrom('webhook_subscriptions as s')
+    .innerJoin('webhook_endpoints as e', 'e.id', 's.endpoint_id')
+    .select('s.endpoint_id')
+    .where('s.organization_id', '=', event.organizationId)
+    .where('s.event_type', '=', event.type)
+    .where('e.enabled', '=', 1)
+    .limit(1)
+    .executeTakeFirst();
   if (!subscribed) return 0;
   await insertEvent(tx, newId('msg'), event, false);
   return 1;
@@ -119,27 +106,46 @@ export async function enqueueWebhookEvent(tx: Queryable, event: NewWebhookEvent)
  */
 export async function fanOutWebhookEvents(db: SqlDatabase, options: { limit: number }): Promise<number> {
   return db.transaction(async (tx) => {
-    const events = await tx.all<{ id: string }>(
-      'SELECT id FROM webhook_events WHERE fanned_out = 0 ORDER BY occurred_at LIMIT ? FOR UPDATE SKIP LOCKED',
-      [options.limit],
-    );
+    const events = await tx.query
+      .selectFrom('webhook_events')
+      .select('id')
+      .where('fanned_out', '=', 0)
+      .orderBy('occurred_at')
+      .limit(options.limit)
+      .forUpdate()
+      .skipLocked()
+      .execute();
     if (events.length === 0) return 0;
     const ids = events.map((event) => event.id);
-    const list = ids.map(() => '?').join(', ');
     const now = Date.now();
-    await tx.run(
-      `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, event_type, document_id, occurred_at, status, attempts,
-         next_attempt_at, created_at, updated_at)
-       SELECT ${DELIVERY_ID_SQL}, ev.id, s.endpoint_id, ev.type, ev.document_id, ev.occurred_at, 'pending', 0,
-         CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT)
-       FROM webhook_events ev
-       JOIN webhook_subscriptions s ON s.organization_id = ev.organization_id AND s.event_type = ev.type
-       JOIN webhook_endpoints e ON e.id = s.endpoint_id
-       WHERE ev.id IN (${list}) AND e.enabled = 1 AND e.created_at <= ev.occurred_at
-       ON CONFLICT DO NOTHING`,
-      [now, now, now, ...ids],
-    );
-    await tx.run(`UPDATE webhook_events SET fanned_out = 1 WHERE id IN (${list})`, ids);
+    await tx.query
+      .insertInto('webhook_deliveries')
+      .columns(['id', 'event_id', 'endpoint_id', 'event_type', 'document_id', 'occurred_at', 'status', 'attempts', 'next_attempt_at', 'created_at', 'updated_at'])
+      .expression((eb) =>
+        eb
+          .selectFrom('webhook_events as ev')
+          .innerJoin('webhook_subscriptions as s', (join) => join.onRef('s.organization_id', '=', 'ev.organization_id').onRef('s.event_type', '=', 'ev.type'))
+          .innerJoin('webhook_endpoints as e', 'e.id', 's.endpoint_id')
+          .select([
+            DELIVERY_ID_SQL.as('id'),
+            'ev.id as event_id',
+            's.endpoint_id',
+            'ev.type as event_type',
+            'ev.document_id',
+            'ev.occurred_at',
+            sql.lit('pending').as('status'),
+            sql.lit(0).as('attempts'),
+            sql<number>`CAST(${now} AS BIGINT)`.as('next_attempt_at'),
+            sql<number>`CAST(${now} AS BIGINT)`.as('created_at'),
+            sql<number>`CAST(${now} AS BIGINT)`.as('updated_at'),
+          ])
+          .where('ev.id', 'in', ids)
+          .where('e.enabled', '=', 1)
+          .whereRef('e.created_at', '<=', 'ev.occurred_at'),
+      )
+      .onConflict((conflict) => conflict.doNothing())
+      .execute();
+    await tx.query.updateTable('webhook_events').set({ fanned_out: 1 }).where('id', 'in', ids).execute();
     return ids.length;
   });
 }
@@ -150,7 +156,7 @@ export async function enqueueDocumentEvent(
   documentId: string,
   event: Omit<NewWebhookEvent, 'organizationId' | 'documentId'>,
 ): Promise<number> {
-  const row = await tx.get<{ organization_id: string }>('SELECT organization_id FROM documents WHERE id = ?', [documentId]);
+  const row = await tx.query.selectFrom('documents').select('organization_id').where('id', '=', documentId).executeTakeFirst();
   if (!row) return 0;
   return enqueueWebhookEvent(tx, { ...event, organizationId: row.organization_id, documentId });
 }
@@ -280,38 +286,47 @@ export async function enqueueWebhookEventTo(db: SqlDatabase, endpointId: string,
     const id = newId('msg');
     await insertEvent(tx, id, event, true);
     const now = Date.now();
-    await tx.run(
-      `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, event_type, document_id, occurred_at, status, attempts,
-         next_attempt_at, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
-      [deliveryId(id, endpointId), id, endpointId, event.type, event.documentId, toMillis(event.occurredAt), now, now, now],
-    );
-    const row = await tx.get<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE d.event_id = ?`, [id]);
-    return toDelivery(row!);
+    await tx.query
+      .insertInto('webhook_deliveries')
+      .values({
+        id: deliveryId(id, endpointId),
+        event_id: id,
+        endpoint_id: endpointId,
+        event_type: event.type,
+        document_id: event.documentId,
+        occurred_at: toMillis(event.occurredAt),
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    const row = await tx.query.selectFrom('webhook_deliveries as d').select(DELIVERY_SELECT).where('d.event_id', '=', id).executeTakeFirstOrThrow();
+    return toDelivery(row);
   });
 }
 
+/** An endpoint's deliveries, newest first by (created_at, id), after `after` when given. */
 export async function listWebhookDeliveries(
   db: SqlDatabase,
   endpointId: string,
   options: { limit: number; after?: WebhookCursor },
 ): Promise<WebhookDeliveryRecord[]> {
   const { limit, after } = options;
-  const rows = after
-    ? await db.all<DeliveryRow>(
-        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
-         WHERE d.endpoint_id = ? AND (d.created_at < ? OR (d.created_at = ? AND d.id < ?))
-         ORDER BY d.created_at DESC, d.id DESC LIMIT ?`,
-        [endpointId, toMillis(after.createdAt), toMillis(after.createdAt), after.id, limit],
-      )
-    : await db.all<DeliveryRow>(
-        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE d.endpoint_id = ?
-         ORDER BY d.created_at DESC, d.id DESC LIMIT ?`,
-        [endpointId, limit],
-      );
+  let query = db.query.selectFrom('webhook_deliveries as d').select(DELIVERY_SELECT).where('d.endpoint_id', '=', endpointId);
+  if (after) {
+    const at = toMillis(after.createdAt);
+    query = query.where((eb) => eb.or([eb('d.created_at', '<', at), eb.and([eb('d.created_at', '=', at), eb('d.id', '<', after.id)])]));
+  }
+  const rows = await query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(limit).execute();
   return rows.map(toDelivery);
 }
 
+/**
+ * Makes a delivery due now with a fresh count of attempts, whatever its status (a resend), except one being sent
+ * right now: that one is left to its attempt, and is due again only if the attempt fails.
+ */
 export async function retryWebhookDelivery(
   db: SqlDatabase,
   endpointId: string,
@@ -320,81 +335,19 @@ export async function retryWebhookDelivery(
 ): Promise<WebhookDeliveryRecord | null> {
   const ms = toMillis(now);
   return db.transaction(async (tx) => {
-    // One being sent right now is left to its attempt: it is due again only if that attempt fails.
-    await tx.run(
-      `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?, updated_at = ?
-       WHERE endpoint_id = ? AND id = ? AND status <> 'sending'`,
-      [ms, ms, endpointId, deliveryId],
-    );
-    const row = await tx.get<DeliveryRow>(DELIVERY_BY_ID, [endpointId, deliveryId]);
+    await tx.query
+      .updateTable('webhook_deliveries')
+      .set({ status: 'pending', attempts: 0, next_attempt_at: ms, updated_at: ms })
+      .where('endpoint_id', '=', endpointId)
+      .where('id', '=', deliveryId)
+      .where('status', '<>', 'sending')
+      .execute();
+    const row = await tx.query
+      .selectFrom('webhook_deliveries as d')
+      .select(DELIVERY_SELECT)
+      .where('d.endpoint_id', '=', endpointId)
+      .where('d.id', '=', deliveryId)
+      .executeTakeFirst();
     return row ? toDelivery(row) : null;
   });
-}
-
-export async function claimWebhookDeliveries(
-  db: SqlDatabase,
-  owner: string,
-  options: { now: Date; leaseMs: number; limit: number },
-): Promise<ClaimedWebhookDelivery[]> {
-  const now = options.now.getTime();
-  return db.transaction(async (tx) => {
-    const expired = await tx.all<{ id: string }>(EXPIRED_DELIVERIES, [now, options.limit]);
-    const due = expired.length < options.limit ? await tx.all<{ id: string }>(DUE_DELIVERIES, [now, options.limit - expired.length]) : [];
-    due.unshift(...expired);
-    if (due.length === 0) return [];
-    const ids = due.map((row) => row.id);
-    const list = ids.map(() => '?').join(', ');
-    await tx.run(
-      `UPDATE webhook_deliveries SET status = 'sending', attempts = attempts + 1, lease_owner = ?, lease_until = ?,
-         updated_at = ?
-       WHERE id IN (${list})`,
-      [owner, now + options.leaseMs, now, ...ids],
-    );
-    const rows = await tx.all<ClaimedRow>(
-      `SELECT ${CLAIMED_COLUMNS} FROM webhook_deliveries d
-       JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN webhook_events ev ON ev.id = d.event_id
-       WHERE d.id IN (${list}) ORDER BY d.occurred_at`,
-      ids,
-    );
-    return rows.map(toClaimed);
-  });
-}
-
-export async function finishWebhookDelivery(
-  db: SqlDatabase,
-  owner: string,
-  deliveryId: string,
-  outcome: WebhookAttemptOutcome,
-): Promise<boolean> {
-  const at = toMillis(outcome.at);
-  const changed = await db.groupCommit((tx) =>
-    tx.run(
-      `UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL,
-         last_status_code = ?, last_error = ?, last_response_body = ?, last_duration_ms = ?, updated_at = ?,
-         delivered_at = ?
-       WHERE id = ? AND status = 'sending' AND lease_owner = ?`,
-      [
-        outcome.status,
-        outcome.nextAttemptAt === null ? null : toMillis(outcome.nextAttemptAt),
-        outcome.statusCode,
-        outcome.error,
-        outcome.responseBody,
-        Math.round(outcome.durationMs),
-        at,
-        outcome.status === 'succeeded' ? at : null,
-        deliveryId,
-        owner,
-      ],
-    ),
-  );
-  return changed === 1;
-}
-
-export async function nextWebhookDeliveryDue(db: SqlDatabase): Promise<IsoTime | null> {
-  const row = await db.get<{ next_attempt_at: number | string }>(
-    `SELECT d.next_attempt_at FROM webhook_deliveries d
-     WHERE d.status = 'pending' AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = d.endpoint_id AND e.enabled = 1)
-     ORDER BY d.next_attempt_at LIMIT 1`,
-  );
-  return row ? new Date(Number(row.next_attempt_at)).toISOString() : null;
 }

@@ -1,47 +1,30 @@
 import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
-import type { Storage } from '../storage/types.js';
-import { WebhookDispatcher } from './dispatcher.js';
+import type { JobKind } from '../jobs/types.js';
+import type { ClaimedWebhookDelivery, Storage } from '../storage/types.js';
+import type { DeliveryAttempt } from './delivery-queue.js';
+import { deliveryKind } from './delivery-kind.js';
 import { webhookSecrets } from './secrets.js';
 import { createWebhookSender } from './send.js';
 
-/** A running dispatcher and what it owns. */
-export interface RunningDispatcher {
-  readonly owner: string;
-  wake(): void;
-  /** Takes no more deliveries, waits for the attempts under way, and closes its connections. */
-  stop(): Promise<void>;
-}
-
 /**
- * A webhook dispatcher for this process, started: it sends what the store's outbox holds, woken by this process's
- * commits and polling for the others'.
- * @example const dispatcher = startWebhookDispatcher({ config, storage, secret, logger }); … await dispatcher.stop();
+ * The `webhook` job kind of this process, with the HTTP sender it owns (`close` once the runner has stopped).
+ * @example const { kind, close } = webhookJobKind({ config, storage, secret }); runner.register(kind); … await close();
  */
-export function startWebhookDispatcher(options: {
+export function webhookJobKind(options: {
   config: Config;
   storage: Storage;
   secret: string;
-  logger: Logger;
-  /** Whether the process is answering API requests right now (the dispatcher then sends in small, spaced batches). */
+  /** Whether the process is answering API requests right now (deliveries then go in small, spaced batches). */
   busy?: () => boolean;
-}): RunningDispatcher {
-  const { config, storage, secret, logger, busy } = options;
+}): { kind: JobKind<ClaimedWebhookDelivery, DeliveryAttempt>; close(): Promise<void> } {
+  const { config, storage, secret, busy } = options;
   const sender = createWebhookSender({
     allowPrivate: config.webhooks.allowPrivate,
     timeoutMs: config.webhooks.timeoutMs,
     connections: config.webhooks.concurrency,
   });
-  const dispatcher = new WebhookDispatcher({ storage, sender, secrets: webhookSecrets(secret), config: config.webhooks, logger, busy });
-  dispatcher.start();
-  return {
-    owner: dispatcher.owner,
-    wake: () => dispatcher.wake(),
-    async stop() {
-      await dispatcher.stop();
-      await sender.close();
-    },
-  };
+  const kind = deliveryKind({ storage, sender, secrets: webhookSecrets(secret), config: config.webhooks, busy });
+  return { kind, close: () => sender.close() };
 }
 
 /**

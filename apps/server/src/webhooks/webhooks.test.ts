@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { WebhookEventSchema, type CreatedWebhook, type WebhookDelivery } from '@signet/contract';
 import { buildPayload, call, capturingLogger, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
-import { WebhookDispatcher } from './dispatcher.js';
+import { JobRunner } from '../jobs/runner.js';
+import { deliveryKind } from './delivery-kind.js';
 import { webhookSecrets } from './secrets.js';
 import { createWebhookSender, type WebhookSender } from './send.js';
 import { startReceiver, type Receiver } from '../../test/webhooks/test-receiver.js';
@@ -18,7 +19,7 @@ describe.each(engines)('webhooks on $name', (engine) => {
   let t: TestApp;
   let sk: string;
   let pk: string;
-  const running: Array<{ dispatcher: WebhookDispatcher; sender: WebhookSender }> = [];
+  const running: Array<{ dispatcher: JobRunner; sender: WebhookSender }> = [];
   const receivers: Receiver[] = [];
 
   beforeEach(async () => {
@@ -39,13 +40,15 @@ describe.each(engines)('webhooks on $name', (engine) => {
   function dispatch(options: { schedule?: number[]; allowPrivate?: boolean; timeoutMs?: number } = {}) {
     const sender = createWebhookSender({ allowPrivate: options.allowPrivate ?? true, timeoutMs: options.timeoutMs ?? 5000 });
     const { logger, logs } = capturingLogger();
-    const dispatcher = new WebhookDispatcher({
-      storage: t.storage,
-      sender,
-      secrets: webhookSecrets(t.secret),
-      config: { pollMs: 50, leaseMs: 10_000, concurrency: 8, retryScheduleMs: options.schedule ?? [0, 100, 200, 400] },
-      logger,
-    });
+    const dispatcher = new JobRunner({ db: t.storage.db, logger }).register(
+      deliveryKind({
+        storage: t.storage,
+        sender,
+        secrets: webhookSecrets(t.secret),
+        config: { pollMs: 50, leaseMs: 10_000, concurrency: 8, retryScheduleMs: options.schedule ?? [0, 100, 200, 400] },
+      }),
+    );
+    t.storage.onWebhookEvents(() => dispatcher.wake('webhook'));
     dispatcher.start();
     running.push({ dispatcher, sender });
     return { dispatcher, logs };

@@ -8,7 +8,8 @@ import { newId } from '../../src/ids.js';
 import { createLogger } from '../../src/logger.js';
 import { sharedPdfPool } from '../../src/pdf-worker/index.js';
 import { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } from '../../src/pdf/sample.js';
-import { SealWorker } from '../../src/sealing/seal-worker.js';
+import { sealQueue } from '../../src/sealing/seal-queue.js';
+import { sealRunner } from '../../src/sealing/seal-kind.js';
 import { createTestPki } from '../sealing/signing/test-pki.js';
 import type { DocumentRecord, Storage } from '../../src/storage/types.js';
 import { buildPayload } from '../support/harness.js';
@@ -127,7 +128,7 @@ async function submitted(storage: Storage, document: DocumentRecord, keyId: stri
 async function readTargets(store: FuzzStore, pdf: SamplePdf, keyId: string, foreignId: string): Promise<FuzzDocuments> {
   const { storage, organizationId } = store;
   const signing = (await createTestPki()).selfSigned;
-  const worker = new SealWorker({
+  const worker = sealRunner({
     storage,
     pdfPool: sharedPdfPool(),
     logger: createLogger('warn'),
@@ -136,7 +137,7 @@ async function readTargets(store: FuzzStore, pdf: SamplePdf, keyId: string, fore
   });
   const document = await pendingDocument(storage, pdf, organizationId);
   await submitted(storage, document, keyId);
-  while (await worker.runOnce());
+  while (await worker.runOnce('seal'));
   const { sealed } = await storage.getSealState(document.id);
   if (!sealed) throw new Error(`the fuzz's sealed document was not sealed: ${JSON.stringify(await storage.getSealState(document.id))}`);
   // A plain copy: storage may answer with a Buffer, whose `slice` is a view that a mutation would write through.
@@ -144,8 +145,9 @@ async function readTargets(store: FuzzStore, pdf: SamplePdf, keyId: string, fore
 
   const failed = await pendingDocument(storage, pdf, organizationId);
   await submitted(storage, failed, keyId);
-  const job = await storage.claimSealJob(worker.owner, { now: new Date(), leaseMs: 60_000 });
-  await storage.failSealJob(worker.owner, job!.documentId, { error: 'fuzz: failed on purpose', retryAt: null, now: new Date() });
+  const queue = sealQueue();
+  const [job] = await queue.claim(storage.db, { owner: worker.owner, now: new Date(), leaseMs: 60_000, limit: 1 });
+  await queue.settle(storage.db, worker.owner, job!, { state: 'dead', at: new Date(), error: 'fuzz: failed on purpose' });
   // Queued last, so that the claim above took the failed one's job; a server's own worker may seal it later.
   const queued = await pendingDocument(storage, pdf, organizationId);
   await submitted(storage, queued, keyId);

@@ -24,7 +24,7 @@ import type { DocumentRecord, Organization, Storage } from '../../src/storage/ty
 import { pngDataUrl } from '../submissions/test-png.js';
 import type { PdfPool } from '../../src/pdf/pool/index.js';
 import { sharedPdfPool } from '../../src/pdf-worker/index.js';
-import { SealWorker } from '../../src/sealing/seal-worker.js';
+import { sealRunner } from '../../src/sealing/seal-kind.js';
 import { createTestPki } from '../sealing/signing/test-pki.js';
 import type { SigningKey } from '../../src/sealing/types.js';
 import { sampleValue } from '../../src/pdf/sample-values.js';
@@ -199,7 +199,7 @@ export async function createTestApp(
     },
     async sealDue(key) {
       const signing = key ?? (await createTestPki()).selfSigned;
-      const worker = new SealWorker({
+      const worker = sealRunner({
         storage,
         pdfPool: sharedPdfPool(),
         logger,
@@ -207,7 +207,7 @@ export async function createTestApp(
         signingKey: async () => signing,
       });
       let ran = 0;
-      while (await worker.runOnce()) ran++;
+      while (await worker.runOnce('seal')) ran++;
       return ran;
     },
     async close() {

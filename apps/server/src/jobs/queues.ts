@@ -1,0 +1,14 @@
+import { sealQueue } from '../sealing/seal-queue.js';
+import { deliveryQueue } from '../webhooks/delivery-queue.js';
+import type { NamedQueue } from './admin.js';
+
+/**
+ * The queue of every job kind, for `signet jobs list|retry` and the health output, which read jobs without running
+ * them. A new kind adds its queue here (`genericQueue(name)` for one on the `jobs` table).
+ */
+export function jobQueues(): NamedQueue[] {
+  return [
+    { name: 'seal', queue: sealQueue() },
+    { name: 'webhook', queue: deliveryQueue() },
+  ];
+}

@@ -1,0 +1,214 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { storageEngines } from '../../test/storage/test-engines.js';
+import { capturingLogger } from '../../test/support/harness.js';
+import type { Storage } from '../storage/types.js';
+import { defineJobKind, enqueueJob, genericQueue, NonRetryable, type GenericJob } from './generic-queue.js';
+import { JobRunner } from './runner.js';
+import type { HandlerResult, JobKindOptions } from './types.js';
+
+const engines = await storageEngines();
+
+const greeting = z.object({ to: z.string().min(1), times: z.number().int().positive() });
+type Greeting = z.infer<typeof greeting>;
+
+const OPTIONS: JobKindOptions = {
+  leaseMs: 10_000,
+  pollMs: 5_000,
+  concurrency: 2,
+  backoff: { kind: 'exponential', baseMs: 1000, maxMs: 60_000, maxAttempts: 3, jitter: 0.1 },
+};
+
+async function until<T>(check: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe.each(engines)('the job runner on $name', (engine) => {
+  let storage: Storage;
+  let runner: JobRunner | undefined;
+  let clock: number;
+  const runners: JobRunner[] = [];
+
+  beforeEach(async () => {
+    storage = await engine.open();
+    clock = Date.now() + 1000; // after the enqueues, which take the real time
+  });
+  afterEach(async () => {
+    for (const started of runners.splice(0)) await started.stop();
+    runner = undefined;
+    await storage.close();
+  });
+
+  /** A `greeting` kind whose handler does `run`, registered on a new runner over `storage`. */
+  function greetings(run: (job: GenericJob<Greeting>) => Promise<HandlerResult>, options: Partial<JobKindOptions> = {}) {
+    const kind = defineJobKind({ name: 'greeting', schema: greeting, options: { ...OPTIONS, ...options }, handler: run });
+    const { logger, logs } = capturingLogger();
+    const created = new JobRunner({ db: storage.db, logger, now: () => new Date(clock) });
+    created.register(kind);
+    runners.push(created);
+    return { kind, runner: created, logs };
+  }
+
+  it('runs a job of a kind a test registers, its payload checked by the schema on enqueue and on the run', async () => {
+    const seen: Greeting[] = [];
+    const { kind, runner: created } = greetings(async (job) => {
+      seen.push(job.payload);
+    });
+    runner = created;
+    const id = await storage.db.transaction((tx) => enqueueJob(tx, kind, { to: 'Ada', times: 2 }));
+    expect(id).toMatch(/^job_/);
+    await expect(enqueueJob(storage.db, kind, { to: '', times: 0 })).rejects.toThrow();
+    expect(await runner.runOnce('greeting')).toBe(true);
+    expect(await runner.runOnce('greeting')).toBe(false);
+    expect(seen).toEqual([{ to: 'Ada', times: 2 }]);
+    expect(await runner.list({ kind: 'greeting', limit: 10 })).toMatchObject([{ kind: 'greeting', id, state: 'done', attempts: 1, lastError: null }]);
+    // A key makes the enqueue idempotent.
+    expect(await enqueueJob(storage.db, kind, { to: 'Bo', times: 1 }, { key: 'k' })).not.toBeNull();
+    expect(await enqueueJob(storage.db, kind, { to: 'Bo', times: 1 }, { key: 'k' })).toBeNull();
+  });
+
+  it('marks a job whose stored payload its schema no longer accepts dead, with the reason, without running it', async () => {
+    let ran = 0;
+    const { kind, runner: created } = greetings(async () => void ran++);
+    runner = created;
+    const id = (await enqueueJob(storage.db, kind, { to: 'Ada', times: 1 }))!;
+    await storage.db.query.updateTable('jobs').set({ payload: '{"to":"","times":0}' }).where('id', '=', id).execute();
+    expect(await runner.runOnce('greeting')).toBe(true);
+    expect(ran).toBe(0);
+    const [job] = await runner.list({ limit: 1 });
+    expect(job).toMatchObject({ id, state: 'dead', attempts: 1 });
+    expect(job!.lastError).toMatch(/^the job does not match the greeting kind's schema: /);
+  });
+
+  it('retries a failed attempt on the backoff, with jitter, and marks the job dead with its reason after the last', async () => {
+    const { kind, runner: created, logs } = greetings(async () => {
+      throw new Error('the mail server did not answer');
+    });
+    runner = created;
+    const id = (await enqueueJob(storage.db, kind, { to: 'Ada', times: 1 }))!;
+    const delays: number[] = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      expect(await runner.runOnce('greeting')).toBe(true);
+      const [job] = await runner.list({ kind: 'greeting', limit: 1 });
+      if (attempt < 3) {
+        expect(job).toMatchObject({ state: 'pending', attempts: attempt, lastError: 'the mail server did not answer' });
+        delays.push(Date.parse(job!.runAt!) - clock);
+        expect(await runner.runOnce('greeting')).toBe(false); // not due yet
+        clock = Date.parse(job!.runAt!);
+      } else {
+        expect(job).toMatchObject({ id, state: 'dead', status: 'dead', attempts: 3, lastError: 'the mail server did not answer' });
+      }
+    }
+    expect(delays[0]).toBeGreaterThanOrEqual(900);
+    expect(delays[0]).toBeLessThanOrEqual(1100);
+    expect(delays[1]).toBeGreaterThanOrEqual(1800);
+    expect(delays[1]).toBeLessThanOrEqual(2200);
+    expect(logs.some((line) => line.msg === 'job is dead; `signet jobs retry` runs it again' && line.jobId === id)).toBe(true);
+    expect(await runner.runOnce('greeting')).toBe(false);
+    expect(await runner.list({ state: 'dead', limit: 10 })).toHaveLength(1);
+  });
+
+  it('marks a job dead at once when its handler says trying again cannot help', async () => {
+    const { kind, runner: created } = greetings(async () => {
+      throw new NonRetryable('no such address');
+    });
+    runner = created;
+    await enqueueJob(storage.db, kind, { to: 'Ada', times: 1 });
+    expect(await runner.runOnce('greeting')).toBe(true);
+    expect(await runner.list({ limit: 10 })).toMatchObject([{ state: 'dead', attempts: 1, lastError: 'no such address' }]);
+  });
+
+  it('retries a dead job: due now with a fresh count of attempts, then run', async () => {
+    let fail = true;
+    const { kind, runner: created } = greetings(async () => {
+      if (fail) throw new NonRetryable('refused');
+    });
+    runner = created;
+    const id = (await enqueueJob(storage.db, kind, { to: 'Ada', times: 1 }))!;
+    await runner.runOnce('greeting');
+    expect(await runner.retry('job_nothere')).toBeNull();
+    fail = false;
+    expect(await runner.retry(id)).toBe('greeting');
+    expect(await runner.list({ limit: 1 })).toMatchObject([{ state: 'pending', attempts: 0, lastError: 'refused' }]);
+    expect(await runner.runOnce('greeting')).toBe(true);
+    expect(await runner.list({ limit: 1 })).toMatchObject([{ state: 'done', attempts: 1, lastError: null }]);
+    expect(await runner.retry(id)).toBeNull(); // done: nothing to retry
+  });
+
+  it('records a job once: an attempt whose lease was taken over completes nothing, the new holder completes it', async () => {
+    const queue = genericQueue('greeting');
+    const kind = defineJobKind({ name: 'greeting', schema: greeting, options: OPTIONS, handler: async () => {} });
+    await enqueueJob(storage.db, kind, { to: 'Ada', times: 1 });
+    const [first] = await queue.claim(storage.db, { owner: 'w1', now: new Date(clock), leaseMs: 1000, limit: 5 });
+    expect(first).toMatchObject({ attempts: 1, payload: { to: 'Ada', times: 1 } });
+    expect(await queue.claim(storage.db, { owner: 'w2', now: new Date(clock + 500), leaseMs: 1000, limit: 5 })).toEqual([]);
+    const [second] = await queue.claim(storage.db, { owner: 'w2', now: new Date(clock + 1500), leaseMs: 1000, limit: 5 });
+    expect(second).toMatchObject({ id: first!.id, attempts: 2 });
+    const done = { state: 'done' as const, at: new Date(clock + 1600) };
+    expect(await queue.renew(storage.db, 'w1', [first!.id], new Date(clock + 9000))).toBe(0);
+    expect(await queue.settle(storage.db, 'w1', first!, done)).toBe(false);
+    expect(await queue.settle(storage.db, 'w2', second!, done)).toBe(true);
+    expect(await queue.settle(storage.db, 'w2', second!, done)).toBe(false);
+
+    // Through the runner: a handler whose lease is taken over while it runs records nothing, nor its effects.
+    let effects = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { runner: created, logs } = greetings(async () => {
+      await gate;
+      return { effects: async () => void effects++ };
+    }, { leaseMs: 1000 });
+    runner = created;
+    const id = (await enqueueJob(storage.db, kind, { to: 'Bo', times: 1 }))!;
+    const running = runner.runOnce('greeting');
+    await until(async () => ((await runner!.list({ state: 'running', limit: 1 })).length ? true : undefined));
+    const [taken] = await queue.claim(storage.db, { owner: 'other', now: new Date(clock + 5000), leaseMs: 60_000, limit: 1 });
+    expect(taken!.id).toBe(id);
+    release();
+    await running;
+    expect(effects).toBe(0);
+    expect(await runner.list({ limit: 10 })).toContainEqual(expect.objectContaining({ id, state: 'running', leaseOwner: 'other' }));
+    expect(logs.some((line) => line.msg === 'job ended after its lease was taken over; its end is not recorded')).toBe(true);
+  });
+
+  it('renews the lease of a job that outlasts it, so no other runner takes it', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow = defineJobKind({ name: 'slow', schema: greeting, options: { ...OPTIONS, leaseMs: 300, renewLeases: true }, handler: () => gate });
+    // The real clock here, so that each renewal moves the lease forward as time passes.
+    const live = new JobRunner({ db: storage.db, logger: capturingLogger().logger });
+    live.register(slow);
+    runners.push(live);
+    await enqueueJob(storage.db, slow, { to: 'Ada', times: 1 });
+    live.start();
+    await until(async () => ((await live.list({ state: 'running', limit: 1 })).length ? true : undefined));
+    await new Promise((resolve) => setTimeout(resolve, 700)); // more than twice the lease
+    expect(await genericQueue('slow').claim(storage.db, { owner: 'other', now: new Date(), leaseMs: 1000, limit: 1 })).toEqual([]);
+    release();
+    await until(async () => ((await live.list({ state: 'done', limit: 1 })).length ? true : undefined));
+    expect(await live.list({ limit: 1 })).toMatchObject([{ attempts: 1 }]);
+  });
+
+  it('wakes at once on an enqueue in this process, long before its poll', async () => {
+    const ran: number[] = [];
+    const { kind, runner: created } = greetings(async () => void ran.push(Date.now()), { pollMs: 60_000 });
+    runner = created;
+    clock = Date.now();
+    const live = new JobRunner({ db: storage.db, logger: capturingLogger().logger });
+    live.register(kind);
+    runners.push(live);
+    live.start();
+    await new Promise((resolve) => setTimeout(resolve, 100)); // asleep now, for a minute
+    const enqueued = Date.now();
+    await enqueueJob(storage.db, kind, { to: 'Ada', times: 1 });
+    live.wake('greeting');
+    await until(async () => (ran.length ? true : undefined), 2000);
+    expect(ran[0]! - enqueued).toBeLessThan(1000);
+  });
+});
