@@ -10,6 +10,7 @@ import { openStorage } from '../storage/index.js';
 import type { SealJob, SealJobStatus } from '../storage/types.js';
 import { CliError, print, readInput, withStorage } from './common.js';
 import { parseWholeNumber } from './options.js';
+import { findOrganizationBySlug } from '../storage/queries/organizations.js';
 
 const JOB_STATUSES: SealJobStatus[] = ['pending', 'running', 'sealed', 'failed'];
 
@@ -109,7 +110,7 @@ export function registerSealingCommands(program: Command, documents: Command): v
         const pdf = await readInput('<file>', file);
         let organizationId: string | null = null;
         if (options.org) {
-          const organization = await storage.getOrganizationBySlug(options.org);
+          const organization = await findOrganizationBySlug(storage.db.query, options.org);
           if (!organization) throw new CliError(`no organization ${options.org}`);
           organizationId = organization.id;
         }

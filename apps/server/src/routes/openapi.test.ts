@@ -10,6 +10,7 @@ import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
 import type { Storage } from '../storage/types.js';
 import { dataUrlOf } from '../submissions/test-png.js';
 import { buildPayload, call, capturingLogger, completeValues, createTestApp, type TestApp } from '../test-support/harness.js';
+import { ensureOrganization } from '../storage/queries/organizations.js';
 
 /**
  * Every endpoint's real answers, checked against `/openapi.json` as a client generated from it would read them:
@@ -180,7 +181,7 @@ const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
     const submit = (body: unknown, key = pk, headers: Record<string, string> = {}) =>
       call(t, 'POST', '/sdk/documents/submit', { key, body, headers });
     const other = await t.createDocument();
-    const foreign = await t.createDocument({ organizationId: (await t.storage.ensureOrganization('elsewhere', 'Elsewhere')).id });
+    const foreign = await t.createDocument({ organizationId: (await ensureOrganization(t.storage.db.query, 'elsewhere', 'Elsewhere')).id });
     const limited = (await t.createKey({ rateLimit: 1 })).secret;
     const smallKey = (await small.createKey()).secret;
     // A 16-bit signature is decoded in the PDF pool (a plain PNG is not): a full pool is the 503.

@@ -3,9 +3,12 @@ import { loadConfig } from '../config.js';
 import { newId } from '../ids.js';
 import { sharedPdfPool } from '../pdf/pool/index.js';
 import { storageEngines } from '../storage/test-engines.js';
-import type { Storage } from '../storage/types.js';
+import { IMPLICIT_SIGNER, type Storage } from '../storage/types.js';
 import { capturingLogger } from '../test-support/harness.js';
 import { SealWorker } from './seal-worker.js';
+import { storeDocument } from '../documents/create-document.js';
+import { ensureOrganization } from '../storage/queries/organizations.js';
+import { recordSubmission } from '../submissions/record-submission.js';
 
 const sqlite = (await storageEngines()).find((engine) => engine.name === 'sqlite')!;
 
@@ -17,8 +20,8 @@ describe('SealWorker', () => {
   afterEach(() => storage.close());
 
   it('gives a job up, without running it, once its worker stopped during every attempt it was allowed', async () => {
-    const org = await storage.ensureOrganization('acme', 'Acme');
-    const document = await storage.createDocument(
+    const org = await ensureOrganization(storage.db.query, 'acme', 'Acme');
+    const document = await storeDocument(storage, 
       {
         id: newId('doc'),
         organizationId: org.id,
@@ -34,9 +37,10 @@ describe('SealWorker', () => {
     );
     const submissionId = newId('sub');
     const receivedAt = new Date(1000).toISOString();
-    await storage.recordSubmission({
+    await recordSubmission(storage, {
       id: submissionId,
       documentId: document.id,
+      signerId: IMPLICIT_SIGNER.id,
       organizationId: org.id,
       keyId: newId('key'),
       checksum: 'c'.repeat(64),

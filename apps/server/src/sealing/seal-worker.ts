@@ -7,6 +7,10 @@ import type { SealJob, Storage, StoredSubmission } from '../storage/types.js';
 import { SealError } from './errors.js';
 import { isLargeDocument, sealTimeLimit, smallDocumentSize } from './seal-limits.js';
 import type { SealInput, SigningKey } from './types.js';
+import { listAuditEvents } from '../storage/queries/audit.js';
+import { readDocumentContent } from '../storage/queries/document-files.js';
+import { findDocument } from '../storage/queries/documents.js';
+import { listSubmissions } from '../storage/queries/submissions.js';
 
 /** The longest wait between two attempts of a job, however many it has had. */
 const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
@@ -138,7 +142,7 @@ export class SealWorker {
     let limitMs: number | undefined;
     try {
       const input = await this.#input(job);
-      const original = await storage.readDocumentContent(job.documentId, 0, input.document.size - 1);
+      const original = await readDocumentContent(storage.db.query, job.documentId, 0, input.document.size - 1);
       const sealedAt = input.seal.sealedAt;
       const size = { pageCount: input.seal.document.pageCount, fileSize: input.document.size };
       limitMs = sealTimeLimit(config.limits, pdfPool.options.taskTimeoutMs, size, job.attempts);
@@ -186,9 +190,9 @@ export class SealWorker {
   async #input(job: SealJob): Promise<{ document: { size: number }; seal: SealInput }> {
     const { storage, config } = this.#options;
     const [document, submissions, events] = await Promise.all([
-      storage.getDocument(job.documentId),
-      storage.listSubmissionsForDocument(job.documentId),
-      storage.listAuditEvents(job.documentId),
+      findDocument(storage.db.query, job.documentId),
+      listSubmissions(storage.db.query, job.documentId),
+      listAuditEvents(storage.db.query, job.documentId),
     ]);
     const submission = submissions.find((candidate) => candidate.id === job.submissionId) ?? submissions.at(-1);
     if (!document || !submission) {
@@ -204,7 +208,7 @@ export class SealWorker {
       userAgent: stored.userAgent,
     });
     const bySigner = new Map(submissions.map((stored) => [stored.signerId, stored]));
-    const signers = document.signers?.flatMap((signer) => {
+    const signers = document.implicitSigner ? undefined : document.signers.flatMap((signer) => {
       const stored = bySigner.get(signer.id);
       return stored ? [{ name: signer.name, ...(signer.email ? { email: signer.email } : {}), submission: summary(stored) }] : [];
     });
@@ -213,7 +217,7 @@ export class SealWorker {
       seal: {
         document: { id: document.id, filename: document.filename, pageCount: document.pageCount, sha256: document.sha256 },
         fields: document.fields,
-        submission: { ...summary(submission), values: document.signers ? submissions.flatMap(values) : values(submission) },
+        submission: { ...summary(submission), values: document.implicitSigner ? values(submission) : submissions.flatMap(values) },
         ...(signers ? { signers } : {}),
         events,
         sealedAt: this.#now().toISOString(),

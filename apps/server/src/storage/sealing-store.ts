@@ -1,29 +1,23 @@
-import type { AuditEvent, AuditEventType } from '@signet/contract';
 import { writeChunks } from './chunks.js';
 import { enqueueDocumentEvent } from './webhook-store.js';
 import { toMillis } from './schema.js';
+import { recordAuditEvent } from './queries/audit.js';
 import {
-  AUDIT_EVENT_COLUMNS,
   SEALED_DOCUMENT_COLUMNS,
   SEAL_JOB_COLUMNS,
-  byOccurrence,
-  toAuditEvent,
   toSealJob,
   toSealedDocument,
-  type AuditEventRow,
   type SealJobRow,
   type SealedDocumentRow,
 } from './sealing-rows.js';
 import type { Queryable, SqlDatabase } from './sql-database.js';
-import type { NewAuditEvent, SealJob, SealJobSizeLimit, SealJobStatus, SealState, SealedDocument } from './types.js';
+import type { SealJob, SealJobSizeLimit, SealJobStatus, SealState, SealedDocument } from './types.js';
 
 /*
- * The sealing half of `SqlStorage` (its `Storage` methods delegate here): the audit trail, the seal jobs' outbox
- * and the sealed files, on both engines.
+ * The sealing half of `SqlStorage` (its `Storage` methods delegate here): the seal jobs' outbox and the sealed
+ * files, on both engines.
  */
 
-const INSERT_EVENT = `INSERT INTO audit_events (id, document_id, type, occurred_at, ip, user_agent)
-  VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
 /**
  * A due job, fairly: first of the organizations with the fewest seals running now (so one organization's backlog,
  * or one document's retries, never keep another's seals waiting), then the longest due. `size` is the lane's
@@ -43,25 +37,6 @@ const DUE_SMALL_JOB = dueJob(
 const JOB_BY_DOCUMENT = `SELECT ${SEAL_JOB_COLUMNS} FROM seal_jobs WHERE document_id = ?`;
 const SEALED_BY_DOCUMENT = `SELECT ${SEALED_DOCUMENT_COLUMNS} FROM sealed_documents WHERE document_id = ?`;
 
-/** Each type of event happens once per document, so its id is made of both (the upgrade's backfill names them so). */
-const eventId = (documentId: string, type: AuditEventType): string => `evt_${type.slice('document.'.length)}_${documentId}`;
-
-/**
- * Records an event unless the document has one of its type already; `tx` is the caller's transaction when the
- * event belongs to a change it makes (a new document, a submission, a seal).
- */
-export async function recordAuditEvent(tx: Queryable, documentId: string, event: NewAuditEvent): Promise<boolean> {
-  const inserted = await tx.run(INSERT_EVENT, [
-    eventId(documentId, event.type),
-    documentId,
-    event.type,
-    toMillis(event.occurredAt),
-    event.ip ?? null,
-    event.userAgent ?? null,
-  ]);
-  return inserted === 1;
-}
-
 /** Enqueues the seal of a just-completed document, in the transaction that completed it. */
 export async function enqueueSealJob(tx: Queryable, documentId: string, submissionId: string, at: string): Promise<void> {
   const ms = toMillis(at);
@@ -70,11 +45,6 @@ export async function enqueueSealJob(tx: Queryable, documentId: string, submissi
      VALUES (?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT DO NOTHING`,
     [documentId, submissionId, ms, ms, ms],
   );
-}
-
-export async function listAuditEvents(db: SqlDatabase, documentId: string): Promise<AuditEvent[]> {
-  const rows = await db.all<AuditEventRow>(`SELECT ${AUDIT_EVENT_COLUMNS} FROM audit_events WHERE document_id = ?`, [documentId]);
-  return rows.map(toAuditEvent).sort(byOccurrence);
 }
 
 export async function claimSealJob(
@@ -132,8 +102,8 @@ export async function completeSealJob(
       sealed.fileSize,
       at,
     ]);
-    await writeChunks(tx, 'sealed_chunks', sealed.documentId, content);
-    await recordAuditEvent(tx, sealed.documentId, { type: 'document.sealed', occurredAt: sealed.sealedAt });
+    await writeChunks(tx.query, 'sealed_chunks', sealed.documentId, content);
+    await recordAuditEvent(tx.query, sealed.documentId, { type: 'document.sealed', occurredAt: sealed.sealedAt });
     const webhooks = await enqueueDocumentEvent(tx, sealed.documentId, {
       type: 'document.sealed',
       occurredAt: sealed.sealedAt,
@@ -217,18 +187,4 @@ export async function findSealedBySha256(db: SqlDatabase, sha256: string): Promi
     [sha256],
   );
   return rows.map(toSealedDocument);
-}
-
-export async function getStoredSecret(db: SqlDatabase, name: string): Promise<Uint8Array | null> {
-  const row = await db.get<{ value: Uint8Array }>('SELECT value FROM stored_secrets WHERE name = ?', [name]);
-  return row ? row.value : null;
-}
-
-export async function putStoredSecretIfAbsent(db: SqlDatabase, name: string, value: Uint8Array): Promise<Uint8Array> {
-  await db.run('INSERT INTO stored_secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [
-    name,
-    value,
-    Date.now(),
-  ]);
-  return (await getStoredSecret(db, name))!;
 }

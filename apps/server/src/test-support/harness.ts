@@ -13,7 +13,7 @@ import {
 } from '@signet/contract';
 import { createApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
-import { createDocument } from '../documents/create-document.js';
+import { createDocument, storeDocument } from '../documents/create-document.js';
 import { createApiKeyRecord } from '../documents/seed.js';
 import { newId } from '../ids.js';
 import { createLogger, type Logger } from '../logger.js';
@@ -27,6 +27,8 @@ import { SealWorker } from '../sealing/seal-worker.js';
 import { createTestPki } from '../sealing/signing/test-pki.js';
 import type { SigningKey } from '../sealing/types.js';
 import { sampleValue } from '../pdf/sample-values.js';
+import { revokeApiKey } from '../storage/queries/api-keys.js';
+import { ensureOrganization } from '../storage/queries/organizations.js';
 
 /** The engines the app tests run on: SQLite always, PostgreSQL where reachable (always in CI). */
 export const engines: StorageEngine[] = await storageEngines();
@@ -119,7 +121,7 @@ export async function createTestApp(
   const limits = rateLimits ?? createRateLimits({ authFailuresPerWindow: config.authFailuresPerMinute });
   const secret = randomBytes(32).toString('hex');
   const app = createApp({ storage, rateLimits: limits, config, secret, logger, ...(options.pdfPool ? { pdfPool: options.pdfPool } : {}) });
-  const org = await storage.ensureOrganization(`org-${randomBytes(4).toString('hex')}`, 'Acme Test');
+  const org = await ensureOrganization(storage.db.query, `org-${randomBytes(4).toString('hex')}`, 'Acme Test');
 
   return {
     app,
@@ -139,7 +141,7 @@ export async function createTestApp(
         origins: options.origins,
         rateLimit: options.rateLimit,
       });
-      if (options.revokedAt) await storage.revokeApiKey(created.id, options.revokedAt);
+      if (options.revokedAt) await revokeApiKey(storage.db.query, created.id, options.revokedAt);
       return { id: created.id, secret: created.key };
     },
     async createDocument(options = {}) {
@@ -181,7 +183,7 @@ export async function createTestApp(
       return { id: created.id, secret: created.key };
     },
     async createDocumentWithoutPreview(pdf) {
-      return storage.createDocument(
+      return storeDocument(storage, 
         {
           id: newId('doc'),
           organizationId: org.id,
