@@ -257,7 +257,7 @@ export async function submitBodies(): Promise<SubmitBodies> {
  * @example const getDocumentId = await storeGetDocument(storage, organizationId, await generateSamplePdf({ pages: 3 }))
  */
 export async function storeGetDocument(storage: Storage, organizationId: string, pdf: Uint8Array): Promise<string> {
-  const document = await storeDocument(storage, 
+  const document = await storeDocument(storage,
     {
       id: newId('doc'),
       organizationId,

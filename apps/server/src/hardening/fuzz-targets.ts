@@ -67,7 +67,7 @@ export interface FuzzSetup {
  * `createDocument` draws plays no part in a submission. `lease`: with the lease's two signers, in sequential order.
  */
 export async function pendingDocument(storage: Storage, pdf: SamplePdf, organizationId: string, lease = false) {
-  return storeDocument(storage, 
+  return storeDocument(storage,
     {
       id: newId('doc'),
       organizationId,

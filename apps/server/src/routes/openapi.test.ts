@@ -11,6 +11,7 @@ import type { Storage } from '../storage/types.js';
 import { dataUrlOf } from '../submissions/test-png.js';
 import { buildPayload, call, capturingLogger, completeValues, createTestApp, type TestApp } from '../test-support/harness.js';
 import { ensureOrganization } from '../storage/queries/organizations.js';
+import { failingReads } from '../test-support/failing-storage.js';
 
 /**
  * Every endpoint's real answers, checked against `/openapi.json` as a client generated from it would read them:
@@ -79,10 +80,7 @@ const failingPool = { run: async () => Promise.reject(poolFailure()) } as unknow
 /** An app whose storage fails: every operation's 500. */
 const broken = () =>
   alteredApp({
-    storage: Object.create(t.storage, {
-      findApiKeyByHash: { value: async () => Promise.reject(new Error('storage down')) },
-      getDocument: { value: async () => Promise.reject(new Error('storage down')) },
-    }) as Storage,
+    storage: failingReads(t.storage, ['api_keys', 'documents'], new Error('storage down')),
   });
 
 /** A well-formed key that no store knows, and a well-formed id of no document. */

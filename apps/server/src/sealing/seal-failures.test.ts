@@ -90,7 +90,7 @@ async function submit(document: DocumentRecord, payload?: Record<string, unknown
 
 /** A document of `bytes` put straight into storage, as one from before uploads were checked would be. */
 function storedDocument(bytes: Uint8Array, fields: FieldDefinition[]): Promise<DocumentRecord> {
-  return storeDocument(storage, 
+  return storeDocument(storage,
     {
       id: newId('doc'),
       organizationId,

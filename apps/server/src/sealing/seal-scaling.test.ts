@@ -60,7 +60,7 @@ describe.each(engines)('seals scaled to their document on $name', (engine) => {
 
   /** A document of `pdf` stored as an upload would store it (the upload's own checks are not under test). */
   function storePdf(organization: Organization, pdf: Uint8Array, pageCount: number, fields: FieldDefinition[]): Promise<DocumentRecord> {
-    return storeDocument(t.storage, 
+    return storeDocument(t.storage,
       {
         id: newId('doc'),
         organizationId: organization.id,

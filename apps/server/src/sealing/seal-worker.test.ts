@@ -21,7 +21,7 @@ describe('SealWorker', () => {
 
   it('gives a job up, without running it, once its worker stopped during every attempt it was allowed', async () => {
     const org = await ensureOrganization(storage.db.query, 'acme', 'Acme');
-    const document = await storeDocument(storage, 
+    const document = await storeDocument(storage,
       {
         id: newId('doc'),
         organizationId: org.id,

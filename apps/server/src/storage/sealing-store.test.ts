@@ -21,7 +21,7 @@ const LEASE = { leaseMs: 60_000 };
 const bytes = (value: Uint8Array | null) => (value ? Buffer.from(value) : value);
 
 async function completedDocument(storage: Storage, organization: Organization, offsetMs = 0, pageCount = 1) {
-  const document = await storeDocument(storage, 
+  const document = await storeDocument(storage,
     {
       id: newId('doc'),
       organizationId: organization.id,

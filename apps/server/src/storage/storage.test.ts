@@ -73,7 +73,7 @@ async function createDocument(
   content: Uint8Array = new TextEncoder().encode('%PDF-1.7 tiny'),
   id = newId('doc'),
 ): Promise<DocumentRecord> {
-  return storeDocument(storage, 
+  return storeDocument(storage,
     {
       id,
       organizationId: organization.id,

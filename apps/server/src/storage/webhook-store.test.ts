@@ -34,7 +34,7 @@ function endpoint(organization: Organization, events: WebhookEndpointRecord['eve
 }
 
 async function newDocument(storage: Storage, organization: Organization, offsetMs: number) {
-  return storeDocument(storage, 
+  return storeDocument(storage,
     {
       id: newId('doc'),
       organizationId: organization.id,

@@ -183,7 +183,7 @@ export async function createTestApp(
       return { id: created.id, secret: created.key };
     },
     async createDocumentWithoutPreview(pdf) {
-      return storeDocument(storage, 
+      return storeDocument(storage,
         {
           id: newId('doc'),
           organizationId: org.id,
