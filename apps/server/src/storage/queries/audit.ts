@@ -1,6 +1,7 @@
 import { AUDIT_EVENT_TYPES, type AuditEvent, type AuditEventType } from '@signet/contract';
 import type { Db } from '../typed-queries.js';
 import type { NewAuditEvent } from '../types.js';
+import { prepare } from '../prepared.js';
 import { toIso, toMillis } from '../schema.js';
 import { findDocument } from './documents.js';
 import { findSignerActivity } from './signers.js';
@@ -23,20 +24,33 @@ export function byOccurrence(a: AuditEvent, b: AuditEvent): number {
  * when the event belongs to a change it makes (a new document, a submission, a seal).
  */
 export async function recordAuditEvent(db: Db, documentId: string, event: NewAuditEvent): Promise<boolean> {
-  const result = await db
-    .insertInto('audit_events')
-    .values({
-      id: eventId(documentId, event.type),
-      document_id: documentId,
-      type: event.type,
-      occurred_at: toMillis(event.occurredAt),
-      ip: event.ip ?? null,
-      user_agent: event.userAgent ?? null,
-    })
-    .onConflict((oc) => oc.doNothing())
-    .executeTakeFirst();
-  return result.numInsertedOrUpdatedRows === 1n;
+  const { numAffectedRows } = await INSERT_EVENT(
+    db,
+    eventId(documentId, event.type),
+    documentId,
+    event.type,
+    toMillis(event.occurredAt),
+    event.ip ?? null,
+    event.userAgent ?? null,
+  );
+  return numAffectedRows === 1n;
 }
+
+const INSERT_EVENT = prepare(
+  (db, id, documentId, type, occurredAt, ip, userAgent) =>
+    db
+      .insertInto('audit_events')
+      .values({
+        id: id as string,
+        document_id: documentId as string,
+        type: type as string,
+        occurred_at: occurredAt as number,
+        ip: ip as string | null,
+        user_agent: userAgent as string | null,
+      })
+      .onConflict((oc) => oc.doNothing()),
+  6,
+);
 
 /**
  * A document's events, oldest first (ties in the order of `AUDIT_EVENT_TYPES`): the stored ones, `signer.opened` and

@@ -2,6 +2,7 @@ import type { DocumentStatus } from '@signet/contract';
 import type { Tables } from '../tables.js';
 import type { Db } from '../typed-queries.js';
 import { IMPLICIT_SIGNER, type DocumentCursor, type DocumentDecline, type DocumentRecord, type IsoTime } from '../types.js';
+import { prepare } from '../prepared.js';
 import { toIso, toMillis } from '../schema.js';
 
 /*
@@ -72,9 +73,12 @@ export async function insertDocument(db: Db, document: DocumentRecord): Promise<
     .execute();
 }
 
+const DOCUMENT_BY_ID = prepare((db, id) => db.selectFrom('documents').selectAll().where('id', '=', id as string), 1);
+const LOCKED_DOCUMENT_BY_ID = prepare((db, id) => db.selectFrom('documents').selectAll().where('id', '=', id as string).forUpdate(), 1);
+
 /** The document with this id, or null. */
 export async function findDocument(db: Db, id: string): Promise<DocumentRecord | null> {
-  const row = await db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
+  const [row] = (await DOCUMENT_BY_ID(db, id)).rows;
   return row ? toDocument(row) : null;
 }
 
@@ -83,7 +87,7 @@ export async function findDocument(db: Db, id: string): Promise<DocumentRecord |
  * write lock already), or null.
  */
 export async function lockDocument(db: Db, id: string): Promise<DocumentRecord | null> {
-  const row = await db.selectFrom('documents').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  const [row] = (await LOCKED_DOCUMENT_BY_ID(db, id)).rows;
   return row ? toDocument(row) : null;
 }
 
@@ -96,10 +100,15 @@ export async function listDocuments(db: Db, organizationId: string, options: { l
   return rows.map(toDocument);
 }
 
+const COMPLETE_DOCUMENT = prepare(
+  (db, at, id) => db.updateTable('documents').set({ status: 'completed', updated_at: at as number }).where('id', '=', id as string),
+  2,
+);
+const TOUCH_DOCUMENT = prepare((db, at, id) => db.updateTable('documents').set({ updated_at: at as number }).where('id', '=', id as string), 2);
+
 /** Marks a document completed (or, `completed` false, only touches it) at `at`. */
 export async function updateDocumentProgress(db: Db, id: string, at: IsoTime, completed: boolean): Promise<void> {
-  const changes = completed ? { status: 'completed' as const, updated_at: toMillis(at) } : { updated_at: toMillis(at) };
-  await db.updateTable('documents').set(changes).where('id', '=', id).execute();
+  await (completed ? COMPLETE_DOCUMENT : TOUCH_DOCUMENT)(db, toMillis(at), id);
 }
 
 /** Declines a pending document no one declined yet; false when it was completed or declined already. */

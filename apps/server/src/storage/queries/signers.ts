@@ -2,6 +2,7 @@ import type { SignerDefinition } from '@signet/contract';
 import type { Tables } from '../tables.js';
 import type { Db } from '../typed-queries.js';
 import type { IsoTime, NewAuditEvent, SignerState } from '../types.js';
+import { prepare } from '../prepared.js';
 import { toIsoOrNull, toMillis } from '../schema.js';
 
 /*
@@ -49,13 +50,18 @@ export async function markSignerOpened(db: Db, documentId: string, signerId: str
 
 /** Marks a signer completed with their submission. */
 export async function markSignerCompleted(db: Db, documentId: string, signerId: string, submissionId: string, at: IsoTime): Promise<void> {
-  await db
-    .updateTable('document_signers')
-    .set({ completed_at: toMillis(at), submission_id: submissionId })
-    .where('document_id', '=', documentId)
-    .where('signer_id', '=', signerId)
-    .execute();
+  await COMPLETE_SIGNER(db, toMillis(at), submissionId, documentId, signerId);
 }
+
+const COMPLETE_SIGNER = prepare(
+  (db, at, submissionId, documentId, signerId) =>
+    db
+      .updateTable('document_signers')
+      .set({ completed_at: at as number, submission_id: submissionId as string })
+      .where('document_id', '=', documentId as string)
+      .where('signer_id', '=', signerId as string),
+  4,
+);
 
 /** Each signer's states joined with their submission's address and browser (the audit trail's signer events). */
 export async function findSignerActivity(

@@ -1,6 +1,7 @@
 import type { Tables } from '../tables.js';
 import type { Db } from '../typed-queries.js';
 import type { StoredSubmission } from '../types.js';
+import { prepare } from '../prepared.js';
 import { toIso, toMillis } from '../schema.js';
 
 /*
@@ -25,25 +26,30 @@ export function toSubmission(row: Tables['submissions']): StoredSubmission {
   };
 }
 
+type SubmissionRow = Tables['submissions'];
+const COLUMNS = ['id', 'document_id', 'signer_id', 'organization_id', 'key_id', 'checksum', 'payload', 'result', 'client_ip', 'user_agent', 'received_at', 'seal_images'] as const;
+const INSERT_SUBMISSION = prepare(
+  (db, ...values) => db.insertInto('submissions').values(Object.fromEntries(COLUMNS.map((column, index) => [column, values[index]])) as SubmissionRow),
+  COLUMNS.length,
+);
+
 /** Stores a submission, in the caller's transaction. */
 export async function insertSubmission(db: Db, submission: StoredSubmission): Promise<void> {
-  await db
-    .insertInto('submissions')
-    .values({
-      id: submission.id,
-      document_id: submission.documentId,
-      signer_id: submission.signerId,
-      organization_id: submission.organizationId,
-      key_id: submission.keyId,
-      checksum: submission.checksum,
-      payload: submission.payload,
-      result: JSON.stringify(submission.result),
-      client_ip: submission.clientIp,
-      user_agent: submission.userAgent,
-      received_at: toMillis(submission.receivedAt),
-      seal_images: submission.sealImages ? JSON.stringify(submission.sealImages) : null,
-    })
-    .execute();
+  const row: SubmissionRow = {
+    id: submission.id,
+    document_id: submission.documentId,
+    signer_id: submission.signerId,
+    organization_id: submission.organizationId,
+    key_id: submission.keyId,
+    checksum: submission.checksum,
+    payload: submission.payload,
+    result: JSON.stringify(submission.result),
+    client_ip: submission.clientIp,
+    user_agent: submission.userAgent,
+    received_at: toMillis(submission.receivedAt),
+    seal_images: submission.sealImages ? JSON.stringify(submission.sealImages) : null,
+  };
+  await INSERT_SUBMISSION(db, ...COLUMNS.map((column) => row[column]));
 }
 
 /** A submission of a document (of one with several signers: one of them), or null. */
