@@ -9,14 +9,20 @@ import { newId } from '../src/ids.js';
 import { createApiKeyRecord } from '../src/documents/seed.js';
 import { generateApiKey } from '../src/keys.js';
 import { generateSamplePdf, sampleFields } from '../src/pdf/sample.js';
-import { writeChunks } from '../src/storage/chunks.js';
-import { documentValues } from '../src/storage/schema.js';
 import { openStorage } from '../src/storage/index.js';
-import { recordAuditEvent } from '../src/storage/sealing-store.js';
+import { recordAuditEvent } from '../src/storage/queries/audit.js';
+import { writeDocumentContent } from '../src/storage/queries/document-files.js';
+import { insertDocument } from '../src/storage/queries/documents.js';
+import { insertSigners } from '../src/storage/queries/signers.js';
+import { newDocumentRecord } from '../src/documents/create-document.js';
 import { SqliteDatabase } from '../src/storage/sqlite-database.js';
-import { INSERT_DOCUMENT } from '../src/storage/sql-storage.js';
-import type { DocumentRecord, NewDocument, Storage } from '../src/storage/types.js';
+import type { NewDocument, Storage } from '../src/storage/types.js';
 import { dataUrlOf, makePng } from '../test/submissions/test-png.js';
+import { storeDocument } from '../src/documents/create-document.js';
+import { insertApiKey } from '../src/storage/queries/api-keys.js';
+import { readDocumentContent } from '../src/storage/queries/document-files.js';
+import { findDocument } from '../src/storage/queries/documents.js';
+import { ensureOrganization } from '../src/storage/queries/organizations.js';
 
 /** Size of the signature image of every benchmark submission (the issue's "20 KB signature PNG"). */
 export const SIGNATURE_PNG_BYTES = 20 * 1024;
@@ -76,11 +82,11 @@ export async function createFixtures(submitDocuments: number): Promise<BenchFixt
   let getDocumentId: string;
   let organizationId: string;
   try {
-    const org = await storage.ensureOrganization('bench', 'Benchmark Inc.');
+    const org = await ensureOrganization(storage.db.query, 'bench', 'Benchmark Inc.');
     organizationId = org.id;
     const { secret, hash, prefix } = generateApiKey('pk');
     apiKey = secret;
-    await storage.createApiKey({
+    await insertApiKey(storage.db.query, {
       id: newId('key'),
       organizationId,
       kind: 'pk',
@@ -150,10 +156,12 @@ export async function insertPendingDocuments(
     return await db.transaction(async (tx) => {
       const ids: string[] = [];
       for (let i = 0; i < count; i++) {
-        const record: DocumentRecord = { ...base, id: newId('doc'), createdAt, updatedAt: createdAt, version: 1, status: 'pending' };
-        await tx.run(INSERT_DOCUMENT, documentValues(record));
-        await writeChunks(tx, 'document_chunks', record.id, pdf);
-        await recordAuditEvent(tx, record.id, { type: 'document.created', occurredAt: createdAt });
+        // The rows `storeDocument` writes, through the same queries, without its webhook lookup per document.
+        const record = newDocumentRecord({ ...base, id: newId('doc'), createdAt });
+        await insertDocument(tx.query, record);
+        await insertSigners(tx.query, record.id, record.signers);
+        await writeDocumentContent(tx.query, record.id, pdf);
+        await recordAuditEvent(tx.query, record.id, { type: 'document.created', occurredAt: createdAt });
         ids.push(record.id);
       }
       return ids;
@@ -167,11 +175,11 @@ export async function insertPendingDocuments(
 export async function checkRoundTrip(databaseUrl: string, id: string, fields: FieldDefinition[]): Promise<void> {
   const storage = await openStorage(databaseUrl);
   try {
-    const document = await storage.getDocument(id);
+    const document = await findDocument(storage.db.query, id);
     if (!document || document.status !== 'pending' || JSON.stringify(document.fields) !== JSON.stringify(fields)) {
       throw new Error(`bulk-created document ${id} does not read back through the storage as written`);
     }
-    const head = await storage.readDocumentContent(id, 0, 4);
+    const head = await readDocumentContent(storage.db.query, id, 0, 4);
     if (Buffer.from(head).toString('latin1') !== '%PDF-') throw new Error(`document ${id} has no PDF content`);
   } finally {
     await storage.close();
@@ -249,7 +257,7 @@ export async function submitBodies(): Promise<SubmitBodies> {
  * @example const getDocumentId = await storeGetDocument(storage, organizationId, await generateSamplePdf({ pages: 3 }))
  */
 export async function storeGetDocument(storage: Storage, organizationId: string, pdf: Uint8Array): Promise<string> {
-  const document = await storage.createDocument(
+  const document = await storeDocument(storage,
     {
       id: newId('doc'),
       organizationId,

@@ -8,6 +8,7 @@ import { dataUrlOf, makePng, pngDataUrl } from '../test/submissions/test-png.js'
 import { checkRoundTrip, insertPendingDocuments, SIGNATURE_PNG_BYTES, storeGetDocument } from './fixtures.js';
 import { sampleValue } from '../src/pdf/sample-values.js';
 import { largeTextPdf } from '../test/sealing/test-large-pdf.js';
+import { ensureOrganization } from '../src/storage/queries/organizations.js';
 
 /** One kind of document the sealing phases submit, and the fresh pending copies of it left to submit. */
 export interface SealDocumentKind {
@@ -77,7 +78,7 @@ export async function createSealFixtures(
   let readKey: string;
   let getDocumentId: string;
   try {
-    organizationId = (await storage.ensureOrganization('bench-seal', 'Benchmark Sealing Inc.')).id;
+    organizationId = (await ensureOrganization(storage.db.query, 'bench-seal', 'Benchmark Sealing Inc.')).id;
     submitKey = (await createApiKeyRecord(storage, { organizationId, kind: 'pk', rateLimit: 10_000_000 })).key;
     readKey = (await createApiKeyRecord(storage, { organizationId, kind: 'sk', rateLimit: 10_000_000 })).key;
     getDocumentId = await storeGetDocument(storage, organizationId, smallPdf);
@@ -116,7 +117,7 @@ async function heavyDocuments(
   const storage = await openStorage(databaseUrl);
   let owner: KindOwner;
   try {
-    const organizationId = (await storage.ensureOrganization('bench-heavy', 'Heavy Documents Ltd')).id;
+    const organizationId = (await ensureOrganization(storage.db.query, 'bench-heavy', 'Heavy Documents Ltd')).id;
     const submit = (await createApiKeyRecord(storage, { organizationId, kind: 'pk', rateLimit: 10_000_000 })).key;
     const read = (await createApiKeyRecord(storage, { organizationId, kind: 'sk', rateLimit: 10_000_000 })).key;
     owner = { organizationId, keys: { submit, read } };

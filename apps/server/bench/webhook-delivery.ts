@@ -6,6 +6,7 @@ import { registerWebhook } from '../src/webhooks/manage.js';
 import { startChild, type ChildServer } from './child.js';
 import { createFixtures, submitBodies } from './fixtures.js';
 import { runPhase, type PhaseResult } from './load.js';
+import { findOrganizationBySlug } from '../src/storage/queries/organizations.js';
 
 /*
  * The webhooks phase of `pnpm bench:server`, on a server process of its own (its own embedded store, the
@@ -89,7 +90,7 @@ export async function measureWebhooks(settings: WebhookSettings, appDir: string,
   const storage = await openStorage(fixtures.databaseUrl);
   let outcome: WebhookOutcome | undefined;
   try {
-    const organizationId = (await storage.getOrganizationBySlug('bench'))!.id;
+    const organizationId = (await findOrganizationBySlug(storage.db.query, 'bench'))!.id;
     const subscribe = (index: number) =>
       registerWebhook(
         { storage, secret, allowPrivate: true, maxEndpoints: 1000 },

@@ -5,6 +5,7 @@ import { createRateLimits } from './rate-limit/index.js';
 import { call, createTestApp, type TestApp } from '../test/support/harness.js';
 import { createLogger } from './logger.js';
 import { Writable } from 'node:stream';
+import { failingReads } from '../test/support/failing-storage.js';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -42,9 +43,7 @@ describe('every response', () => {
   });
 
   it('500 INTERNAL_ERROR without a stack or internal message when storage fails; the cause goes to the log', async () => {
-    const storage = Object.create(t.storage, {
-      findApiKeyByHash: { value: async () => { throw new Error('disk on fire at /var/lib/secret'); } },
-    });
+    const storage = failingReads(t.storage, ['api_keys'], new Error('disk on fire at /var/lib/secret'));
     const lines: Array<Record<string, any>> = [];
     const sink = new Writable({
       write(chunk, _encoding, done) {

@@ -8,6 +8,8 @@ import { createRateLimits } from './rate-limit/index.js';
 import { buildPayload, call, engines } from '../test/support/harness.js';
 import { twoInstances, type TwoInstances } from '../test/support/two-instances.js';
 import { TEST_REDIS_URL, redisAvailable } from '../test/support/redis.js';
+import { ensureOrganization } from './storage/queries/organizations.js';
+import { findSubmissionForDocument } from './storage/queries/submissions.js';
 
 const withPostgres = engines.some((engine) => engine.name === 'postgres');
 
@@ -21,7 +23,7 @@ describe.runIf(withPostgres && redisAvailable)('two instances on one PostgreSQL 
   beforeAll(async () => {
     two = await twoInstances(() => createRateLimits({ redisUrl: TEST_REDIS_URL, keyPrefix }));
     ({ storages, apps } = two);
-    organizationId = (await storages[0].ensureOrganization('acme', 'Acme')).id;
+    organizationId = (await ensureOrganization(storages[0].db.query, 'acme', 'Acme')).id;
   });
 
   afterAll(async () => {
@@ -70,6 +72,6 @@ describe.runIf(withPostgres && redisAvailable)('two instances on one PostgreSQL 
     }
     expect(responses.filter((res) => res.status === 201)).toHaveLength(1);
     expect(ids.size).toBe(1);
-    expect((await storages[1]!.getSubmissionForDocument(document.id))?.id).toBe([...ids][0]);
+    expect((await findSubmissionForDocument(storages[1]!.db.query, document.id))?.id).toBe([...ids][0]);
   });
 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStorage } from './storage/index.js';
 import { seedDemo } from './documents/seed.js';
 import { buildPayload } from '../test/support/harness.js';
+import { findDocument } from './storage/queries/documents.js';
 
 const MAIN = fileURLToPath(new URL('./cli/main.ts', import.meta.url));
 const TSX = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
@@ -91,7 +92,7 @@ describe('signet serve', () => {
     const databaseUrl = `file:${join(dir, 'serve.db')}`;
     const storage = await openStorage(databaseUrl);
     const seeded = await seedDemo(storage);
-    const document = (await storage.getDocument(seeded.documents[0]!.id))!;
+    const document = (await findDocument(storage.db.query, seeded.documents[0]!.id))!;
     await storage.close();
     const body = JSON.stringify(await buildPayload(document));
 
@@ -130,7 +131,7 @@ describe('signet serve', () => {
 
     const after = await openStorage(databaseUrl);
     try {
-      expect((await after.getDocument(document.id))?.status).toBe('completed');
+      expect((await findDocument(after.db.query, document.id))?.status).toBe('completed');
     } finally {
       await after.close();
     }

@@ -1,4 +1,4 @@
-import { startLiveServer, type LiveServer } from '@signet/server/testing';
+import { claimIdempotencyKey, findSubmissionForDocument, releaseIdempotencyKey, startLiveServer, type LiveServer } from '@signet/server/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   SigningAbortError,
@@ -160,7 +160,7 @@ describe('a submit whose response is lost never submits twice', () => {
     const result = await client(key, { timeoutMs: 500 }).submitDocument(payload);
     expect(keys).toHaveLength(2);
     expect(keys[1]).toBe(keys[0]);
-    const stored = await server.test.storage.getSubmissionForDocument(document.id);
+    const stored = await findSubmissionForDocument(server.test.storage.db.query, document.id);
     expect(stored?.id).toBe(result.submissionId);
   });
 
@@ -177,7 +177,7 @@ describe('a submit whose response is lost never submits twice', () => {
     };
     const result = await client(key, { fetch: dropFirstAnswer }).submitDocument(payload, { idempotencyKey: 'checkout-42' });
     expect(posts).toBe(2);
-    expect((await server.test.storage.getSubmissionForDocument(document.id))?.id).toBe(result.submissionId);
+    expect((await findSubmissionForDocument(server.test.storage.db.query, document.id))?.id).toBe(result.submissionId);
   });
 
   it('a retry that meets the first request still in flight (409 with Retry-After) waits and gets through', async () => {
@@ -185,7 +185,7 @@ describe('a submit whose response is lost never submits twice', () => {
     const { checksum } = payload;
     // Another attempt with this key is being processed: the server answers 409 with Retry-After until it ends.
     const scope = { organizationId: server.test.org.id, key: 'order-7' };
-    await server.test.storage.claimIdempotencyKey(scope, `${checksum}:${checksum}`, {
+    await claimIdempotencyKey(server.test.storage.db, scope, `${checksum}:${checksum}`, {
       now: new Date(),
       expiresAfterMs: 86_400_000,
       staleAfterMs: 60_000,
@@ -196,13 +196,13 @@ describe('a submit whose response is lost never submits twice', () => {
       if (request.method === 'POST') {
         statuses.push(response.status);
         // That other attempt fails and frees the key, as a refused request does.
-        if (response.status === 409) await server.test.storage.releaseIdempotencyKey(scope);
+        if (response.status === 409) await releaseIdempotencyKey(server.test.storage.db.query, scope);
       }
       return response;
     });
     const result = await client(key).submitDocument(payload, { idempotencyKey: 'order-7' });
     expect(statuses).toEqual([409, 201]);
-    expect((await server.test.storage.getSubmissionForDocument(document.id))?.id).toBe(result.submissionId);
+    expect((await findSubmissionForDocument(server.test.storage.db.query, document.id))?.id).toBe(result.submissionId);
   });
 });
 

@@ -1,5 +1,5 @@
 import { submissionChecksum, type FieldValue, type SdkDocument } from '@signet/contract';
-import { completeValues, sampleFormFields, startLiveServer, type LiveServer } from '@signet/server/testing';
+import { ensureOrganization, findSubmissionForDocument, completeValues, sampleFormFields, startLiveServer, type LiveServer } from '@signet/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SigningApiError, SubmissionBuildError, buildSubmission, createSigningClient, missingRequiredFields } from './index.js';
 
@@ -61,7 +61,7 @@ describe('buildSubmission', () => {
 
     const result = await client.submitDocument(payload);
     expect(result.documentId).toBe(document.metadata.id);
-    const stored = await server.test.storage.getSubmissionForDocument(document.metadata.id);
+    const stored = await findSubmissionForDocument(server.test.storage.db.query, document.metadata.id);
     expect(stored?.checksum).toBe(payload.checksum);
   });
 
@@ -215,7 +215,7 @@ describe("with a session key's signerId (several signers)", () => {
 
 describe('pagination', () => {
   it('the iterator over 95 documents with limit 20 yields each once', async () => {
-    const org = await server.test.storage.ensureOrganization('org-pages', 'Paged Org');
+    const org = await ensureOrganization(server.test.storage.db.query, 'org-pages', 'Paged Org');
     const created = new Set<string>();
     for (let i = 0; i < 95; i++) created.add((await server.test.createDocument({ organizationId: org.id, pages: 1 })).id);
     const { secret } = await server.test.createKey({ kind: 'sk' }, org.id);

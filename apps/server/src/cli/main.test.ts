@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStorage } from '../storage/index.js';
 import { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } from '../pdf/sample.js';
 import { hashApiKey } from '../keys.js';
+import { findApiKeyByHash } from '../storage/queries/api-keys.js';
+import { findDocument } from '../storage/queries/documents.js';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 /** The repository's tsx, so the command runs from any working directory. */
@@ -42,7 +44,7 @@ describe('signet', { timeout: 60_000 }, () => {
     expect(created.key).toMatch(/^pk_[A-Za-z0-9]{32,}$/);
     const storage = await openStorage(databaseUrl);
     try {
-      const stored = await storage.findApiKeyByHash(hashApiKey(created.key));
+      const stored = await findApiKeyByHash(storage.db.query, hashApiKey(created.key));
       expect(stored).toMatchObject({ id: created.id, allowedOrigins: ['https://app.acme.com'], rateLimit: 120, organization: { slug: 'acme' } });
       expect(JSON.stringify(stored)).not.toContain(created.key);
     } finally {
@@ -141,7 +143,7 @@ describe('signet', { timeout: 60_000 }, () => {
     expect(seeded.keys.sk.key).toMatch(/^sk_/);
     const storage = await openStorage(databaseUrl);
     try {
-      const document = await storage.getDocument(seeded.documents[0].id);
+      const document = await findDocument(storage.db.query, seeded.documents[0].id);
       expect(new Set(document!.fields.map((f) => f.type))).toEqual(new Set(['text', 'signature', 'initials', 'date', 'checkbox']));
     } finally {
       await storage.close();

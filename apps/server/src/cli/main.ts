@@ -17,6 +17,8 @@ import { parseIsoTime, parseOrigins, parseScopes, parseWholeNumber } from './opt
 import { CliError, print, readInput, withStorage } from './common.js';
 import { registerSealingCommands } from './sealing-commands.js';
 import { registerWebhookCommands } from './webhook-commands.js';
+import { revokeApiKey } from '../storage/queries/api-keys.js';
+import { ensureOrganization, findOrganizationBySlug } from '../storage/queries/organizations.js';
 
 const program = new Command()
   .name('signet')
@@ -60,7 +62,7 @@ keys
       withStorage(async (storage) => {
         if (options.kind === 'sk' && options.origins?.length) throw new CliError('--origins applies to pk keys only');
         if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(options.org)) throw new CliError('--org must be a slug: lowercase letters, digits and -');
-        const organization = await storage.ensureOrganization(options.org, options.org);
+        const organization = await ensureOrganization(storage.db.query, options.org, options.org);
         const created = await createApiKeyRecord(storage, {
           organizationId: organization.id,
           kind: options.kind,
@@ -89,7 +91,7 @@ keys
   .argument('<keyId>', 'the key record id')
   .action((keyId: string) =>
     withStorage(async (storage) => {
-      if (!(await storage.revokeApiKey(keyId, new Date().toISOString()))) throw new CliError(`no API key ${keyId}`);
+      if (!(await revokeApiKey(storage.db.query, keyId, new Date().toISOString()))) throw new CliError(`no API key ${keyId}`);
       print(`Revoked ${keyId}: it and the document URLs it obtained are refused within 2 seconds.`);
     }),
   );
@@ -107,7 +109,7 @@ documents
   .option('--json', 'print the document metadata as JSON')
   .action((options: { org: string; pdf: string; fields: string; signers?: string; signingOrder?: string; json?: boolean }) =>
     withStorage(async (storage) => {
-      const organization = await storage.getOrganizationBySlug(options.org);
+      const organization = await findOrganizationBySlug(storage.db.query, options.org);
       if (!organization) throw new CliError(`no organization ${options.org} (create one with: signet keys create --org ${options.org} …)`);
       // One after the other: when both are unreadable, the error always names --pdf (read at once, whichever failed
       // first was reported, and the CLI's test raced).
@@ -124,7 +126,7 @@ documents
         maxPdfBytes: loadConfig().maxPdfBytes,
       });
       if (options.json) return print({ ...documentMetadata(document), ...signersPart(document) });
-      const who = document.signers ? `, ${document.signers.length} signers (${document.signingOrder})` : '';
+      const who = !document.implicitSigner ? `, ${document.signers.length} signers (${document.signingOrder})` : '';
       print(`Created ${document.id}: ${document.filename}, ${document.pageCount} pages, ${document.fields.length} fields${who}.`);
     }),
   );
@@ -167,5 +169,5 @@ try {
 
 /** A new document's signers and their order, for `documents create --json`; nothing without signers. */
 function signersPart(document: DocumentRecord) {
-  return document.signers ? { signingOrder: document.signingOrder, signers: signersOf(document, []) } : {};
+  return !document.implicitSigner ? { signingOrder: document.signingOrder, signers: signersOf(document, []) } : {};
 }

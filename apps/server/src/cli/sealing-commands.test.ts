@@ -10,9 +10,10 @@ import { createTestPki, type TestPki } from '../../test/sealing/signing/test-pki
 import { sealedIn, signet, startSealing, until } from '../../test/sealing/test-seal-jobs.js';
 import { openStorage } from '../storage/index.js';
 import type { DocumentRecord, SealJob } from '../storage/types.js';
+import { buildPayload, call, createTestApp, type TestApp } from '../../test/support/harness.js';
+import { ensureOrganization } from '../storage/queries/organizations.js';
 import { deliveryQueue } from '../webhooks/delivery-queue.js';
 import type { JobSummary } from '../jobs/types.js';
-import { buildPayload, call, createTestApp, type TestApp } from '../../test/support/harness.js';
 
 /*
  * The sealing commands of the real `signet` command line, each run to its end in a child process, on an embedded
@@ -47,7 +48,7 @@ beforeAll(async () => {
   await submit(failed);
   expect(await t.sealDue(pki.expired)).toBe(1);
 
-  const other = await t.storage.ensureOrganization('other-org', 'Other');
+  const other = await ensureOrganization(t.storage.db.query, 'other-org', 'Other');
   const pdf = await generateSamplePdf({ pages: 1 });
   foreign = await createDocument(t.storage, {
     organizationId: other.id,

@@ -12,6 +12,7 @@ import { jobQueues } from '../jobs/queues.js';
 import { JOB_STATES, type JobState, type JobSummary } from '../jobs/types.js';
 import { CliError, print, readInput, withStorage } from './common.js';
 import { parseWholeNumber } from './options.js';
+import { findOrganizationBySlug } from '../storage/queries/organizations.js';
 
 /** The states `--status` takes: the runner's, and each kind's own words for them. */
 const STATUS_WORDS: Record<string, JobState> = {
@@ -122,7 +123,7 @@ export function registerSealingCommands(program: Command, documents: Command): v
         const pdf = await readInput('<file>', file);
         let organizationId: string | null = null;
         if (options.org) {
-          const organization = await storage.getOrganizationBySlug(options.org);
+          const organization = await findOrganizationBySlug(storage.db.query, options.org);
           if (!organization) throw new CliError(`no organization ${options.org}`);
           organizationId = organization.id;
         }

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStorage } from '../storage/index.js';
 import { WEBHOOK_EVENT_TYPES } from '@signet/contract';
+import { ensureOrganization, findOrganizationBySlug } from '../storage/queries/organizations.js';
 
 /* `signet webhooks …` as a user runs it, on an embedded store of its own. */
 
@@ -29,7 +30,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'signet-cli-webhooks-'));
   databaseUrl = `file:${join(dir, 'cli.db')}`;
   const storage = await openStorage(databaseUrl);
-  await storage.ensureOrganization('acme', 'Acme');
+  await ensureOrganization(storage.db.query, 'acme', 'Acme');
   await storage.close();
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -49,7 +50,7 @@ describe('signet webhooks', { timeout: 60_000 }, () => {
 
     // A delivery to retry: a test event, queued straight into the store.
     const storage = await openStorage(databaseUrl);
-    const org = (await storage.getOrganizationBySlug('acme'))!;
+    const org = (await findOrganizationBySlug(storage.db.query, 'acme'))!;
     const delivery = await storage.enqueueWebhookEventTo(hook.id, {
       type: 'webhook.test',
       organizationId: org.id,

@@ -10,9 +10,10 @@ import { WebhookLimitReached, registerWebhook } from '../webhooks/manage.js';
 import { WebhookUrlRefused } from '../webhooks/url-safety.js';
 import { CliError, print, withStorage } from './common.js';
 import { parseWebhookEvents, parseWholeNumber } from './options.js';
+import { findOrganizationBySlug } from '../storage/queries/organizations.js';
 
 async function organization(storage: Storage, slug: string): Promise<Organization> {
-  const found = await storage.getOrganizationBySlug(slug);
+  const found = await findOrganizationBySlug(storage.db.query, slug);
   if (!found) throw new CliError(`no organization ${slug}`);
   return found;
 }

@@ -6,12 +6,15 @@ import { capturingLogger, sqlite } from '../../test/support/harness.js';
 import type { Storage } from '../storage/types.js';
 import { NO_PREVIEW } from './document-preview.js';
 import { cleanFilename, createDocument } from './create-document.js';
+import { findDocumentPreview } from '../storage/queries/document-files.js';
+import { findDocument } from '../storage/queries/documents.js';
+import { ensureOrganization } from '../storage/queries/organizations.js';
 
 let storage: Storage;
 let organizationId: string;
 beforeEach(async () => {
   storage = await sqlite.open();
-  organizationId = (await storage.ensureOrganization('acme', 'Acme')).id;
+  organizationId = (await ensureOrganization(storage.db.query, 'acme', 'Acme')).id;
 });
 afterEach(() => storage.close());
 
@@ -32,19 +35,19 @@ describe('createDocument', () => {
     const document = await createDocument(storage, { organizationId, filename: '../../etc/Lease\u0007.pdf', bytes, fields: JSON.stringify(sampleFields(2)), maxPdfBytes: 10_000_000 });
     expect(document).toMatchObject({ filename: 'Lease.pdf', pageCount: 2, fileSize: bytes.byteLength, status: 'pending', version: 1 });
     expect(document.sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(await storage.getDocument(document.id)).toEqual(document);
+    expect(await findDocument(storage.db.query, document.id)).toEqual(document);
   });
 
   it('stores the page-1 preview with the document', async () => {
     const document = await createDocument(storage, { organizationId, bytes: await generateSamplePdf({ pages: 2 }), fields: sampleFields(2), maxPdfBytes: 10_000_000 });
-    expect(await storage.getDocumentPreview(document.id)).toMatchObject({ mediaType: 'image/webp', width: 1224, height: 1584 });
+    expect(await findDocumentPreview(storage.db.query, document.id)).toMatchObject({ mediaType: 'image/webp', width: 1224, height: 1584 });
   });
 
   it('creates a document whose first page cannot be drawn, marked as having no preview, and logs why', async () => {
     const { logger, logs } = capturingLogger();
     const document = await createDocument(storage, { organizationId, bytes: PDF_WITHOUT_TRAILER, fields: [], maxPdfBytes: 10_000_000, logger });
-    expect(await storage.getDocument(document.id)).toEqual(document);
-    const mark = await storage.getDocumentPreview(document.id);
+    expect(await findDocument(storage.db.query, document.id)).toEqual(document);
+    const mark = await findDocumentPreview(storage.db.query, document.id);
     expect(mark).toMatchObject({ mediaType: NO_PREVIEW.mediaType, width: 0, height: 0 });
     expect(mark!.content.byteLength).toBe(0);
     expect(logs).toEqual([

@@ -14,8 +14,13 @@ import { newId } from '../ids.js';
 import { createLogger, type Logger } from '../logger.js';
 import type { PdfInfo } from '../pdf/inspect.js';
 import { PdfLimitError, type PdfPool } from '../pdf/pool/index.js';
+import { recordAuditEvent } from '../storage/queries/audit.js';
+import { writeDocumentContent } from '../storage/queries/document-files.js';
+import { insertDocument } from '../storage/queries/documents.js';
+import { insertSigners } from '../storage/queries/signers.js';
+import { IMPLICIT_SIGNER, type DocumentRecord, type NewDocument, type Storage } from '../storage/types.js';
+import { enqueueWebhookEvent } from '../storage/webhook-store.js';
 import { sharedPdfPool } from '../pdf-worker/index.js';
-import type { DocumentRecord, Storage } from '../storage/types.js';
 import { storeDocumentPreview } from './document-preview.js';
 import { unsafePatternIssues } from './pattern-safety.js';
 
@@ -102,7 +107,8 @@ export async function createDocument(storage: Storage, input: CreateDocumentInpu
     fieldDefinitionIssues(parsed.data, pageCount)[0] ?? unsafePatternIssues(parsed.data)[0] ?? signerIssues(signers, parsed.data)[0];
   if (issue) throw validationError(issue.field, issue.reason);
 
-  const document = await storage.createDocument(
+  const document = await storeDocument(
+    storage,
     {
       id: newId('doc'),
       organizationId: input.organizationId,
@@ -120,6 +126,47 @@ export async function createDocument(storage: Storage, input: CreateDocumentInpu
   const logger = input.logger ?? (stderrLogger ??= createLogger('warn', process.stderr));
   await storeDocumentPreview({ storage, logger, pdfPool }, document.id, input.bytes);
   return document;
+}
+
+/** A new document as it is stored: pending, version 1, with its signers (the implicit one when it has none). */
+export function newDocumentRecord(document: NewDocument): DocumentRecord {
+  const { signers, signingOrder = 'parallel' } = document;
+  return {
+    ...document,
+    signers: signers ?? [{ ...IMPLICIT_SIGNER }],
+    signingOrder,
+    implicitSigner: signers === undefined,
+    updatedAt: document.createdAt,
+    version: 1,
+    status: 'pending',
+  };
+}
+
+/**
+ * Stores a new document, in one transaction: its row, its signers (without `signers`, the implicit one: docs/decisions.md,
+ * "One document model"), its file, its `document.created` audit event and webhook event.
+ * @example const document = await storeDocument(storage, { id, organizationId, filename, …, fields, createdAt }, bytes)
+ */
+export async function storeDocument(storage: Storage, document: NewDocument, content: Uint8Array): Promise<DocumentRecord> {
+  if (document.fileSize !== content.length) {
+    throw new Error(`Document ${document.id}: fileSize ${document.fileSize} differs from its ${content.length} bytes`);
+  }
+  const record = newDocumentRecord(document);
+  const enqueued = await storage.db.transaction(async (tx) => {
+    await insertDocument(tx.query, record);
+    await insertSigners(tx.query, record.id, record.signers);
+    await writeDocumentContent(tx.query, record.id, content);
+    await recordAuditEvent(tx.query, record.id, { type: 'document.created', occurredAt: record.createdAt });
+    return enqueueWebhookEvent(tx, {
+      type: 'document.created',
+      organizationId: record.organizationId,
+      documentId: record.id,
+      occurredAt: record.createdAt,
+      data: { documentId: record.id, filename: record.filename, pageCount: record.pageCount, createdAt: record.createdAt },
+    });
+  });
+  storage.webhookEventsEnqueued(enqueued);
+  return record;
 }
 
 /** A JSON part of the upload (a string as uploaded, or a value already parsed); a 400 naming it when it is not JSON. */

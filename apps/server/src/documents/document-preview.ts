@@ -1,6 +1,7 @@
 import type { Logger } from '../logger.js';
 import { PdfPoolBusyError, type PdfPool } from '../pdf/pool/index.js';
 import type { DocumentPreview, DocumentRecord, Storage } from '../storage/types.js';
+import { findDocumentPreview, insertDocumentPreview, readDocumentContent } from '../storage/queries/document-files.js';
 
 /** What drawing and storing previews works with. */
 export interface PreviewDependencies {
@@ -41,10 +42,10 @@ export async function storeDocumentPreview(
       return null;
     }
     logger.warn({ documentId, err: error }, 'document has no preview: its first page cannot be drawn');
-    await storage.putDocumentPreview(documentId, NO_PREVIEW);
+    await insertDocumentPreview(storage.db.query, documentId, NO_PREVIEW);
     return null;
   }
-  await storage.putDocumentPreview(documentId, preview);
+  await insertDocumentPreview(storage.db.query, documentId, preview);
   return preview;
 }
 
@@ -61,9 +62,9 @@ export function createPreviewSource(dependencies: PreviewDependencies): (documen
   const pending = new Map<string, Promise<DocumentPreview | null>>();
 
   async function lookUpOrDraw(document: DocumentRecord): Promise<DocumentPreview | null> {
-    const stored = await storage.getDocumentPreview(document.id);
+    const stored = await findDocumentPreview(storage.db.query, document.id);
     if (stored) return served(stored);
-    const pdf = await storage.readDocumentContent(document.id, 0, document.fileSize - 1);
+    const pdf = await readDocumentContent(storage.db.query, document.id, 0, document.fileSize - 1);
     return storeDocumentPreview(dependencies, document.id, pdf);
   }
 

@@ -1,5 +1,5 @@
 import type { DocumentMetadata, ManagedDocument, Sealing, SubmissionRecord } from '@signet/contract';
-import type { DocumentRecord, SealState, SignerState, StoredSubmission } from '../storage/types.js';
+import { IMPLICIT_SIGNER, type DocumentRecord, type SealState, type SignerState, type StoredSubmission } from '../storage/types.js';
 import { signersOf } from './signers.js';
 
 /** A document's metadata as the API shows it (docs/api.md, "Documents"). */
@@ -30,8 +30,8 @@ export function managedDocument(document: DocumentRecord, sealing: Sealing, stat
     const { reason, at, signerId } = document.declined;
     managed.declined = { reason, declinedAt: at, ...(signerId ? { signerId } : {}) };
   }
-  if (!document.signers) return managed;
-  return { ...managed, signingOrder: document.signingOrder ?? 'parallel', signers: signersOf(document, states) };
+  if (document.implicitSigner) return managed;
+  return { ...managed, signingOrder: document.signingOrder, signers: signersOf(document, states) };
 }
 
 /** The sealed copy's file name: the original's with "-signed" before its extension. */
@@ -40,7 +40,10 @@ export function signedFilename(filename: string): string {
   return `${stem}-signed.pdf`;
 }
 
-/** A stored submission as `GET /documents/{id}/submission` shows it: the payload as received plus its record. */
+/**
+ * A stored submission as `GET /documents/{id}/submission` shows it: the payload as received plus its record (with
+ * its signer's id unless that is the implicit signer, whom the API never shows).
+ */
 export function submissionRecord(submission: StoredSubmission): SubmissionRecord {
   const payload = JSON.parse(submission.payload) as Pick<
     SubmissionRecord,
@@ -49,7 +52,7 @@ export function submissionRecord(submission: StoredSubmission): SubmissionRecord
   return {
     id: submission.id,
     documentId: submission.documentId,
-    ...(submission.signerId === undefined ? {} : { signerId: submission.signerId }),
+    ...(submission.signerId === IMPLICIT_SIGNER.id ? {} : { signerId: submission.signerId }),
     keyId: submission.keyId,
     checksum: submission.checksum,
     submittedAt: payload.submittedAt,

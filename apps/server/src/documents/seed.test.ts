@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Storage } from '../storage/types.js';
 import { sqlite } from '../../test/support/harness.js';
 import { DEMO_SLUG, prepareDemoRun } from './seed.js';
+import { findOrganizationBySlug } from '../storage/queries/organizations.js';
 
 let storage: Storage | undefined;
 afterEach(() => storage?.close());
@@ -21,6 +22,6 @@ describe('prepareDemoRun', () => {
     expect(again.keys.sk).toBeUndefined();
     expect(new Set(again.documents.map((document) => document.id))).toEqual(new Set(first.documents.map((document) => document.id)));
     expect((await prepareDemoRun(storage, { sk: true })).keys.sk).toMatch(/^sk_/);
-    expect((await storage.getOrganizationBySlug(DEMO_SLUG))?.name).toBe('Demo Company');
+    expect((await findOrganizationBySlug(storage.db.query, DEMO_SLUG))?.name).toBe('Demo Company');
   });
 });

@@ -5,6 +5,9 @@ import { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } fro
 import type { Storage } from '../storage/types.js';
 import { createDocument } from './create-document.js';
 import { generateSampleFormPdf, sampleFormFields } from '../pdf/sample-form.js';
+import { insertApiKey } from '../storage/queries/api-keys.js';
+import { listDocuments } from '../storage/queries/documents.js';
+import { ensureOrganization, findOrganizationBySlug } from '../storage/queries/organizations.js';
 
 /** The sample agreement the seed stores, for a host app that makes more of them (the demo's backend). */
 export { LEASE_SIGNERS, generateSampleFormPdf, generateSamplePdf, sampleFields, sampleFormFields, sampleLeaseFields };
@@ -62,7 +65,7 @@ export async function createApiKeyRecord(storage: Storage, options: NewApiKeyOpt
     createdAt: options.createdAt ?? new Date().toISOString(),
     ...(options.documentId ? { documentId: options.documentId, signerId: options.signerId ?? null } : {}),
   };
-  await storage.createApiKey(record);
+  await insertApiKey(storage.db.query, record);
   return {
     id: record.id,
     key: secret,
@@ -94,7 +97,7 @@ const SAMPLES = [
  * @example const { keys } = await seedDemo(storage)
  */
 export async function seedDemo(storage: Storage): Promise<SeedResult> {
-  const organization = await storage.ensureOrganization(DEMO_SLUG, 'Demo Company');
+  const organization = await ensureOrganization(storage.db.query, DEMO_SLUG, 'Demo Company');
   const documents: SeedResult['documents'] = [];
   for (const sample of SAMPLES) {
     const bytes = await generateSamplePdf({ pages: sample.pages, title: sample.title });
@@ -130,13 +133,13 @@ export interface DemoRun {
  * @example const run = await prepareDemoRun(storage, { sk: true }); console.log(run.keys.pk)
  */
 export async function prepareDemoRun(storage: Storage, options: { sk?: boolean } = {}): Promise<DemoRun> {
-  const existing = await storage.getOrganizationBySlug(DEMO_SLUG);
+  const existing = await findOrganizationBySlug(storage.db.query, DEMO_SLUG);
   if (!existing) {
     const seeded = await seedDemo(storage);
     return { seeded: true, keys: { pk: seeded.keys.pk.key, sk: seeded.keys.sk.key }, documents: seeded.documents };
   }
   const pk = await createApiKeyRecord(storage, { organizationId: existing.id, kind: 'pk' });
   const sk = options.sk ? await createApiKeyRecord(storage, { organizationId: existing.id, kind: 'sk' }) : undefined;
-  const documents = await storage.listDocuments(existing.id, { limit: 10 });
+  const documents = await listDocuments(storage.db.query, existing.id, { limit: 10 });
   return { seeded: false, keys: { pk: pk.key, ...(sk ? { sk: sk.key } : {}) }, documents };
 }

@@ -1,10 +1,12 @@
 import { signerOrder, signerStatus, waitingFor, type SdkSigner, type Signer, type SubmittedField } from '@signet/contract';
 import type { AppContext } from '../app-context.js';
 import type { DocumentRecord, SignerState, Storage } from '../storage/types.js';
+import { findSignerStates } from '../storage/queries/signers.js';
+import { listSubmissions } from '../storage/queries/submissions.js';
 
-/** The states of a document's signers; none (no query) on a document without signers. */
-export function signerStatesOf(deps: { storage: Pick<Storage, 'getSignerStates'> }, document: DocumentRecord): Promise<SignerState[]> {
-  return document.signers ? deps.storage.getSignerStates(document.id) : Promise.resolve([]);
+/** The states of a document's signers; none (no query) on a document whose signer is implicit (never shown). */
+export function signerStatesOf(deps: { storage: Pick<Storage, 'db'> }, document: DocumentRecord): Promise<SignerState[]> {
+  return document.implicitSigner ? Promise.resolve([]) : findSignerStates(deps.storage.db.query, document.id);
 }
 
 /** Which signers have completed and which have opened the document. */
@@ -17,7 +19,7 @@ function progress(states: readonly SignerState[]) {
 
 /** The signers of a document as the management endpoints show them, in the document's order. */
 export function signersOf(document: DocumentRecord, states: readonly SignerState[]): Signer[] {
-  const { signers = [], signingOrder = 'parallel' } = document;
+  const { signers, signingOrder } = document;
   const byId = new Map(states.map((state) => [state.signerId, state]));
   const done = progress(states);
   return signers.map((signer) => {
@@ -42,7 +44,6 @@ export function sdkSignersOf(document: DocumentRecord, states: readonly SignerSt
 
 /** The signers who must sign before `signerId` may (sequential order), by id. */
 export function signersBefore(document: DocumentRecord, states: readonly SignerState[], signerId: string): string[] {
-  if (!document.signers || !document.signingOrder) return [];
   return waitingFor(document.signers, document.signingOrder, progress(states).completed, signerId);
 }
 
@@ -52,7 +53,7 @@ export function signersBefore(document: DocumentRecord, states: readonly SignerS
  */
 export async function submittedValuesOf(deps: Pick<AppContext, 'storage'>, documentId: string): Promise<Map<string, SubmittedField['value']>> {
   const values = new Map<string, SubmittedField['value']>();
-  for (const submission of await deps.storage.listSubmissionsForDocument(documentId)) {
+  for (const submission of await listSubmissions(deps.storage.db.query, documentId)) {
     const { fields } = JSON.parse(submission.payload) as { fields: SubmittedField[] };
     for (const field of fields) values.set(field.id, field.value);
   }

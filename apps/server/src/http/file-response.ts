@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { ApiError } from '../errors.js';
 import { parseRange } from '../documents/range.js';
 import type { AppEnv } from './env.js';
+import { readDocumentContent } from '../storage/queries/document-files.js';
 
 /** Size of the slices a whole-file response is streamed in. */
 const STREAM_SLICE = 256 * 1024;
@@ -38,7 +39,7 @@ export function etagMatches(c: Context<AppEnv>, etag: string): boolean {
  * Answers with a stored PDF: 304 for a matching `If-None-Match`, 206 for one satisfiable `Range` (unless an
  * `If-Range` names another version), 416 for an unsatisfiable one, HEAD without a body, else the whole file
  * streamed a slice at a time. The caller has set `ETag`-independent headers (caching, disposition) already.
- * @example return sendStoredFile(c, { size, etag, read: (start, end) => storage.readDocumentContent(id, start, end) })
+ * @example return sendStoredFile(c, { size, etag, read: (start, end) => readDocumentContent(storage.db.query, id, start, end) })
  */
 export async function sendStoredFile(c: Context<AppEnv>, file: StoredFile): Promise<Response> {
   const { size, etag } = file;

@@ -14,6 +14,8 @@ import { startServer } from '../server.js';
 import { startServerProcess } from '../../test/hardening/server-process.js';
 import { openStorage } from '../storage/index.js';
 import { createHttpServer, MAX_HEADER_BYTES, type ConnectionLimits } from './node-server.js';
+import { findDocument } from '../storage/queries/documents.js';
+import { ensureOrganization } from '../storage/queries/organizations.js';
 
 /** Short limits, so that each is seen to hold within a test's time. */
 const limits: ConnectionLimits = {
@@ -176,7 +178,7 @@ describe('connection limits', () => {
     const answered = new Set(answers.map(({ raw }) => parse(raw).headers.get('x-request-id')));
     expect(serverLog.logs.filter((line) => answered.has(line.requestId as string))).toHaveLength(300);
     expect(t.logs.filter((line) => (line.level as number) >= 50)).toEqual([]);
-    expect((await t.storage.getDocument(document.id))?.status).toBe('pending');
+    expect((await findDocument(t.storage.db.query, document.id))?.status).toBe('pending');
   });
 
   it('closes a trickled body soon after the app has answered without it (401, no key)', async () => {
@@ -262,7 +264,7 @@ async function storeWithKey(): Promise<{ dir: string; databaseUrl: string; liveK
   const dir = await mkdtemp(join(tmpdir(), 'signet-limits-'));
   const databaseUrl = `file:${join(dir, 'signet.db')}`;
   const storage = await openStorage(databaseUrl);
-  const organization = await storage.ensureOrganization('acme', 'Acme');
+  const organization = await ensureOrganization(storage.db.query, 'acme', 'Acme');
   const { key: liveKey } = await createApiKeyRecord(storage, { organizationId: organization.id, kind: 'pk' });
   await storage.close();
   return { dir, databaseUrl, liveKey };

@@ -1,5 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { AuthenticatedKey, DocumentRecord, Storage } from '../storage/types.js';
+import { findApiKeyByHash, findApiKeyById } from '../storage/queries/api-keys.js';
+import { findDocument } from '../storage/queries/documents.js';
 
 /** The two reads on every SDK request, served from memory for a moment. */
 export interface ReadCache {
@@ -25,9 +27,9 @@ export interface ReadCache {
  * @example const reads = createReadCache(storage); const key = await reads.apiKey(hashApiKey(secret))
  */
 export function createReadCache(storage: Storage, { ttlMs = 2000, max = 10_000 } = {}): ReadCache {
-  const keys = cachedLookup((hash) => storage.findApiKeyByHash(hash), { ttlMs, max });
-  const keysById = cachedLookup((id) => storage.findApiKeyById(id), { ttlMs, max });
-  const documents = cachedLookup((id) => storage.getDocument(id), { ttlMs, max });
+  const keys = cachedLookup((hash) => findApiKeyByHash(storage.db.query, hash), { ttlMs, max });
+  const keysById = cachedLookup((id) => findApiKeyById(storage.db.query, id), { ttlMs, max });
+  const documents = cachedLookup((id) => findDocument(storage.db.query, id), { ttlMs, max });
   return {
     apiKey: keys.get,
     apiKeyById: keysById.get,

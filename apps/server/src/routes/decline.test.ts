@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelopeSchema, fieldsOfSigner } from '@signet/contract';
 import { storageEngines } from '../../test/storage/test-engines.js';
 import { buildPayload, call, completeValues, createTestApp, type TestApp } from '../../test/support/harness.js';
+import { findDocument } from '../storage/queries/documents.js';
+import { ensureOrganization } from '../storage/queries/organizations.js';
 
 /*
  * Declining: a signer declines with a reason; the document is declined, takes no submission, keeps its
@@ -96,14 +98,14 @@ describe.each(engines)('declining on $name', (engine) => {
     const document = await t.createDocument({ pages: 1 });
     const error = await expectError(await decline(pk, document.id, body), 400, 'VALIDATION_ERROR');
     expect(error.details?.field ?? 'body').toBe(field);
-    expect((await t.storage.getDocument(document.id))!.status).toBe('pending');
+    expect((await findDocument(t.storage.db.query, document.id))!.status).toBe('pending');
   });
 
   it("404 for another organization's document, 400 for a malformed id", async () => {
-    const elsewhere = await t.storage.ensureOrganization(`decline-elsewhere-${engine.name}`, 'Elsewhere');
+    const elsewhere = await ensureOrganization(t.storage.db.query, `decline-elsewhere-${engine.name}`, 'Elsewhere');
     const foreign = await t.createDocument({ pages: 1, organizationId: elsewhere.id });
     await expectError(await decline(pk, foreign.id, { reason: 'no' }), 404, 'DOCUMENT_NOT_FOUND');
     await expectError(await decline(pk, 'doc_nope', { reason: 'no' }), 400, 'VALIDATION_ERROR');
-    expect((await t.storage.getDocument(foreign.id))!.status).toBe('pending');
+    expect((await findDocument(t.storage.db.query, foreign.id))!.status).toBe('pending');
   });
 });

@@ -10,6 +10,8 @@ import { createTestPki } from '../../test/sealing/signing/test-pki.js';
 import type { DocumentRecord } from '../storage/types.js';
 import { buildPayload, call, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
 import { twoInstances, type TwoInstances } from '../../test/support/two-instances.js';
+import { revokeApiKey } from '../storage/queries/api-keys.js';
+import { ensureOrganization } from '../storage/queries/organizations.js';
 
 /*
  * A document token lives no longer than the key that obtained it (docs/decisions.md): the file, the preview and the
@@ -103,7 +105,7 @@ describe.each(engines)('document tokens end with their key ($name)', (engine) =>
       const urls = await urlsOf(t, document.id, key.secret);
       // Asked once before, so that this instance holds the key's state as a request of the page would.
       expect(await answers(t, urls)).toEqual(GRANTED);
-      expect(await t.storage.revokeApiKey(key.id, new Date().toISOString())).toBe(true);
+      expect(await revokeApiKey(t.storage.db.query, key.id, new Date().toISOString())).toBe(true);
       expect(await refusedWithin(t, urls, REVOKED, REVOCATION_DELAY_MS + 1000)).toBeLessThanOrEqual(REVOCATION_DELAY_MS + 1000);
     }
   });
@@ -141,7 +143,7 @@ describe.each(engines)('document tokens end with their key ($name)', (engine) =>
   it("a token naming a key of another organization, signed with the server's secret, is invalid", async () => {
     // Never issued by the server (it signs only for the key that asked, of the document's organization); checked
     // all the same, so that a token grants no more than its key could.
-    const foreign = await t.storage.ensureOrganization(`other-${randomBytes(4).toString('hex')}`, 'Other');
+    const foreign = await ensureOrganization(t.storage.db.query, `other-${randomBytes(4).toString('hex')}`, 'Other');
     const stranger = await t.createKey({}, foreign.id);
     const expires = Math.floor(Date.now() / 1000) + 3600;
     const text = `${document.id}\n${document.version}\n${expires}\n${stranger.id}`;
@@ -163,7 +165,7 @@ describe.runIf(withPostgres)('two instances on one PostgreSQL: a revocation on o
   beforeAll(async () => {
     two = await twoInstances();
     ({ storages, apps } = two);
-    organizationId = (await storages[0].ensureOrganization('acme', 'Acme')).id;
+    organizationId = (await ensureOrganization(storages[0].db.query, 'acme', 'Acme')).id;
     sk = (await createApiKeyRecord(storages[0], { organizationId, kind: 'sk' })).key;
     document = await createDocument(storages[0], {
       organizationId,

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DocumentMetadataSchema, ManagedDocumentSchema, SubmissionRecordSchema, paginatedList, successEnvelope } from '@signet/contract';
 import { buildPayload, call, createTestApp, type TestApp } from '../../test/support/harness.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
+import { readDocumentContent } from '../storage/queries/document-files.js';
+import { ensureOrganization } from '../storage/queries/organizations.js';
 
 let t: TestApp;
 let sk: string;
@@ -32,7 +34,7 @@ describe('POST /documents', () => {
     expect(body.data).toMatchObject({ filename: 'Lease.pdf', mimeType: 'application/pdf', pageCount: 2, fileSize: pdf.byteLength, version: 1, status: 'pending' });
     expect(body.data.fields).toEqual(sampleFields(2));
     expect(body.meta.requestId).toBe(res.headers.get('X-Request-Id'));
-    const stored = await t.storage.readDocumentContent(body.data.id, 0, pdf.byteLength - 1);
+    const stored = await readDocumentContent(t.storage.db.query, body.data.id, 0, pdf.byteLength - 1);
     expect(Buffer.compare(stored, pdf)).toBe(0);
   });
 
@@ -116,7 +118,7 @@ describe('GET /documents', () => {
   });
 
   it("lists only the key's organization", async () => {
-    const other = await t.storage.ensureOrganization('other', 'Other');
+    const other = await ensureOrganization(t.storage.db.query, 'other', 'Other');
     await t.createDocument({ organizationId: other.id });
     const mine = await t.createDocument();
     const body = listSchema.parse(await (await call(t, 'GET', '/documents', { key: sk })).json());
@@ -161,7 +163,7 @@ describe('GET /documents/{id} and /documents/{id}/submission', () => {
   });
 
   it('404 DOCUMENT_NOT_FOUND for unknown or foreign documents, 400 for malformed ids', async () => {
-    const other = await t.storage.ensureOrganization('other', 'Other');
+    const other = await ensureOrganization(t.storage.db.query, 'other', 'Other');
     const foreign = await t.createDocument({ organizationId: other.id });
     for (const path of [`/documents/${foreign.id}`, `/documents/${foreign.id}/submission`, '/documents/doc_BBBBBBBBBBBBBBBBBBBBBBBB']) {
       const res = await call(t, 'GET', path, { key: sk });

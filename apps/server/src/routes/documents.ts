@@ -9,6 +9,8 @@ import type { AppContext } from '../app-context.js';
 import { pdfUploadLimit, readMultipartForm } from '../http/multipart.js';
 import { handler, type EndpointHandlers } from './serve.js';
 import { findOwnDocument } from './sdk-documents.js';
+import { listDocuments } from '../storage/queries/documents.js';
+import { findSubmissionForDocument, listSubmissions } from '../storage/queries/submissions.js';
 
 /** The parts `POST /documents` takes, as the contract lists them. */
 const UPLOAD_PARTS = endpoints.createDocument.request.body.schema.shape;
@@ -55,7 +57,7 @@ export function documentHandlers(
       async handle(c, { query }) {
         const limit = query.limit ?? PAGE_LIMIT.default;
         const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-        const rows = await deps.storage.listDocuments(c.get('apiKey').organizationId, { limit: limit + 1, after });
+        const rows = await listDocuments(deps.storage.db.query, c.get('apiKey').organizationId, { limit: limit + 1, after });
         const hasMore = rows.length > limit;
         const page = rows.slice(0, limit);
         const last = page.at(-1);
@@ -82,12 +84,12 @@ export function documentHandlers(
     getSubmission: handler(endpoints.getSubmission, {
       async handle(c, { params }) {
         const document = await findOwnDocument(deps, c.get('apiKey').organizationId, params.documentId);
-        if (document.signers) {
+        if (!document.implicitSigner) {
           throw new ApiError('NOT_FOUND', `Document ${document.id} has signers: each has a submission of their own`, {
             details: { reason: 'list them with GET /documents/{documentId}/submissions' },
           });
         }
-        const submission = await deps.storage.getSubmissionForDocument(document.id);
+        const submission = await findSubmissionForDocument(deps.storage.db.query, document.id);
         if (!submission) {
           throw new ApiError('NOT_FOUND', `Document ${document.id} has no submission yet`, {
             details: { reason: 'the document is still pending' },
@@ -100,7 +102,7 @@ export function documentHandlers(
     listSubmissions: handler(endpoints.listSubmissions, {
       async handle(c, { params }) {
         const document = await findOwnDocument(deps, c.get('apiKey').organizationId, params.documentId);
-        const submissions = await deps.storage.listSubmissionsForDocument(document.id);
+        const submissions = await listSubmissions(deps.storage.db.query, document.id);
         return sendEnvelope(c, submissions.map(submissionRecord), 200);
       },
     }),

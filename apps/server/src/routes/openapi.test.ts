@@ -10,6 +10,8 @@ import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
 import type { Storage } from '../storage/types.js';
 import { dataUrlOf } from '../../test/submissions/test-png.js';
 import { buildPayload, call, capturingLogger, completeValues, createTestApp, type TestApp } from '../../test/support/harness.js';
+import { ensureOrganization } from '../storage/queries/organizations.js';
+import { failingReads } from '../../test/support/failing-storage.js';
 
 /**
  * Every endpoint's real answers, checked against `/openapi.json` as a client generated from it would read them:
@@ -78,10 +80,7 @@ const failingPool = { run: async () => Promise.reject(poolFailure()) } as unknow
 /** An app whose storage fails: every operation's 500. */
 const broken = () =>
   alteredApp({
-    storage: Object.create(t.storage, {
-      findApiKeyByHash: { value: async () => Promise.reject(new Error('storage down')) },
-      getDocument: { value: async () => Promise.reject(new Error('storage down')) },
-    }) as Storage,
+    storage: failingReads(t.storage, ['api_keys', 'documents'], new Error('storage down')),
   });
 
 /** A well-formed key that no store knows, and a well-formed id of no document. */
@@ -180,7 +179,7 @@ const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
     const submit = (body: unknown, key = pk, headers: Record<string, string> = {}) =>
       call(t, 'POST', '/sdk/documents/submit', { key, body, headers });
     const other = await t.createDocument();
-    const foreign = await t.createDocument({ organizationId: (await t.storage.ensureOrganization('elsewhere', 'Elsewhere')).id });
+    const foreign = await t.createDocument({ organizationId: (await ensureOrganization(t.storage.db.query, 'elsewhere', 'Elsewhere')).id });
     const limited = (await t.createKey({ rateLimit: 1 })).secret;
     const smallKey = (await small.createKey()).secret;
     // A 16-bit signature is decoded in the PDF pool (a plain PNG is not): a full pool is the 503.

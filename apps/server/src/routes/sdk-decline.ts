@@ -9,6 +9,8 @@ import { assertSessionDocument } from '../middleware/api-key/index.js';
 import type { DocumentRecord } from '../storage/types.js';
 import { handler, type EndpointHandlers } from './serve.js';
 import { findOwnDocument } from './sdk-documents.js';
+import { declineDocument } from '../documents/decline.js';
+import { findSubmissionOfSigner } from '../storage/queries/submissions.js';
 
 /** A reason is at most a thousand characters: 16 KiB is plenty. */
 const MAX_DECLINE_BODY_BYTES = 16 * 1024;
@@ -34,11 +36,11 @@ export function declineHandler(deps: AppContext): Pick<EndpointHandlers, 'declin
         // Declining again (a retry, a second tab) answers the first decline.
         if (document.declined) return c.json(declineResult(document), 200);
         if (document.status === 'completed') throw refused(`Document ${document.id} is completed`, 'completed');
-        const signer = document.signers?.find((candidate) => candidate.id === key.signerId);
-        if (signer && (await deps.storage.getSubmissionForSigner(document.id, signer.id))) {
+        const signer = document.signers.find((candidate) => candidate.id === key.signerId);
+        if (signer && (await findSubmissionOfSigner(deps.storage.db.query, document.id, signer.id))) {
           throw refused(`${signer.name} has already signed document ${document.id}`, 'already_signed');
         }
-        const after = await deps.storage.declineDocument(document.id, {
+        const after = await declineDocument(deps.storage, document.id, {
           reason,
           at: new Date(c.get('receivedAt')).toISOString(),
           signerId: signer?.id ?? null,

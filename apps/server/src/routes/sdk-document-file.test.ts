@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp } from '../../test/support/harness.js';
 import { signDocumentToken } from '../documents/token.js';
 import type { DocumentRecord } from '../storage/types.js';
+import { readDocumentContent } from '../storage/queries/document-files.js';
 
 let t: TestApp;
 let document: DocumentRecord;
@@ -14,7 +15,7 @@ beforeEach(async () => {
   const { secret } = await t.createKey();
   const body = (await (await call(t, 'GET', `/sdk/documents/${document.id}`, { key: secret })).json()) as { documentUrl: string };
   fileUrl = new URL(body.documentUrl).pathname + new URL(body.documentUrl).search;
-  whole = await t.storage.readDocumentContent(document.id, 0, document.fileSize - 1);
+  whole = await readDocumentContent(t.storage.db.query, document.id, 0, document.fileSize - 1);
 });
 afterEach(() => t.close());
 

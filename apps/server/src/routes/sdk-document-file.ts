@@ -5,6 +5,8 @@ import { clientIp } from '../middleware/api-key/client-ip.js';
 import { requestHeader } from '../http/request-header.js';
 import { handler, type EndpointHandlers } from './serve.js';
 import { cacheForTokenHolder } from './sdk-document-token.js';
+import { recordDocumentOpened } from '../documents/opening.js';
+import { readDocumentContent } from '../storage/queries/document-files.js';
 
 /** Documents known to have their `document.opened` event, so that later fetches of their file write nothing. */
 const OPENED_MEMORY = 10_000;
@@ -20,7 +22,7 @@ export function documentFileHandler(deps: AppContext): Pick<EndpointHandlers, 'g
   async function recordOpened(documentId: string, ip: string | null, userAgent: string | null): Promise<void> {
     if (opened.has(documentId)) return;
     try {
-      await deps.storage.recordDocumentOpened(documentId, { occurredAt: new Date().toISOString(), ip, userAgent });
+      await recordDocumentOpened(deps.storage, documentId, { occurredAt: new Date().toISOString(), ip, userAgent });
       if (opened.size >= OPENED_MEMORY) opened.clear();
       opened.add(documentId);
     } catch (error) {
@@ -42,7 +44,7 @@ export function documentFileHandler(deps: AppContext): Pick<EndpointHandlers, 'g
       return sendStoredFile(c, {
         size: document.fileSize,
         etag,
-        read: (start, end) => deps.storage.readDocumentContent(document.id, start, end),
+        read: (start, end) => readDocumentContent(deps.storage.db.query, document.id, start, end),
       });
     },
   });

@@ -5,6 +5,7 @@ import { newId } from '../ids.js';
 import { generateSamplePdf } from '../pdf/sample.js';
 import { PDF_WITHOUT_TRAILER, markedPdf } from '../../test/pdf/test-pdfs.js';
 import { call, createTestApp, type TestApp } from '../../test/support/harness.js';
+import { findDocumentPreview } from '../storage/queries/document-files.js';
 
 let t: TestApp;
 /** A pk key to get `documentUrl` with, an sk key to upload with. */
@@ -145,7 +146,7 @@ describe('GET /sdk/documents/{id}/preview', () => {
     expect(res.status).toBe(200);
     const { bytes, metadata } = await imageOf(res);
     expect(metadata).toMatchObject({ format: 'webp', width: 1224, height: 1584 });
-    const stored = await t.storage.getDocumentPreview(document.id);
+    const stored = await findDocumentPreview(t.storage.db.query, document.id);
     expect(Buffer.compare(Buffer.from(stored!.content), bytes)).toBe(0);
   });
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KeyValidationResultSchema, SdkDocumentSchema } from '@signet/contract';
 import { call, createTestApp, type TestApp } from '../../test/support/harness.js';
+import { ensureOrganization } from '../storage/queries/organizations.js';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -99,7 +100,7 @@ describe('GET /sdk/documents/{documentId}', () => {
 
   it('404 DOCUMENT_NOT_FOUND for an unknown id and for another organization\'s document', async () => {
     const { secret } = await t.createKey();
-    const other = await t.storage.ensureOrganization('someone-else', 'Someone Else');
+    const other = await ensureOrganization(t.storage.db.query, 'someone-else', 'Someone Else');
     const foreign = await t.createDocument({ organizationId: other.id });
     for (const id of ['doc_AAAAAAAAAAAAAAAAAAAAAAAA', foreign.id]) {
       const res = await call(t, 'GET', `/sdk/documents/${id}`, { key: secret });

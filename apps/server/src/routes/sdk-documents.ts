@@ -12,6 +12,8 @@ import type { AppEnv } from '../http/env.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthenticatedKey, DocumentRecord } from '../storage/types.js';
 import { handler, type EndpointHandlers } from './serve.js';
+import { recordSignerOpened } from '../documents/opening.js';
+import { findSignerStates } from '../storage/queries/signers.js';
 
 /** `scheme://host[:port]` of an absolute URL, without parsing it. */
 function requestOrigin(url: string): string {
@@ -72,7 +74,7 @@ export function sdkDocumentHandlers(deps: AppContext): Pick<EndpointHandlers, 'v
       const expires = (Math.floor((now + ttl) / step) + 1) * step;
       const base = deps.config.publicBaseUrl ?? requestOrigin(c.req.url);
       const render = (sealed: boolean) => renderDocument(deps, document, key.id, base, expires, sealed);
-      if (document.signers) {
+      if (!document.implicitSigner) {
         const sealed = document.status === 'completed' && (await isSealed(deps, document.id));
         return c.json(await signerView(deps, c, key, document, render(sealed)), 200);
       }
@@ -142,12 +144,12 @@ async function signerView(
   rendered: SdkDocument,
 ): Promise<SdkDocument> {
   const signerId = key.signerId ?? undefined;
-  let states = await deps.storage.getSignerStates(document.id);
-  const signer = document.signers!.find((candidate) => candidate.id === signerId);
+  let states = await findSignerStates(deps.storage.db.query, document.id);
+  const signer = document.signers.find((candidate) => candidate.id === signerId);
   if (signer && !states.find((state) => state.signerId === signer.id)?.openedAt) {
     const occurredAt = new Date(c.get('receivedAt')).toISOString();
     const event = { occurredAt, ip: clientIp(c, deps.config.trustProxy), userAgent: requestHeader(c, 'user-agent') ?? null };
-    if (await deps.storage.recordSignerOpened(document.id, signer, event)) {
+    if (await recordSignerOpened(deps.storage, document.id, signer, event)) {
       states = states.map((state) => (state.signerId === signer.id ? { ...state, openedAt: occurredAt } : state));
     }
   }

@@ -4,6 +4,10 @@ import { buildPayload, call, completeValues, createTestApp, engines, type TestAp
 import { pngDataUrl } from '../../test/submissions/test-png.js';
 import type { DocumentRecord } from '../storage/types.js';
 import { MAX_JSON_DEPTH } from '../http/json-body.js';
+import { findDocument } from '../storage/queries/documents.js';
+import { claimIdempotencyKey } from '../storage/queries/idempotency.js';
+import { ensureOrganization } from '../storage/queries/organizations.js';
+import { findSubmissionForDocument } from '../storage/queries/submissions.js';
 
 let t: TestApp;
 let key: string;
@@ -34,10 +38,10 @@ describe('POST /sdk/documents/submit: accepted', () => {
     expect(result).toMatchObject({ success: true, documentId: document.id, message: expect.any(String) });
     expect(Date.parse(result.timestamp)).not.toBeNaN();
 
-    const stored = await t.storage.getSubmissionForDocument(document.id);
+    const stored = await findSubmissionForDocument(t.storage.db.query, document.id);
     expect(stored).toMatchObject({ id: result.submissionId, checksum: payload.checksum, clientIp: '203.0.113.7', userAgent: 'vitest-agent' });
     expect(JSON.parse(stored!.payload)).toEqual(payload);
-    expect((await t.storage.getDocument(document.id))?.status).toBe('completed');
+    expect((await findDocument(t.storage.db.query, document.id))?.status).toBe('completed');
   });
 
   it('replays the original result (200) for the same payload, and refuses another with 409 SUBMISSION_FAILED', async () => {
@@ -73,7 +77,7 @@ describe('POST /sdk/documents/submit: refused', () => {
     const error = await errorOf(res);
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(error.details).toEqual({ missingFields: ['signer_name', 'signature'] });
-    expect((await t.storage.getDocument(document.id))?.status).toBe('pending');
+    expect((await findDocument(t.storage.db.query, document.id))?.status).toBe('pending');
   });
 
   it('422 for a tampered payload: the checksum no longer matches', async () => {
@@ -128,7 +132,7 @@ describe('POST /sdk/documents/submit: refused', () => {
   });
 
   it('404 DOCUMENT_NOT_FOUND for a document of another organization', async () => {
-    const other = await t.storage.ensureOrganization('other-org', 'Other');
+    const other = await ensureOrganization(t.storage.db.query, 'other-org', 'Other');
     const foreign = await t.createDocument({ organizationId: other.id });
     const res = await submit(await buildPayload(foreign));
     expect(res.status).toBe(404);
@@ -160,7 +164,7 @@ describe('Idempotency-Key', () => {
 
   it('same key while the first request is in flight: 409 SUBMISSION_FAILED with Retry-After', async () => {
     const payload = await buildPayload(document);
-    await t.storage.claimIdempotencyKey({ organizationId: t.org.id, key: 'busy' }, `${payload.checksum}:${payload.checksum}`, {
+    await claimIdempotencyKey(t.storage.db, { organizationId: t.org.id, key: 'busy' }, `${payload.checksum}:${payload.checksum}`, {
       now: new Date(),
       expiresAfterMs: 86_400_000,
       staleAfterMs: 60_000,
@@ -227,7 +231,7 @@ describe.each(engines)('on $name', (engine) => {
         const ids = new Set<string>();
         for (const r of responses) if (r.status < 300) ids.add(((await r.json()) as { submissionId: string }).submissionId);
         expect(ids.size).toBe(1);
-        const stored = await c.storage.getSubmissionForDocument(doc.id);
+        const stored = await findSubmissionForDocument(c.storage.db.query, doc.id);
         expect(ids.has(stored!.id)).toBe(true);
       }
     } finally {
@@ -266,7 +270,7 @@ describe('POST /sdk/documents/submit: the JSON body, read strictly', () => {
       body: new TextEncoder().encode(payload),
     });
     expect(await refused(res)).toMatchObject({ status: 415, details: { field: 'Content-Type', reason: expect.stringMatching(/missing/) } });
-    expect((await t.storage.getDocument(document.id))?.status).toBe('pending');
+    expect((await findDocument(t.storage.db.query, document.id))?.status).toBe('pending');
   });
 
   it('400 for a 10,000-deep array in an extra member, not a 500', async () => {
@@ -296,7 +300,7 @@ describe('POST /sdk/documents/submit: the JSON body, read strictly', () => {
       code: 'VALIDATION_ERROR',
       details: { field: 'extra', reason: 'received unknown member "extra"; members not in the schema are refused, not ignored' },
     });
-    expect((await t.storage.getDocument(document.id))?.status).toBe('pending');
+    expect((await findDocument(t.storage.db.query, document.id))?.status).toBe('pending');
   });
 
   it('400 for a duplicated member, naming it, even when the checksum matches what JSON.parse keeps', async () => {
@@ -308,7 +312,7 @@ describe('POST /sdk/documents/submit: the JSON body, read strictly', () => {
       code: 'VALIDATION_ERROR',
       details: { field: 'documentId', reason: 'the member "documentId" appears more than once' },
     });
-    expect((await t.storage.getDocument(document.id))?.status).toBe('pending');
+    expect((await findDocument(t.storage.db.query, document.id))?.status).toBe('pending');
   });
 
   it('401 before 415: an unauthenticated request learns about its key first', async () => {

@@ -15,6 +15,8 @@ import {
 import { generateSamplePdf } from '../pdf/sample.js';
 import type { DocumentRecord } from '../storage/types.js';
 import { buildPayload, call, createTestApp, type TestApp } from '../../test/support/harness.js';
+import { readDocumentContent } from '../storage/queries/document-files.js';
+import { ensureOrganization } from '../storage/queries/organizations.js';
 
 const run = promisify(execFile);
 const SIGNER = { ip: '198.51.100.23', ua: 'Mozilla/5.0 (X11; Linux x86_64) SignerBrowser/1.0' };
@@ -101,7 +103,7 @@ describe('GET /documents/{id}/signed.pdf', () => {
     expect(report).toContain('Signature Validation: Signature is Valid.');
     expect(report).toContain('Total document signed');
     expect(report).toContain('ETSI.CAdES.detached');
-    const original = await t.storage.readDocumentContent(signed.document.id, 0, signed.document.fileSize - 1);
+    const original = await readDocumentContent(t.storage.db.query, signed.document.id, 0, signed.document.fileSize - 1);
     expect(Buffer.from(signed.pdf.subarray(0, original.length)).equals(Buffer.from(original))).toBe(true);
   });
 
@@ -144,7 +146,7 @@ describe('GET /documents/{id}/signed.pdf', () => {
       pk: async () => pk,
       'sk-write': async () => (await t.createKey({ kind: 'sk', scopes: ['documents:write'] })).secret,
       'sk-other': async () =>
-        (await t.createKey({ kind: 'sk' }, (await t.storage.ensureOrganization('other-org', 'Other')).id)).secret,
+        (await t.createKey({ kind: 'sk' }, (await ensureOrganization(t.storage.db.query, 'other-org', 'Other')).id)).secret,
     };
     for (const tail of ['signed.pdf', 'audit']) {
       const res = await call(t, 'GET', path(signed.document, tail), { key: which ? await keys[which]!() : undefined });
@@ -242,7 +244,7 @@ describe('POST /verify', () => {
   });
 
   it('reveals nothing of another organization’s seal, and says no to a PDF it never sealed or to garbage', async () => {
-    const other = (await t.createKey({ kind: 'sk' }, (await t.storage.ensureOrganization('third-org', 'Third')).id)).secret;
+    const other = (await t.createKey({ kind: 'sk' }, (await ensureOrganization(t.storage.db.query, 'third-org', 'Third')).id)).secret;
     expect(await verdictOf(await verify(signed.pdf, other))).toEqual({ sealed: false, intact: false, sha256: hash('sha256', signed.pdf, 'hex') });
     expect(await verdictOf(await verify(await generateSamplePdf({ pages: 1 })))).toMatchObject({ sealed: false, intact: false });
     expect(await verdictOf(await verify(new TextEncoder().encode('%PDF-1.7 /ByteRange [0 1 2 3] /Contents <zz>')))).toMatchObject({ sealed: false });

@@ -10,6 +10,7 @@ import type { DocumentRecord } from '../storage/types.js';
 import { handler, type EndpointHandlers } from './serve.js';
 import { findOwnDocument } from './sdk-documents.js';
 import { cacheForTokenHolder } from './sdk-document-token.js';
+import { listAuditEvents } from '../storage/queries/audit.js';
 
 /** How long a client is asked to wait before asking again for a document that is not sealed yet. */
 const NOT_SEALED_RETRY_SECONDS = 5;
@@ -70,7 +71,7 @@ export function sealedDocumentHandlers(
     getAuditTrail: handler(endpoints.getAuditTrail, {
       async handle(c, { params }) {
         const document = await findOwnDocument(deps, c.get('apiKey').organizationId, params.documentId);
-        return sendEnvelope(c, { documentId: document.id, events: await deps.storage.listAuditEvents(document.id) }, 200);
+        return sendEnvelope(c, { documentId: document.id, events: await listAuditEvents(deps.storage.db.query, document.id) }, 200);
       },
     }),
   };

@@ -8,6 +8,7 @@ import { parseOrThrow } from '../http/validation.js';
 import type { DocumentRecord, SessionKeyRecord } from '../storage/types.js';
 import { handler, type EndpointHandlers } from './serve.js';
 import { findOwnDocument } from './sdk-documents.js';
+import { revokeSessionKey } from '../storage/queries/api-keys.js';
 
 /** A session request is a signer id, a lifetime and a few origins: 16 KiB is plenty. */
 const MAX_SESSION_BODY_BYTES = 16 * 1024;
@@ -27,7 +28,7 @@ function presentSession(key: SessionKeyRecord): Session {
 
 /** The signer a session is for: one of the document's signers, or none on a document without signers (422 else). */
 function sessionSigner(document: DocumentRecord, signerId: string | undefined): string | undefined {
-  if (!document.signers) {
+  if (document.implicitSigner) {
     if (signerId !== undefined) throw validationError('signerId', 'the document has no signers: leave signerId out', 422);
     return undefined;
   }
@@ -79,7 +80,7 @@ export function sessionHandlers(deps: AppContext): Pick<EndpointHandlers, 'creat
     revokeSession: handler(endpoints.revokeSession, {
       async handle(c, { params }) {
         const document = await findOwnDocument(deps, c.get('apiKey').organizationId, params.documentId);
-        const revoked = await deps.storage.revokeSessionKey(document.id, params.keyId, now().toISOString());
+        const revoked = await revokeSessionKey(deps.storage.db.query, document.id, params.keyId, now().toISOString());
         if (!revoked) {
           throw new ApiError('NOT_FOUND', `Document ${document.id} has no session key ${params.keyId}`, {
             details: { field: 'keyId' },

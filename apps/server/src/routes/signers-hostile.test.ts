@@ -3,6 +3,8 @@ import { ErrorEnvelopeSchema } from '@signet/contract';
 import { generateSamplePdf, sampleFields, sampleLeaseFields } from '../pdf/sample.js';
 import type { DocumentRecord } from '../storage/types.js';
 import { call, createTestApp, type TestApp } from '../../test/support/harness.js';
+import { listDocuments } from '../storage/queries/documents.js';
+import { ensureOrganization } from '../storage/queries/organizations.js';
 
 /*
  * Hostile input to what several signers added: the `signers` and `signingOrder` parts of an upload, and the session
@@ -80,11 +82,11 @@ describe('the signers of an upload', () => {
     ['a file in place of signers', { signers: new File(['[]'], 'signers.json') }, 'signers', /text part/],
   ];
   it.each(refusals)('400 VALIDATION_ERROR for %s', async (_, parts, field, reason) => {
-    const before = (await t.storage.listDocuments(t.org.id, { limit: 100 })).length;
+    const before = (await listDocuments(t.storage.db.query, t.org.id, { limit: 100 })).length;
     const error = await expectError(await upload(parts), 400, 'VALIDATION_ERROR');
     expect(error.details?.field).toBe(field);
     expect(error.details?.reason).toMatch(reason);
-    expect((await t.storage.listDocuments(t.org.id, { limit: 100 })).length).toBe(before);
+    expect((await listDocuments(t.storage.db.query, t.org.id, { limit: 100 })).length).toBe(before);
   });
 
   it('400 for fields naming signers on a document without them, and for fields naming none on one with them', async () => {
@@ -151,7 +153,7 @@ describe('POST /documents/{id}/sessions', () => {
   });
 
   it("404 DOCUMENT_NOT_FOUND for another organization's document, as for none", async () => {
-    const elsewhere = await t.storage.ensureOrganization('signers-elsewhere', 'Elsewhere');
+    const elsewhere = await ensureOrganization(t.storage.db.query, 'signers-elsewhere', 'Elsewhere');
     const foreign = await t.createDocument({ pages: 1, organizationId: elsewhere.id });
     await expectError(await create(foreign.id, {}), 404, 'DOCUMENT_NOT_FOUND');
     await expectError(await create(`doc_${'Q'.repeat(24)}`, {}), 404, 'DOCUMENT_NOT_FOUND');

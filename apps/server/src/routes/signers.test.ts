@@ -4,6 +4,8 @@ import { storageEngines } from '../../test/storage/test-engines.js';
 import type { DocumentRecord } from '../storage/types.js';
 import { pdfText } from '../../test/sealing/render/test-poppler.js';
 import { buildPayload, call, completeValues, createTestApp, type TestApp } from '../../test/support/harness.js';
+import { findApiKeyByHash } from '../storage/queries/api-keys.js';
+import { listAuditEvents } from '../storage/queries/audit.js';
 
 /*
  * Several signers, each with a session key, through the real app on both engines: sequential and
@@ -167,7 +169,7 @@ describe.each(engines)('several signers on $name', (engine) => {
     expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201]);
     expect((await managed(document.id)).status).toBe('completed');
     expect((await t.storage.getSealState(document.id)).job?.status).toBe('pending');
-    const events = await t.storage.listAuditEvents(document.id);
+    const events = await listAuditEvents(t.storage.db.query, document.id);
     expect(events.filter((e) => e.type === 'document.submitted')).toHaveLength(1);
     expect(events.filter((e) => e.type === 'signer.completed')).toHaveLength(3);
     while ((await t.storage.fanOutWebhookEvents({ limit: 100 })) > 0);
@@ -204,7 +206,7 @@ describe.each(engines)('several signers on $name', (engine) => {
 
     // Only the hash is stored.
     const { createHash } = await import('node:crypto');
-    const stored = await t.storage.findApiKeyByHash(createHash('sha256').update(tenant.key).digest('hex'));
+    const stored = await findApiKeyByHash(t.storage.db.query, createHash('sha256').update(tenant.key).digest('hex'));
     expect(stored).toMatchObject({ id: tenant.id, kind: 'pk', documentId: lease.id, signerId: 'tenant' });
     expect(JSON.stringify(stored)).not.toContain(tenant.key);
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelopeSchema, type FieldDefinition } from '@signet/contract';
 import { generateSamplePdf, sampleFields, sampleLeaseFields } from '../pdf/sample.js';
 import { buildPayload, call, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
+import { findDocument, listDocuments } from '../storage/queries/documents.js';
 
 /*
  * Requests are strict (docs/decisions.md): a member no schema lists, at the top of a body or nested in it, is refused
@@ -36,7 +37,7 @@ describe.each(engines)('unknown members on $name', (engine) => {
   });
   afterAll(() => t.close());
 
-  const documentCount = async () => (await t.storage.listDocuments(t.org.id, { limit: 1000 })).length;
+  const documentCount = async () => (await listDocuments(t.storage.db.query, t.org.id, { limit: 1000 })).length;
   const webhookCount = async () => (await t.storage.listWebhookEndpoints(t.org.id, { limit: 1000 })).length;
 
   function upload(fields: unknown, signers?: unknown) {
@@ -116,7 +117,7 @@ describe.each(engines)('unknown members on $name', (engine) => {
   it('POST /sdk/documents/{id}/decline: 400 naming the member; the document stays pending', async () => {
     const document = await t.createDocument({ pages: 1 });
     await refusedNaming(await call(t, 'POST', `/sdk/documents/${document.id}/decline`, { key: pk, body: { reason: 'No', signerId: 'x' } }), 'signerId');
-    expect((await t.storage.getDocument(document.id))?.status).toBe('pending');
+    expect((await findDocument(t.storage.db.query, document.id))?.status).toBe('pending');
   });
 
   describe('POST /sdk/documents/submit', () => {
@@ -134,7 +135,7 @@ describe.each(engines)('unknown members on $name', (engine) => {
       const payload = await buildPayload(document, undefined, (p) => mutate(Object.assign(p, structuredClone(p))));
       expect(payload.fields[0].style, 'the first field is typed text').toBeDefined();
       await refusedNaming(await call(t, 'POST', '/sdk/documents/submit', { key: pk, body: payload }), field);
-      expect((await t.storage.getDocument(document.id))?.status).toBe('pending');
+      expect((await findDocument(t.storage.db.query, document.id))?.status).toBe('pending');
       expect((await call(t, 'POST', '/sdk/documents/submit', { key: pk, body: await buildPayload(document) })).status).toBe(201);
     });
   });

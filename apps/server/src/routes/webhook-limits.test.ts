@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorEnvelopeSchema } from '@signet/contract';
 import { call, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
+import { ensureOrganization } from '../storage/queries/organizations.js';
 
 /*
  * The cap on webhook endpoints per organization (`WEBHOOK_MAX_ENDPOINTS`), through the real app on both engines:
@@ -50,7 +51,7 @@ describe.each(engines)('webhook endpoints per organization on $name', (engine) =
 
   it('counts per organization: another one still registers', async () => {
     for (let i = 0; i < 3; i++) expect((await create()).status).toBe(201);
-    const other = await t.storage.ensureOrganization(`other-${engine.name}`, 'Other');
+    const other = await ensureOrganization(t.storage.db.query, `other-${engine.name}`, 'Other');
     const otherSk = (await t.createKey({ kind: 'sk' }, other.id)).secret;
     expect((await create(otherSk)).status).toBe(201);
     expect(await count(other.id)).toBe(1);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelopeSchema } from '@signet/contract';
 import { call, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
+import { ensureOrganization } from '../storage/queries/organizations.js';
 
 /*
  * Hostile input to the webhook endpoints through the real app (no SIGNET_WEBHOOKS_ALLOW_PRIVATE): every refusal is
@@ -118,7 +119,7 @@ describe.each(engines)('hostile webhook registrations on $name', (engine) => {
   });
 
   it("another organization's endpoint is 404 on every route, and unknown ids too", async () => {
-    const other = await t.storage.ensureOrganization('elsewhere', 'Elsewhere');
+    const other = await ensureOrganization(t.storage.db.query, 'elsewhere', 'Elsewhere');
     const otherSk = (await t.createKey({ kind: 'sk' }, other.id)).secret;
     const theirs = (await (await call(t, 'POST', '/webhooks', { key: otherSk, body: { url: PUBLIC, events: ['document.sealed'] } })).json()) as { data: { id: string } };
     const id = theirs.data.id;

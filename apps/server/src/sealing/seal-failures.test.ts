@@ -18,6 +18,8 @@ import { generateP12 } from './signing/credentials.js';
 import { createTestPki, startTestTsa, type TestPki, type TestTsa } from '../../test/sealing/signing/test-pki.js';
 import { findSignatureDictionaries, parseSignedData } from './signing/verify-pdf.js';
 import { pdfsig, sealRecord, signet, until } from '../../test/sealing/test-seal-jobs.js';
+import { storeDocument } from '../documents/create-document.js';
+import { ensureOrganization } from '../storage/queries/organizations.js';
 
 /*
  * Seals that cannot be made. One real server (`startServer`, in this process so that its log is read as it is
@@ -64,7 +66,7 @@ beforeAll(async () => {
   logs = captured.logs;
   server = await startServer({ config, logger: captured.logger });
   storage = await openStorage(env.DATABASE_URL);
-  organizationId = (await storage.ensureOrganization('failures', 'Failures')).id;
+  organizationId = (await ensureOrganization(storage.db.query, 'failures', 'Failures')).id;
   pk = (await createApiKeyRecord(storage, { organizationId, kind: 'pk', rateLimit: 1_000_000 })).key;
   sk = (await createApiKeyRecord(storage, { organizationId, kind: 'sk', rateLimit: 1_000_000 })).key;
 }, 60_000);
@@ -88,7 +90,7 @@ async function submit(document: DocumentRecord, payload?: Record<string, unknown
 
 /** A document of `bytes` put straight into storage, as one from before uploads were checked would be. */
 function storedDocument(bytes: Uint8Array, fields: FieldDefinition[]): Promise<DocumentRecord> {
-  return storage.createDocument(
+  return storeDocument(storage,
     {
       id: newId('doc'),
       organizationId,

@@ -5,7 +5,8 @@ import { JobRunner } from '../jobs/runner.js';
 import type { JobKind, JobKindOptions, Lane } from '../jobs/types.js';
 import type { Logger } from '../logger.js';
 import { PdfLimitError, PdfPoolBusyError, type PdfPool } from '../pdf/pool/index.js';
-import { recordAuditEvent, storeSealedDocument } from '../storage/sealing-store.js';
+import { recordAuditEvent } from '../storage/queries/audit.js';
+import { storeSealedDocument } from '../storage/sealing-store.js';
 import type { Queryable } from '../storage/sql-database.js';
 import type { SealedDocument, Storage, StoredSubmission } from '../storage/types.js';
 import { enqueueDocumentEvent } from '../storage/webhook-store.js';
@@ -13,6 +14,10 @@ import { SealError } from './errors.js';
 import { isLargeDocument, sealTimeLimit, smallDocumentSize } from './seal-limits.js';
 import { sealQueue, type ClaimedSeal } from './seal-queue.js';
 import type { SealInput, SigningKey } from './types.js';
+import { listAuditEvents } from '../storage/queries/audit.js';
+import { readDocumentContent } from '../storage/queries/document-files.js';
+import { findDocument } from '../storage/queries/documents.js';
+import { listSubmissions } from '../storage/queries/submissions.js';
 
 /** The longest wait between two attempts of a seal, however many it has had. */
 const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
@@ -94,7 +99,7 @@ export function sealKind(options: SealKindOptions): JobKind<ClaimedSeal, SealDet
     options: jobOptions,
     async handler(job, { now }) {
       const input = await sealInput(options, job, now());
-      const original = await storage.readDocumentContent(job.documentId, 0, input.document.size - 1);
+      const original = await readDocumentContent(storage.db.query, job.documentId, 0, input.document.size - 1);
       const size = { pageCount: input.seal.document.pageCount, fileSize: input.document.size };
       const limitMs = sealTimeLimit(config.limits, base, size, job.attempts);
       const started = performance.now();
@@ -141,7 +146,7 @@ export function sealKind(options: SealKindOptions): JobKind<ClaimedSeal, SealDet
  */
 export async function completeSeal(tx: Queryable, sealed: SealedDocument, content: Uint8Array, signedDocumentUrl: string): Promise<{ wake: string[] }> {
   await storeSealedDocument(tx, sealed, content);
-  await recordAuditEvent(tx, sealed.documentId, { type: 'document.sealed', occurredAt: sealed.sealedAt });
+  await recordAuditEvent(tx.query, sealed.documentId, { type: 'document.sealed', occurredAt: sealed.sealedAt });
   const webhooks = await enqueueDocumentEvent(tx, sealed.documentId, {
     type: 'document.sealed',
     occurredAt: sealed.sealedAt,
@@ -174,9 +179,9 @@ function limitReached(config: SealingConfig, error: PdfLimitError, limitMs: numb
 async function sealInput(options: SealKindOptions, job: ClaimedSeal, now: Date): Promise<{ document: { size: number }; seal: SealInput }> {
   const { storage, config } = options;
   const [document, submissions, events] = await Promise.all([
-    storage.getDocument(job.documentId),
-    storage.listSubmissionsForDocument(job.documentId),
-    storage.listAuditEvents(job.documentId),
+    findDocument(storage.db.query, job.documentId),
+    listSubmissions(storage.db.query, job.documentId),
+    listAuditEvents(storage.db.query, job.documentId),
   ]);
   const submission = submissions.find((candidate) => candidate.id === job.submissionId) ?? submissions.at(-1);
   if (!document || !submission) {
@@ -192,7 +197,7 @@ async function sealInput(options: SealKindOptions, job: ClaimedSeal, now: Date):
     userAgent: stored.userAgent,
   });
   const bySigner = new Map(submissions.map((stored) => [stored.signerId, stored]));
-  const signers = document.signers?.flatMap((signer) => {
+  const signers = document.implicitSigner ? undefined : document.signers.flatMap((signer) => {
     const stored = bySigner.get(signer.id);
     return stored ? [{ name: signer.name, ...(signer.email ? { email: signer.email } : {}), submission: summary(stored) }] : [];
   });
@@ -201,7 +206,7 @@ async function sealInput(options: SealKindOptions, job: ClaimedSeal, now: Date):
     seal: {
       document: { id: document.id, filename: document.filename, pageCount: document.pageCount, sha256: document.sha256 },
       fields: document.fields,
-      submission: { ...summary(submission), values: document.signers ? submissions.flatMap(values) : values(submission) },
+      submission: { ...summary(submission), values: document.implicitSigner ? values(submission) : submissions.flatMap(values) },
       ...(signers ? { signers } : {}),
       events,
       sealedAt: now.toISOString(),

@@ -8,11 +8,13 @@ import { sampleFields } from '../pdf/sample.js';
 import type { DocumentRecord, Organization } from '../storage/types.js';
 import { buildPayload, call, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
 import { isLargeDocument, sealTimeLimit } from './seal-limits.js';
-import type { JobRunner } from '../jobs/runner.js';
-import { sealRunner } from './seal-kind.js';
 import { createTestPki, type TestPki } from '../../test/sealing/signing/test-pki.js';
 import { largeTextPdf } from '../../test/sealing/test-large-pdf.js';
 import { until } from '../../test/sealing/test-seal-jobs.js';
+import { storeDocument } from '../documents/create-document.js';
+import { ensureOrganization } from '../storage/queries/organizations.js';
+import type { JobRunner } from '../jobs/runner.js';
+import { sealRunner } from './seal-kind.js';
 
 /*
  * Seals whose work scales with the document, on the real app (submissions through `app.request`), real storage on
@@ -59,8 +61,8 @@ describe.each(engines)('seals scaled to their document on $name', (engine) => {
   }
 
   /** A document of `pdf` stored as an upload would store it (the upload's own checks are not under test). */
-  function storeDocument(organization: Organization, pdf: Uint8Array, pageCount: number, fields: FieldDefinition[]): Promise<DocumentRecord> {
-    return t.storage.createDocument(
+  function storePdf(organization: Organization, pdf: Uint8Array, pageCount: number, fields: FieldDefinition[]): Promise<DocumentRecord> {
+    return storeDocument(t.storage,
       {
         id: newId('doc'),
         organizationId: organization.id,
@@ -91,9 +93,9 @@ describe.each(engines)('seals scaled to their document on $name', (engine) => {
       t = await createTestApp(engine, { PDF_WORKERS: '2', PDF_TASK_TIMEOUT_MS: '30000', SEAL_POLL_MS: '50' });
       const base = t.config.pdfPool.taskTimeoutMs;
       const limits = t.config.sealing.limits;
-      const other = await t.storage.ensureOrganization(`other-${newId('org').slice(-6).toLowerCase()}`, 'Other Org');
+      const other = await ensureOrganization(t.storage.db.query, `other-${newId('org').slice(-6).toLowerCase()}`, 'Other Org');
       const largeFields = sampleFields(LARGE_PAGES).filter((field) => field.page === LARGE_PAGES);
-      const large = await storeDocument(t.org, largePdf, LARGE_PAGES, largeFields);
+      const large = await storePdf(t.org, largePdf, LARGE_PAGES, largeFields);
       const small = await t.createDocument({ organizationId: other.id });
       expect(large.fileSize).toBeLessThanOrEqual(t.config.maxPdfBytes);
       expect(isLargeDocument(limits, base, large)).toBe(true);

@@ -1,10 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { newId } from '../ids.js';
-import { sharedPdfPool } from '../pdf-worker/index.js';
 import { storageEngines } from '../../test/storage/test-engines.js';
-import type { Storage } from '../storage/types.js';
+import { IMPLICIT_SIGNER, type Storage } from '../storage/types.js';
 import { capturingLogger } from '../../test/support/harness.js';
+import { storeDocument } from '../documents/create-document.js';
+import { ensureOrganization } from '../storage/queries/organizations.js';
+import { recordSubmission } from '../submissions/record-submission.js';
+import { sharedPdfPool } from '../pdf-worker/index.js';
 import { sealQueue } from './seal-queue.js';
 import { sealRunner } from './seal-kind.js';
 
@@ -18,8 +21,8 @@ describe('the seal job kind', () => {
   afterEach(() => storage.close());
 
   it('gives a job up, without running it, once its worker stopped during every attempt it was allowed', async () => {
-    const org = await storage.ensureOrganization('acme', 'Acme');
-    const document = await storage.createDocument(
+    const org = await ensureOrganization(storage.db.query, 'acme', 'Acme');
+    const document = await storeDocument(storage,
       {
         id: newId('doc'),
         organizationId: org.id,
@@ -35,9 +38,10 @@ describe('the seal job kind', () => {
     );
     const submissionId = newId('sub');
     const receivedAt = new Date(1000).toISOString();
-    await storage.recordSubmission({
+    await recordSubmission(storage, {
       id: submissionId,
       documentId: document.id,
+      signerId: IMPLICIT_SIGNER.id,
       organizationId: org.id,
       keyId: newId('key'),
       checksum: 'c'.repeat(64),

@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import type { VerifyResult } from '@signet/contract';
 import type { Storage } from '../storage/types.js';
 import { parseSealReason } from './seal-reason.js';
+import { findDocument } from '../storage/queries/documents.js';
 
 /** What a PDF's signature dictionaries say of themselves: `/Reason` names the document and submission Signet sealed. */
 export interface FoundSignature {
@@ -24,7 +25,7 @@ export async function verifySeal(
 ): Promise<VerifyResult> {
   const sha256 = hash('sha256', pdf, 'hex');
   const ownSeal = async (documentId: string) =>
-    organizationId === null || (await storage.getDocument(documentId))?.organizationId === organizationId;
+    organizationId === null || (await findDocument(storage.db.query, documentId))?.organizationId === organizationId;
 
   for (const sealed of await storage.findSealedBySha256(sha256)) {
     if (!(await ownSeal(sealed.documentId))) continue;

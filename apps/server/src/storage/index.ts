@@ -5,6 +5,7 @@ import { PostgresDatabase } from './postgres-database.js';
 import { SqliteDatabase } from './sqlite-database.js';
 import { SqlStorage } from './sql-storage.js';
 import type { Storage } from './types.js';
+import { findDocument } from './queries/documents.js';
 
 export type * from './types.js';
 
@@ -21,7 +22,7 @@ export interface OpenStorageOptions {
  * for a throwaway in-memory database); `postgres://…` or `postgresql://…` → PostgreSQL.
  * @example
  * const storage = await openStorage(process.env.DATABASE_URL);
- * try { await storage.getDocument(id) } finally { await storage.close() }
+ * try { await findDocument(storage.db.query, id) } finally { await storage.close() }
  */
 export async function openStorage(databaseUrl: string | undefined, options: OpenStorageOptions = {}): Promise<Storage> {
   const storage = createStorage(databaseUrl, options);

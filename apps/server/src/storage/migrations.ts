@@ -5,6 +5,7 @@ import { webhooks } from './migrations/004_webhooks.js';
 import { signers } from './migrations/005_signers.js';
 import { declines } from './migrations/006_declines.js';
 import { sealImages } from './migrations/007_seal_images.js';
+import { implicitSigner } from './migrations/008_implicit_signer.js';
 import { jobs } from './migrations/009_jobs.js';
 import type { DdlDialect, SqlDatabase } from './sql-database.js';
 
@@ -20,7 +21,7 @@ export interface Migration {
 }
 
 /** Every migration, oldest first. */
-export const MIGRATIONS: readonly Migration[] = [initial, documentPreviews, sealing, webhooks, signers, declines, sealImages, jobs];
+export const MIGRATIONS: readonly Migration[] = [initial, documentPreviews, sealing, webhooks, signers, declines, sealImages, implicitSigner, jobs];
 
 /**
  * Brings the schema up to date; safe to run on every start and from several instances at once.

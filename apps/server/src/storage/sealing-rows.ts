@@ -1,4 +1,3 @@
-import { AUDIT_EVENT_TYPES, type AuditEvent, type AuditEventType } from '@signet/contract';
 import type { SealJob, SealJobStatus, SealedDocument } from './types.js';
 
 /*
@@ -11,23 +10,6 @@ type Millis = number | string;
 
 const toIso = (ms: Millis): string => new Date(Number(ms)).toISOString();
 
-export const AUDIT_EVENT_COLUMNS = 'type, occurred_at, ip, user_agent';
-
-export interface AuditEventRow {
-  type: string;
-  occurred_at: Millis;
-  ip: string | null;
-  user_agent: string | null;
-}
-
-export function toAuditEvent(row: AuditEventRow): AuditEvent {
-  return { type: row.type as AuditEventType, occurredAt: toIso(row.occurred_at), ip: row.ip, userAgent: row.user_agent };
-}
-
-/** Oldest first; events of the same millisecond in the order a document lives them. */
-export function byOccurrence(a: AuditEvent, b: AuditEvent): number {
-  return a.occurredAt.localeCompare(b.occurredAt) || AUDIT_EVENT_TYPES.indexOf(a.type) - AUDIT_EVENT_TYPES.indexOf(b.type);
-}
 
 export interface SealJobRow {
   document_id: string;

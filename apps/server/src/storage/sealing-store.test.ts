@@ -3,9 +3,23 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../ids.js';
 import { storageEngines } from '../../test/storage/test-engines.js';
 import { CHUNK_SIZE } from './schema.js';
+import {
+  IMPLICIT_SIGNER,
+  type DocumentRecord,
+  type Organization,
+  type SealJobSizeLimit,
+  type SealedDocument,
+  type Storage,
+  type StoredSubmission,
+} from './types.js';
+import { storeDocument } from '../documents/create-document.js';
+import { recordDocumentOpened } from '../documents/opening.js';
+import { listAuditEvents } from './queries/audit.js';
+import { ensureOrganization } from './queries/organizations.js';
+import { findStoredSecret, putStoredSecretIfAbsent } from './queries/stored-secrets.js';
+import { recordSubmission } from '../submissions/record-submission.js';
 import { completeSeal } from '../sealing/seal-kind.js';
 import { sealQueue, type ClaimedSeal } from '../sealing/seal-queue.js';
-import type { DocumentRecord, Organization, SealJobSizeLimit, SealedDocument, Storage, StoredSubmission } from './types.js';
 
 const engines = await storageEngines();
 
@@ -17,7 +31,7 @@ const LEASE = { leaseMs: 60_000 };
 const bytes = (value: Uint8Array | null) => (value ? Buffer.from(value) : value);
 
 async function completedDocument(storage: Storage, organization: Organization, offsetMs = 0, pageCount = 1) {
-  const document = await storage.createDocument(
+  const document = await storeDocument(storage,
     {
       id: newId('doc'),
       organizationId: organization.id,
@@ -35,6 +49,7 @@ async function completedDocument(storage: Storage, organization: Organization, o
   const submission: StoredSubmission = {
     id: submissionId,
     documentId: document.id,
+    signerId: IMPLICIT_SIGNER.id,
     organizationId: organization.id,
     keyId: newId('key'),
     checksum: 'c'.repeat(64),
@@ -44,7 +59,7 @@ async function completedDocument(storage: Storage, organization: Organization, o
     userAgent: 'Test/1.0',
     receivedAt: iso(offsetMs + 1000),
   };
-  await storage.recordSubmission(submission);
+  await recordSubmission(storage, submission);
   return { document, submission };
 }
 
@@ -97,7 +112,7 @@ describe.each(engines)('sealing storage on $name', (engine) => {
 
   beforeEach(async () => {
     storage = await engine.open();
-    org = await storage.ensureOrganization('acme', 'Acme');
+    org = await ensureOrganization(storage.db.query, 'acme', 'Acme');
     jobs = sealJobs(storage);
   });
   afterEach(() => storage.close());
@@ -107,21 +122,21 @@ describe.each(engines)('sealing storage on $name', (engine) => {
     const { job, sealed } = await storage.getSealState(document.id);
     expect(sealed).toBeNull();
     expect(job).toMatchObject({ documentId: document.id, submissionId: submission.id, status: 'pending', attempts: 0 });
-    expect(await storage.listAuditEvents(document.id)).toEqual([
+    expect(await listAuditEvents(storage.db.query, document.id)).toEqual([
       { type: 'document.created', occurredAt: iso(0), ip: null, userAgent: null },
       { type: 'document.submitted', occurredAt: iso(1000), ip: '203.0.113.9', userAgent: 'Test/1.0' },
     ]);
     // A second submission of the same document changes nothing: one job, one submitted event.
-    const again = await storage.recordSubmission({ ...submission, id: newId('sub') });
+    const again = await recordSubmission(storage, { ...submission, id: newId('sub') });
     expect(again.created).toBe(false);
     expect(await storage.listSealJobs({ limit: 10 })).toHaveLength(1);
   });
 
   it('keeps only the first opening, in time order with the other events', async () => {
     const { document } = await completedDocument(storage, org);
-    await storage.recordDocumentOpened(document.id, { occurredAt: iso(500), ip: '198.51.100.1', userAgent: 'First' });
-    await storage.recordDocumentOpened(document.id, { occurredAt: iso(600), ip: '198.51.100.2', userAgent: 'Second' });
-    expect((await storage.listAuditEvents(document.id)).map((event) => [event.type, event.userAgent])).toEqual([
+    await recordDocumentOpened(storage, document.id, { occurredAt: iso(500), ip: '198.51.100.1', userAgent: 'First' });
+    await recordDocumentOpened(storage, document.id, { occurredAt: iso(600), ip: '198.51.100.2', userAgent: 'Second' });
+    expect((await listAuditEvents(storage.db.query, document.id)).map((event) => [event.type, event.userAgent])).toEqual([
       ['document.created', null],
       ['document.opened', 'First'],
       ['document.submitted', 'Test/1.0'],
@@ -149,7 +164,7 @@ describe.each(engines)('sealing storage on $name', (engine) => {
       bytes(content.subarray(CHUNK_SIZE - 2, CHUNK_SIZE + 2)),
     );
     expect(await storage.findSealedBySha256(sealed.sha256)).toEqual([sealed]);
-    expect((await storage.listAuditEvents(document.id)).at(-1)).toEqual({ type: 'document.sealed', occurredAt: iso(4000), ip: null, userAgent: null });
+    expect((await listAuditEvents(storage.db.query, document.id)).at(-1)).toEqual({ type: 'document.sealed', occurredAt: iso(4000), ip: null, userAgent: null });
     expect(await jobs.claimSealJob('w3', { now: at(999_999), ...LEASE })).toBeNull();
   });
 
@@ -185,7 +200,7 @@ describe.each(engines)('sealing storage on $name', (engine) => {
   });
 
   it('takes due jobs fairly: of the organization with the fewest seals running, then the longest due', async () => {
-    const other = await storage.ensureOrganization('globex', 'Globex');
+    const other = await ensureOrganization(storage.db.query, 'globex', 'Globex');
     const backlog: string[] = [];
     for (let i = 0; i < 3; i++) backlog.push((await completedDocument(storage, org, i)).document.id);
     const late = (await completedDocument(storage, other, 5000)).document.id;
@@ -196,7 +211,7 @@ describe.each(engines)('sealing storage on $name', (engine) => {
   });
 
   it("puts one document's retries behind another organization's job that fell due before them", async () => {
-    const other = await storage.ensureOrganization('globex', 'Globex');
+    const other = await ensureOrganization(storage.db.query, 'globex', 'Globex');
     const retried = (await completedDocument(storage, org, 0)).document.id;
     await jobs.claimSealJob('w1', { now: at(2000), ...LEASE });
     await jobs.failSealJob('w1', retried, { error: 'the seal took longer than its time limit', retryAt: at(7000), now: at(2500) });
@@ -239,10 +254,10 @@ describe.each(engines)('sealing storage on $name', (engine) => {
   });
 
   it('keeps the first stored secret when two are put', async () => {
-    expect(await storage.getStoredSecret('signing')).toBeNull();
+    expect(await findStoredSecret(storage.db.query, 'signing')).toBeNull();
     const first = new Uint8Array([1, 2, 3]);
-    expect(bytes(await storage.putStoredSecretIfAbsent('signing', first))).toEqual(bytes(first));
-    expect(bytes(await storage.putStoredSecretIfAbsent('signing', new Uint8Array([4])))).toEqual(bytes(first));
-    expect(bytes(await storage.getStoredSecret('signing'))).toEqual(bytes(first));
+    expect(bytes(await putStoredSecretIfAbsent(storage.db.query, 'signing', first))).toEqual(bytes(first));
+    expect(bytes(await putStoredSecretIfAbsent(storage.db.query, 'signing', new Uint8Array([4])))).toEqual(bytes(first));
+    expect(bytes(await findStoredSecret(storage.db.query, 'signing'))).toEqual(bytes(first));
   });
 });

@@ -10,14 +10,23 @@ import { openStorage } from './index.js';
 import { MIGRATIONS } from './migrations.js';
 import { CHUNK_SIZE } from './schema.js';
 import { TEST_DATABASE_URL, storageEngines } from '../../test/storage/test-engines.js';
-import type {
-  ApiKeyRecord,
-  DocumentRecord,
-  IdempotencyScope,
-  Organization,
-  Storage,
-  StoredSubmission,
+import {
+  IMPLICIT_SIGNER,
+  type ApiKeyRecord,
+  type DocumentRecord,
+  type IdempotencyScope,
+  type Organization,
+  type Storage,
+  type StoredSubmission,
 } from './types.js';
+import { storeDocument } from '../documents/create-document.js';
+import { findApiKeyByHash, findApiKeyById, insertApiKey, revokeApiKey } from './queries/api-keys.js';
+import { findDocumentPreview, insertDocumentPreview, readDocumentContent } from './queries/document-files.js';
+import { findDocument, listDocuments } from './queries/documents.js';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from './queries/idempotency.js';
+import { ensureOrganization, findOrganizationBySlug } from './queries/organizations.js';
+import { findSubmissionForDocument } from './queries/submissions.js';
+import { recordSubmission } from '../submissions/record-submission.js';
 
 const engines = await storageEngines();
 
@@ -64,7 +73,7 @@ async function createDocument(
   content: Uint8Array = new TextEncoder().encode('%PDF-1.7 tiny'),
   id = newId('doc'),
 ): Promise<DocumentRecord> {
-  return storage.createDocument(
+  return storeDocument(storage,
     {
       id,
       organizationId: organization.id,
@@ -85,6 +94,7 @@ function submissionFor(document: DocumentRecord, receivedAt = at(60_000)): Store
   return {
     id,
     documentId: document.id,
+    signerId: IMPLICIT_SIGNER.id,
     organizationId: document.organizationId,
     keyId: newId('key'),
     checksum: randomBytes(32).toString('hex'),
@@ -105,7 +115,7 @@ describe.each(engines)('$name storage', (engine) => {
 
   beforeEach(async () => {
     storage = await engine.open();
-    org = await storage.ensureOrganization('acme', 'Acme Inc.');
+    org = await ensureOrganization(storage.db.query, 'acme', 'Acme Inc.');
   });
   afterEach(async () => {
     await storage.close();
@@ -120,7 +130,7 @@ describe.each(engines)('$name storage', (engine) => {
       const document = await createDocument(storage, org);
       await storage.migrate();
       await storage.migrate();
-      expect(await storage.getDocument(document.id)).toEqual(document);
+      expect(await findDocument(storage.db.query, document.id)).toEqual(document);
     });
 
     it('closes idempotently', async () => {
@@ -134,17 +144,17 @@ describe.each(engines)('$name storage', (engine) => {
       expect(org).toMatchObject({ slug: 'acme', name: 'Acme Inc.' });
       expect(org.id).toMatch(/^org_[A-Za-z0-9]{20,}$/);
       expect(new Date(org.createdAt).toISOString()).toBe(org.createdAt);
-      expect(await storage.ensureOrganization('acme', 'Another name')).toEqual(org);
-      expect(await storage.getOrganizationBySlug('acme')).toEqual(org);
+      expect(await ensureOrganization(storage.db.query, 'acme', 'Another name')).toEqual(org);
+      expect(await findOrganizationBySlug(storage.db.query, 'acme')).toEqual(org);
     });
 
     it('returns null for an unknown slug', async () => {
-      expect(await storage.getOrganizationBySlug('nobody')).toBeNull();
+      expect(await findOrganizationBySlug(storage.db.query, 'nobody')).toBeNull();
     });
 
     it('survives concurrent creation of the same organization', async () => {
       const results = await Promise.all(
-        Array.from({ length: 10 }, () => storage.ensureOrganization('globex', 'Globex')),
+        Array.from({ length: 10 }, () => ensureOrganization(storage.db.query, 'globex', 'Globex')),
       );
       expect(new Set(results.map((result) => result.id)).size).toBe(1);
       expect(results[0]!.name).toBe('Globex');
@@ -161,40 +171,40 @@ describe.each(engines)('$name storage', (engine) => {
         rateLimit: 42,
         createdAt: '2025-03-01T10:00:00.123Z',
       });
-      await storage.createApiKey(key);
-      expect(await storage.findApiKeyByHash(key.hash)).toEqual({ ...key, organization: org });
+      await insertApiKey(storage.db.query, key);
+      expect(await findApiKeyByHash(storage.db.query, key.hash)).toEqual({ ...key, organization: org });
     });
 
     it('finds a key by its id, as by its hash, revoked or not; null for an unknown id', async () => {
       const key = apiKey(org, { kind: 'sk', expiresAt: at(86_400_000) });
-      await storage.createApiKey(key);
-      expect(await storage.findApiKeyById(key.id)).toEqual({ ...key, organization: org });
-      await storage.revokeApiKey(key.id, at(1000));
-      expect(await storage.findApiKeyById(key.id)).toEqual({ ...key, revokedAt: at(1000), organization: org });
-      expect(await storage.findApiKeyById(newId('key'))).toBeNull();
+      await insertApiKey(storage.db.query, key);
+      expect(await findApiKeyById(storage.db.query, key.id)).toEqual({ ...key, organization: org });
+      await revokeApiKey(storage.db.query, key.id, at(1000));
+      expect(await findApiKeyById(storage.db.query, key.id)).toEqual({ ...key, revokedAt: at(1000), organization: org });
+      expect(await findApiKeyById(storage.db.query, newId('key'))).toBeNull();
     });
 
     it('returns null for an unknown hash', async () => {
-      await storage.createApiKey(apiKey(org));
-      expect(await storage.findApiKeyByHash('0'.repeat(64))).toBeNull();
+      await insertApiKey(storage.db.query, apiKey(org));
+      expect(await findApiKeyByHash(storage.db.query, '0'.repeat(64))).toBeNull();
     });
 
     it('rejects a second key with the same hash', async () => {
       const key = apiKey(org);
-      await storage.createApiKey(key);
-      await expect(storage.createApiKey({ ...key, id: newId('key') })).rejects.toThrow();
+      await insertApiKey(storage.db.query, key);
+      await expect(insertApiKey(storage.db.query, { ...key, id: newId('key') })).rejects.toThrow();
     });
 
     it('revokes a key once, keeping the first revocation time', async () => {
       const key = apiKey(org);
-      await storage.createApiKey(key);
-      expect(await storage.revokeApiKey(key.id, at(1000))).toBe(true);
-      expect(await storage.revokeApiKey(key.id, at(2000))).toBe(true);
-      expect((await storage.findApiKeyByHash(key.hash))?.revokedAt).toBe(at(1000));
+      await insertApiKey(storage.db.query, key);
+      expect(await revokeApiKey(storage.db.query, key.id, at(1000))).toBe(true);
+      expect(await revokeApiKey(storage.db.query, key.id, at(2000))).toBe(true);
+      expect((await findApiKeyByHash(storage.db.query, key.hash))?.revokedAt).toBe(at(1000));
     });
 
     it('does not revoke an unknown key', async () => {
-      expect(await storage.revokeApiKey(newId('key'), at(1000))).toBe(false);
+      expect(await revokeApiKey(storage.db.query, newId('key'), at(1000))).toBe(false);
     });
   });
 
@@ -202,12 +212,12 @@ describe.each(engines)('$name storage', (engine) => {
     it('creates a pending document at version 1 and reads it back', async () => {
       const document = await createDocument(storage, org, '2025-03-01T10:00:00.007Z');
       expect(document).toMatchObject({ status: 'pending', version: 1, updatedAt: '2025-03-01T10:00:00.007Z' });
-      expect(await storage.getDocument(document.id)).toEqual(document);
+      expect(await findDocument(storage.db.query, document.id)).toEqual(document);
       expect(document.fields).toEqual(FIELDS);
     });
 
     it('returns null for an unknown document', async () => {
-      expect(await storage.getDocument(newId('doc'))).toBeNull();
+      expect(await findDocument(storage.db.query, newId('doc'))).toBeNull();
     });
 
     it('refuses a fileSize that differs from the content', async () => {
@@ -223,8 +233,8 @@ describe.each(engines)('$name storage', (engine) => {
         createdAt: at(0),
         fields: [],
       };
-      await expect(storage.createDocument(document, content)).rejects.toThrow(/fileSize/);
-      expect(await storage.getDocument(document.id)).toBeNull();
+      await expect(storeDocument(storage, document, content)).rejects.toThrow(/fileSize/);
+      expect(await findDocument(storage.db.query, document.id)).toBeNull();
     });
 
     it('reads ranges across chunk boundaries', async () => {
@@ -232,7 +242,7 @@ describe.each(engines)('$name storage', (engine) => {
       const document = await createDocument(storage, org, at(0), content);
       // Compared as hex: vitest's deep equality walks a 700 KiB array element by element (seconds).
       const read = async (start: number, end: number) =>
-        Buffer.from(await storage.readDocumentContent(document.id, start, end)).toString('hex');
+        Buffer.from(await readDocumentContent(storage.db.query, document.id, start, end)).toString('hex');
       const bytes = (start: number, end: number) => content.subarray(start, end + 1).toString('hex');
       const last = content.length - 1;
 
@@ -245,7 +255,7 @@ describe.each(engines)('$name storage', (engine) => {
     });
 
     it('reads nothing from an unknown document', async () => {
-      expect((await storage.readDocumentContent(newId('doc'), 0, 10)).length).toBe(0);
+      expect((await readDocumentContent(storage.db.query, newId('doc'), 0, 10)).length).toBe(0);
     });
   });
 
@@ -255,11 +265,11 @@ describe.each(engines)('$name storage', (engine) => {
 
     it('stores a preview and reads it back, every member round-tripped; null before, and for an unknown document', async () => {
       const document = await createDocument(storage, org);
-      expect(await storage.getDocumentPreview(document.id)).toBeNull();
-      expect(await storage.getDocumentPreview(newId('doc'))).toBeNull();
+      expect(await findDocumentPreview(storage.db.query, document.id)).toBeNull();
+      expect(await findDocumentPreview(storage.db.query, newId('doc'))).toBeNull();
       const stored = preview();
-      await storage.putDocumentPreview(document.id, stored);
-      const read = await storage.getDocumentPreview(document.id);
+      await insertDocumentPreview(storage.db.query, document.id, stored);
+      const read = await findDocumentPreview(storage.db.query, document.id);
       expect(read).toMatchObject({ mediaType: 'image/webp', width: 1224, height: 1584 });
       expect(hex(read!.content)).toBe(hex(stored.content));
     });
@@ -267,36 +277,36 @@ describe.each(engines)('$name storage', (engine) => {
     it('keeps the first preview when others race to store theirs', async () => {
       const document = await createDocument(storage, org);
       const first = preview();
-      await storage.putDocumentPreview(document.id, first);
-      await Promise.all(Array.from({ length: 5 }, () => storage.putDocumentPreview(document.id, preview())));
-      expect(hex((await storage.getDocumentPreview(document.id))!.content)).toBe(hex(first.content));
+      await insertDocumentPreview(storage.db.query, document.id, first);
+      await Promise.all(Array.from({ length: 5 }, () => insertDocumentPreview(storage.db.query, document.id, preview())));
+      expect(hex((await findDocumentPreview(storage.db.query, document.id))!.content)).toBe(hex(first.content));
     });
 
     it('keeps an empty preview, the mark of a PDF that cannot be drawn', async () => {
       const document = await createDocument(storage, org);
       const mark = { mediaType: 'none', width: 0, height: 0, content: new Uint8Array() };
-      await storage.putDocumentPreview(document.id, mark);
-      const read = await storage.getDocumentPreview(document.id);
+      await insertDocumentPreview(storage.db.query, document.id, mark);
+      const read = await findDocumentPreview(storage.db.query, document.id);
       expect(read).toMatchObject({ mediaType: 'none', width: 0, height: 0 });
       expect(read!.content).toBeInstanceOf(Uint8Array);
       expect(read!.content.length).toBe(0);
     });
 
     it('refuses a preview of an unknown document', async () => {
-      await expect(storage.putDocumentPreview(newId('doc'), preview())).rejects.toThrow();
+      await expect(insertDocumentPreview(storage.db.query, newId('doc'), preview())).rejects.toThrow();
     });
   });
 
   describe('listing documents', () => {
     it('lists newest first, ties by id descending, one organization only', async () => {
-      const other = await storage.ensureOrganization('other', 'Other');
+      const other = await ensureOrganization(storage.db.query, 'other', 'Other');
       await createDocument(storage, other, at(5000));
       const ids = ['doc_AAAAAAAAAAAAAAAAAAAAAAAa', 'doc_AAAAAAAAAAAAAAAAAAAAAAAB', 'doc_AAAAAAAAAAAAAAAAAAAAAAA1'];
       for (const id of ids) await createDocument(storage, org, at(1000), undefined, id);
       const newest = await createDocument(storage, org, at(2000));
       const oldest = await createDocument(storage, org, at(0));
 
-      const listed = await storage.listDocuments(org.id, { limit: 10 });
+      const listed = await listDocuments(storage.db.query, org.id, { limit: 10 });
       // Bytewise order: digits < upper case < lower case, on both engines.
       expect(listed.map((document) => document.id)).toEqual([newest.id, ids[0], ids[1], ids[2], oldest.id]);
       expect(listed[0]).toEqual(newest);
@@ -306,11 +316,11 @@ describe.each(engines)('$name storage', (engine) => {
       const ids = Array.from({ length: 7 }, (_, index) => `doc_AAAAAAAAAAAAAAAAAAAAAAA${index}`);
       for (const id of ids) await createDocument(storage, org, at(1000), undefined, id);
       const seen: string[] = [];
-      let page = await storage.listDocuments(org.id, { limit: 3 });
+      let page = await listDocuments(storage.db.query, org.id, { limit: 3 });
       while (page.length > 0) {
         seen.push(...page.map((document) => document.id));
         const last = page.at(-1)!;
-        page = await storage.listDocuments(org.id, { limit: 3, after: { createdAt: last.createdAt, id: last.id } });
+        page = await listDocuments(storage.db.query, org.id, { limit: 3, after: { createdAt: last.createdAt, id: last.id } });
       }
       expect(seen).toEqual([...ids].reverse());
     });
@@ -322,12 +332,12 @@ describe.each(engines)('$name storage', (engine) => {
         original.push((await createDocument(storage, org, at(Math.floor(index / 3) * 1000))).id);
       }
       const seen: string[] = [];
-      let page = await storage.listDocuments(org.id, { limit: 20 });
+      let page = await listDocuments(storage.db.query, org.id, { limit: 20 });
       seen.push(...page.map((document) => document.id));
       for (let index = 0; index < 10; index++) await createDocument(storage, org, at(100_000 + index));
       while (page.length === 20) {
         const last = page.at(-1)!;
-        page = await storage.listDocuments(org.id, { limit: 20, after: { createdAt: last.createdAt, id: last.id } });
+        page = await listDocuments(storage.db.query, org.id, { limit: 20, after: { createdAt: last.createdAt, id: last.id } });
         seen.push(...page.map((document) => document.id));
       }
       expect(seen).toHaveLength(45);
@@ -336,7 +346,7 @@ describe.each(engines)('$name storage', (engine) => {
 
     it('lists nothing for an unknown organization', async () => {
       await createDocument(storage, org);
-      expect(await storage.listDocuments(newId('org'), { limit: 20 })).toEqual([]);
+      expect(await listDocuments(storage.db.query, newId('org'), { limit: 20 })).toEqual([]);
     });
   });
 
@@ -346,20 +356,20 @@ describe.each(engines)('$name storage', (engine) => {
       const submissions = documents.map((document) => submissionFor(document));
       // The last reuses the first one's id: its INSERT breaks the primary key.
       const clash = { ...submissions[19]!, id: submissions[0]!.id };
-      const outcomes = await Promise.allSettled([...submissions.slice(0, 19), clash].map((s) => storage.recordSubmission(s)));
+      const outcomes = await Promise.allSettled([...submissions.slice(0, 19), clash].map((s) => recordSubmission(storage, s)));
       expect(outcomes.slice(0, 19).every((o) => o.status === 'fulfilled' && o.value.created)).toBe(true);
       expect(outcomes[19]!.status).toBe('rejected');
-      for (const document of documents.slice(0, 19)) expect((await storage.getDocument(document.id))?.status).toBe('completed');
-      expect((await storage.getDocument(documents[19]!.id))?.status).toBe('pending');
-      expect(await storage.getSubmissionForDocument(documents[19]!.id)).toBeNull();
+      for (const document of documents.slice(0, 19)) expect((await findDocument(storage.db.query, document.id))?.status).toBe('completed');
+      expect((await findDocument(storage.db.query, documents[19]!.id))?.status).toBe('pending');
+      expect(await findSubmissionForDocument(storage.db.query, documents[19]!.id)).toBeNull();
     });
 
     it('records a submission and completes the document in one step', async () => {
       const document = await createDocument(storage, org);
       const submission = submissionFor(document);
-      expect(await storage.recordSubmission(submission)).toEqual({ created: true, submission });
-      expect(await storage.getSubmissionForDocument(document.id)).toEqual(submission);
-      expect(await storage.getDocument(document.id)).toEqual({
+      expect(await recordSubmission(storage, submission)).toEqual({ created: true, submission });
+      expect(await findSubmissionForDocument(storage.db.query, document.id)).toEqual(submission);
+      expect(await findDocument(storage.db.query, document.id)).toEqual({
         ...document,
         status: 'completed',
         updatedAt: submission.receivedAt,
@@ -369,35 +379,35 @@ describe.each(engines)('$name storage', (engine) => {
     it('returns the existing submission for a completed document', async () => {
       const document = await createDocument(storage, org);
       const first = submissionFor(document);
-      await storage.recordSubmission(first);
+      await recordSubmission(storage, first);
       const second = submissionFor(document, at(120_000));
-      expect(await storage.recordSubmission(second)).toEqual({ created: false, existing: first });
-      expect((await storage.getDocument(document.id))?.updatedAt).toBe(first.receivedAt);
+      expect(await recordSubmission(storage, second)).toEqual({ created: false, existing: first });
+      expect((await findDocument(storage.db.query, document.id))?.updatedAt).toBe(first.receivedAt);
     });
 
     it('keeps null client details', async () => {
       const document = await createDocument(storage, org);
       const submission = { ...submissionFor(document), clientIp: null, userAgent: null };
-      await storage.recordSubmission(submission);
-      expect(await storage.getSubmissionForDocument(document.id)).toEqual(submission);
+      await recordSubmission(storage, submission);
+      expect(await findSubmissionForDocument(storage.db.query, document.id)).toEqual(submission);
     });
 
     it('returns null for a document without a submission', async () => {
       const document = await createDocument(storage, org);
-      expect(await storage.getSubmissionForDocument(document.id)).toBeNull();
-      expect(await storage.getSubmissionForDocument(newId('doc'))).toBeNull();
+      expect(await findSubmissionForDocument(storage.db.query, document.id)).toBeNull();
+      expect(await findSubmissionForDocument(storage.db.query, newId('doc'))).toBeNull();
     });
 
     it('refuses a submission for an unknown document', async () => {
       const document = await createDocument(storage, org);
       const orphan = { ...submissionFor(document), documentId: newId('doc') };
-      await expect(storage.recordSubmission(orphan)).rejects.toThrow();
+      await expect(recordSubmission(storage, orphan)).rejects.toThrow();
     });
 
     it('creates exactly one submission out of concurrent ones', async () => {
       const document = await createDocument(storage, org);
       const outcomes = await Promise.all(
-        Array.from({ length: 10 }, (_, index) => storage.recordSubmission(submissionFor(document, at(60_000 + index)))),
+        Array.from({ length: 10 }, (_, index) => recordSubmission(storage, submissionFor(document, at(60_000 + index)))),
       );
       const created = outcomes.filter((outcome) => outcome.created);
       expect(created).toHaveLength(1);
@@ -405,18 +415,18 @@ describe.each(engines)('$name storage', (engine) => {
       for (const outcome of outcomes) {
         if (!outcome.created) expect(outcome.existing).toEqual(winner);
       }
-      expect(await storage.getSubmissionForDocument(document.id)).toEqual(winner);
-      const completed = await storage.getDocument(document.id);
+      expect(await findSubmissionForDocument(storage.db.query, document.id)).toEqual(winner);
+      const completed = await findDocument(storage.db.query, document.id);
       expect(completed).toMatchObject({ status: 'completed', updatedAt: winner.receivedAt });
     });
 
     it('completes the idempotency claim with the 201 result in the same step', async () => {
       const document = await createDocument(storage, org);
       const scope = { organizationId: org.id, key: 'submit-1' };
-      expect(await storage.claimIdempotencyKey(scope, 'fp', claimAt(0))).toEqual({ state: 'claimed' });
+      expect(await claimIdempotencyKey(storage.db, scope, 'fp', claimAt(0))).toEqual({ state: 'claimed' });
       const submission = submissionFor(document);
-      await storage.recordSubmission(submission, scope);
-      expect(await storage.claimIdempotencyKey(scope, 'fp', claimAt(1000))).toEqual({
+      await recordSubmission(storage, submission, scope);
+      expect(await claimIdempotencyKey(storage.db, scope, 'fp', claimAt(1000))).toEqual({
         state: 'completed',
         status: 201,
         body: JSON.stringify(submission.result),
@@ -425,11 +435,11 @@ describe.each(engines)('$name storage', (engine) => {
 
     it('leaves the idempotency claim alone when the document was already completed', async () => {
       const document = await createDocument(storage, org);
-      await storage.recordSubmission(submissionFor(document));
+      await recordSubmission(storage, submissionFor(document));
       const scope = { organizationId: org.id, key: 'submit-2' };
-      await storage.claimIdempotencyKey(scope, 'fp', claimAt(0));
-      expect((await storage.recordSubmission(submissionFor(document), scope)).created).toBe(false);
-      expect(await storage.claimIdempotencyKey(scope, 'fp', claimAt(1000))).toEqual({ state: 'in_flight' });
+      await claimIdempotencyKey(storage.db, scope, 'fp', claimAt(0));
+      expect((await recordSubmission(storage, submissionFor(document), scope)).created).toBe(false);
+      expect(await claimIdempotencyKey(storage.db, scope, 'fp', claimAt(1000))).toEqual({ state: 'in_flight' });
     });
   });
 
@@ -440,21 +450,21 @@ describe.each(engines)('$name storage', (engine) => {
     });
 
     it('claims a new key, then reports it in flight', async () => {
-      expect(await storage.claimIdempotencyKey(scope, 'fp', claimAt(0))).toEqual({ state: 'claimed' });
-      expect(await storage.claimIdempotencyKey(scope, 'fp', claimAt(1000))).toEqual({ state: 'in_flight' });
+      expect(await claimIdempotencyKey(storage.db, scope, 'fp', claimAt(0))).toEqual({ state: 'claimed' });
+      expect(await claimIdempotencyKey(storage.db, scope, 'fp', claimAt(1000))).toEqual({ state: 'in_flight' });
     });
 
     it('reports a different body as a mismatch', async () => {
-      await storage.claimIdempotencyKey(scope, 'fp', claimAt(0));
-      expect(await storage.claimIdempotencyKey(scope, 'other', claimAt(1000))).toEqual({ state: 'mismatch' });
-      await storage.completeIdempotencyKey(scope, 201, '{}');
-      expect(await storage.claimIdempotencyKey(scope, 'other', claimAt(2000))).toEqual({ state: 'mismatch' });
+      await claimIdempotencyKey(storage.db, scope, 'fp', claimAt(0));
+      expect(await claimIdempotencyKey(storage.db, scope, 'other', claimAt(1000))).toEqual({ state: 'mismatch' });
+      await completeIdempotencyKey(storage.db.query, scope, 201, '{}');
+      expect(await claimIdempotencyKey(storage.db, scope, 'other', claimAt(2000))).toEqual({ state: 'mismatch' });
     });
 
     it('replays a completed response', async () => {
-      await storage.claimIdempotencyKey(scope, 'fp', claimAt(0));
-      await storage.completeIdempotencyKey(scope, 422, '{"error":{"code":"VALIDATION_ERROR"}}');
-      expect(await storage.claimIdempotencyKey(scope, 'fp', claimAt(1000))).toEqual({
+      await claimIdempotencyKey(storage.db, scope, 'fp', claimAt(0));
+      await completeIdempotencyKey(storage.db.query, scope, 422, '{"error":{"code":"VALIDATION_ERROR"}}');
+      expect(await claimIdempotencyKey(storage.db, scope, 'fp', claimAt(1000))).toEqual({
         state: 'completed',
         status: 422,
         body: '{"error":{"code":"VALIDATION_ERROR"}}',
@@ -462,20 +472,20 @@ describe.each(engines)('$name storage', (engine) => {
     });
 
     it('keeps keys apart by organization', async () => {
-      const other = await storage.ensureOrganization('other', 'Other');
-      await storage.claimIdempotencyKey(scope, 'fp', claimAt(0));
-      expect(await storage.claimIdempotencyKey({ ...scope, organizationId: other.id }, 'x', claimAt(0))).toEqual({
+      const other = await ensureOrganization(storage.db.query, 'other', 'Other');
+      await claimIdempotencyKey(storage.db, scope, 'fp', claimAt(0));
+      expect(await claimIdempotencyKey(storage.db, { ...scope, organizationId: other.id }, 'x', claimAt(0))).toEqual({
         state: 'claimed',
       });
     });
 
     it('lets a released claim be claimed again, but never releases a completed one', async () => {
-      await storage.claimIdempotencyKey(scope, 'fp', claimAt(0));
-      await storage.releaseIdempotencyKey(scope);
-      expect(await storage.claimIdempotencyKey(scope, 'other', claimAt(1000))).toEqual({ state: 'claimed' });
-      await storage.completeIdempotencyKey(scope, 201, 'body');
-      await storage.releaseIdempotencyKey(scope);
-      expect(await storage.claimIdempotencyKey(scope, 'other', claimAt(2000))).toEqual({
+      await claimIdempotencyKey(storage.db, scope, 'fp', claimAt(0));
+      await releaseIdempotencyKey(storage.db.query, scope);
+      expect(await claimIdempotencyKey(storage.db, scope, 'other', claimAt(1000))).toEqual({ state: 'claimed' });
+      await completeIdempotencyKey(storage.db.query, scope, 201, 'body');
+      await releaseIdempotencyKey(storage.db.query, scope);
+      expect(await claimIdempotencyKey(storage.db, scope, 'other', claimAt(2000))).toEqual({
         state: 'completed',
         status: 201,
         body: 'body',
@@ -483,9 +493,9 @@ describe.each(engines)('$name storage', (engine) => {
     });
 
     it('takes over a stale in-flight claim', async () => {
-      await storage.claimIdempotencyKey(scope, 'fp', claimAt(0));
+      await claimIdempotencyKey(storage.db, scope, 'fp', claimAt(0));
       const claim = async (offsetMs: number) =>
-        (await storage.claimIdempotencyKey(scope, 'fp', claimAt(offsetMs))).state;
+        (await claimIdempotencyKey(storage.db, scope, 'fp', claimAt(offsetMs))).state;
       expect(await claim(CLAIM.staleAfterMs)).toBe('in_flight');
       expect(await claim(CLAIM.staleAfterMs + 1)).toBe('claimed');
       // The takeover restarts the clock.
@@ -493,38 +503,38 @@ describe.each(engines)('$name storage', (engine) => {
     });
 
     it('treats an expired key as absent, whatever it held', async () => {
-      await storage.claimIdempotencyKey(scope, 'fp', claimAt(0));
-      await storage.completeIdempotencyKey(scope, 201, 'old');
-      expect(await storage.claimIdempotencyKey(scope, 'new', claimAt(CLAIM.expiresAfterMs + 1))).toEqual({
+      await claimIdempotencyKey(storage.db, scope, 'fp', claimAt(0));
+      await completeIdempotencyKey(storage.db.query, scope, 201, 'old');
+      expect(await claimIdempotencyKey(storage.db, scope, 'new', claimAt(CLAIM.expiresAfterMs + 1))).toEqual({
         state: 'claimed',
       });
-      expect(await storage.claimIdempotencyKey(scope, 'new', claimAt(CLAIM.expiresAfterMs + 2))).toEqual({
+      expect(await claimIdempotencyKey(storage.db, scope, 'new', claimAt(CLAIM.expiresAfterMs + 2))).toEqual({
         state: 'in_flight',
       });
     });
 
     it('gives exactly one claim to concurrent requests', async () => {
       const claims = await Promise.all(
-        Array.from({ length: 10 }, () => storage.claimIdempotencyKey(scope, 'fp', claimAt(0))),
+        Array.from({ length: 10 }, () => claimIdempotencyKey(storage.db, scope, 'fp', claimAt(0))),
       );
       expect(claims.filter((claim) => claim.state === 'claimed')).toHaveLength(1);
       expect(claims.filter((claim) => claim.state === 'in_flight')).toHaveLength(9);
     });
 
     it('gives exactly one takeover of a stale claim to concurrent requests', async () => {
-      await storage.claimIdempotencyKey(scope, 'fp', claimAt(0));
+      await claimIdempotencyKey(storage.db, scope, 'fp', claimAt(0));
       const later = claimAt(CLAIM.staleAfterMs + 1000);
       const claims = await Promise.all(
-        Array.from({ length: 10 }, () => storage.claimIdempotencyKey(scope, 'fp', later)),
+        Array.from({ length: 10 }, () => claimIdempotencyKey(storage.db, scope, 'fp', later)),
       );
       expect(claims.filter((claim) => claim.state === 'claimed')).toHaveLength(1);
     });
 
     it('gives exactly one claim when concurrent requests race a release', async () => {
-      await storage.claimIdempotencyKey(scope, 'fp', claimAt(0));
+      await claimIdempotencyKey(storage.db, scope, 'fp', claimAt(0));
       const [, ...claims] = await Promise.all([
-        storage.releaseIdempotencyKey(scope),
-        ...Array.from({ length: 10 }, () => storage.claimIdempotencyKey(scope, 'fp', claimAt(1000))),
+        releaseIdempotencyKey(storage.db.query, scope),
+        ...Array.from({ length: 10 }, () => claimIdempotencyKey(storage.db, scope, 'fp', claimAt(1000))),
       ]);
       expect(claims.filter((claim) => claim.state === 'claimed').length).toBeLessThanOrEqual(1);
       expect(claims.every((claim) => claim.state === 'claimed' || claim.state === 'in_flight')).toBe(true);
@@ -547,13 +557,13 @@ describe('openStorage', () => {
     try {
       expect(storage.engine).toBe('sqlite');
       expect(existsSync(join(dataDir, 'signet.db'))).toBe(true);
-      await storage.ensureOrganization('acme', 'Acme');
+      await ensureOrganization(storage.db.query, 'acme', 'Acme');
     } finally {
       await storage.close();
     }
     const reopened = await openStorage(undefined, { dataDir });
     try {
-      expect(await reopened.getOrganizationBySlug('acme')).not.toBeNull();
+      expect(await findOrganizationBySlug(reopened.db.query, 'acme')).not.toBeNull();
     } finally {
       await reopened.close();
     }
@@ -563,7 +573,7 @@ describe('openStorage', () => {
     for (const url of [`file:${join(dir, 'a', 'b.db')}`, `file://${join(dir, 'c.db')}`, 'file::memory:', ':memory:']) {
       const storage = await openStorage(url);
       try {
-        expect(await storage.ensureOrganization('acme', 'Acme')).toMatchObject({ slug: 'acme' });
+        expect(await ensureOrganization(storage.db.query, 'acme', 'Acme')).toMatchObject({ slug: 'acme' });
       } finally {
         await storage.close();
       }
@@ -598,8 +608,8 @@ describe.skipIf(!withPostgres)('PostgreSQL, several instances on one schema', ()
       const { rows } = await admin.query(`SELECT version FROM ${schema}.schema_migrations ORDER BY version`);
       expect(rows.map((row) => row.version)).toEqual(MIGRATIONS.map((migration) => migration.version));
       const [first, second] = instances;
-      const organization = await first!.ensureOrganization('acme', 'Acme');
-      expect(await second!.getOrganizationBySlug('acme')).toEqual(organization);
+      const organization = await ensureOrganization(first!.db.query, 'acme', 'Acme');
+      expect(await findOrganizationBySlug(second!.db.query, 'acme')).toEqual(organization);
     } finally {
       await Promise.all(instances.map((instance) => instance.close()));
       await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
@@ -613,11 +623,11 @@ describe.skipIf(!withPostgres)('PostgreSQL, several instances on one schema', ()
       Array.from({ length: 3 }, () => openStorage(TEST_DATABASE_URL, { pgSchema: schema })),
     );
     try {
-      const organization = await instances[0]!.ensureOrganization('acme', 'Acme');
+      const organization = await ensureOrganization(instances[0]!.db.query, 'acme', 'Acme');
       const document = await createDocument(instances[0]!, organization);
       const outcomes = await Promise.all(
         instances.flatMap((instance) =>
-          Array.from({ length: 4 }, () => instance.recordSubmission(submissionFor(document))),
+          Array.from({ length: 4 }, () => recordSubmission(instance, submissionFor(document))),
         ),
       );
       expect(outcomes.filter((outcome) => outcome.created)).toHaveLength(1);

@@ -41,9 +41,9 @@ export interface Tables {
     version: number;
     created_at: Millis;
     updated_at: Millis;
-    /** JSON array of signers. */
-    signers: string | null;
-    signing_order: string | null;
+    /** JSON array of signers: at least one (the implicit signer on a document created without). */
+    signers: string;
+    signing_order: 'parallel' | 'sequential';
     declined_at: Millis | null;
     decline_reason: string | null;
     declined_by: string | null;

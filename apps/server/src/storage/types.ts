@@ -65,10 +65,14 @@ export interface DocumentRecord {
   version: number;
   status: DocumentStatus;
   fields: FieldDefinition[];
-  /** The signers, as created; absent on a document without signers (one implicit signer owns every field). */
-  signers?: SignerDefinition[];
-  /** Present with `signers`. */
-  signingOrder?: SigningOrder;
+  /** The signers, as created: at least one (`IMPLICIT_SIGNER` alone on a document created without signers). */
+  signers: SignerDefinition[];
+  signingOrder: SigningOrder;
+  /**
+   * Created without signers: its one signer is `IMPLICIT_SIGNER`, who owns every field, and the API shows no signers
+   * (docs/decisions.md, "One document model").
+   */
+  implicitSigner: boolean;
   /** Present once a signer declined it (`status` is then `declined`). */
   declined?: DocumentDecline;
 }
@@ -77,7 +81,7 @@ export interface DocumentRecord {
 export interface DocumentDecline {
   reason: string;
   at: IsoTime;
-  /** The signer who declined, on a document with signers. */
+  /** The signer who declined, on a document created with signers. */
   signerId: string | null;
   ip: string | null;
   userAgent: string | null;
@@ -93,7 +97,15 @@ export interface SignerState {
   submissionId: string | null;
 }
 
-export type NewDocument = Omit<DocumentRecord, 'updatedAt' | 'version' | 'status' | 'declined'>;
+/** A document to create; without `signers` it gets `IMPLICIT_SIGNER` (and `signingOrder` defaults to `parallel`). */
+export type NewDocument = Omit<DocumentRecord, 'updatedAt' | 'version' | 'status' | 'declined' | 'implicitSigner' | 'signers' | 'signingOrder'> &
+  Partial<Pick<DocumentRecord, 'signers' | 'signingOrder'>>;
+
+/**
+ * The one signer of a document created without signers. Its id is empty, which no signer id a host chooses can be,
+ * and it is the `signer_id` such documents' submissions always had.
+ */
+export const IMPLICIT_SIGNER: Readonly<SignerDefinition> = Object.freeze({ id: '', name: 'Signer' });
 
 /** An image of a document's first page as displayed, shown before the PDF itself has loaded (`pdf/preview.ts`). */
 export interface DocumentPreview {
@@ -108,8 +120,8 @@ export interface DocumentPreview {
 export interface StoredSubmission {
   id: string;
   documentId: string;
-  /** The signer who submitted it, on a document with signers; absent for the implicit signer. */
-  signerId?: string;
+  /** The signer who submitted it (`IMPLICIT_SIGNER.id` on a document created without signers). */
+  signerId: string;
   organizationId: string;
   keyId: string;
   checksum: string;
@@ -275,18 +287,6 @@ export interface NewWebhookEvent {
 /** Newest first by (createdAt, id), as documents are listed. */
 export type WebhookCursor = DocumentCursor;
 
-export type RecordSubmissionOutcome =
-  | { created: true; submission: StoredSubmission }
-  | { created: false; existing: StoredSubmission };
-
-/** `recordSubmission` of a document declined before the submission's transaction: nothing is stored. */
-export class DocumentDeclinedError extends Error {
-  constructor(readonly documentId: string) {
-    super(`Document ${documentId} has been declined`);
-    this.name = 'DocumentDeclinedError';
-  }
-}
-
 /**
  * Everything Signet keeps. Two engines implement it with the same behaviour: embedded SQLite and PostgreSQL.
  * PDFs are stored in the database in chunks so that range reads touch only the bytes asked for.
@@ -295,100 +295,12 @@ export interface Storage {
   readonly engine: 'sqlite' | 'postgres';
   /**
    * The database: typed queries (`db.query`, see typed-queries.ts) and transactions. Features call the query modules
-   * of `storage/queries/` with it; the methods below are being replaced by those modules.
+   * of `storage/queries/` with it and compose their own transactions (docs/decisions.md, "Features own their rules").
    */
   readonly db: SqlDatabase;
   /** Creates or upgrades the schema; safe to run on every start and from several instances at once. */
   migrate(): Promise<void>;
   close(): Promise<void>;
-
-  /** The organization with this slug, created (named `name`) when new. */
-  ensureOrganization(slug: string, name: string): Promise<Organization>;
-  getOrganizationBySlug(slug: string): Promise<Organization | null>;
-
-  createApiKey(key: ApiKeyRecord): Promise<void>;
-  /** The key with this hash and its organization, whatever its revocation or expiry. */
-  findApiKeyByHash(hash: string): Promise<AuthenticatedKey | null>;
-  /** The key with this id and its organization, whatever its revocation or expiry (a document token's key). */
-  findApiKeyById(id: string): Promise<AuthenticatedKey | null>;
-  /** Sets `revokedAt` unless already set; false when no such key exists. */
-  revokeApiKey(id: string, revokedAt: IsoTime): Promise<boolean>;
-
-  createDocument(document: NewDocument, content: Uint8Array): Promise<DocumentRecord>;
-  getDocument(id: string): Promise<DocumentRecord | null>;
-  /** Newest first by (createdAt, id); strictly after `after` when given. */
-  listDocuments(organizationId: string, options: { limit: number; after?: DocumentCursor }): Promise<DocumentRecord[]>;
-  /** Bytes `start` to `end` inclusive of a document's file (the caller checks the bounds). */
-  readDocumentContent(id: string, start: number, end: number): Promise<Uint8Array>;
-
-  /**
-   * Stores the preview of a document. A document has one preview: when it already has one (another instance got
-   * there first), that one is kept.
-   */
-  putDocumentPreview(documentId: string, preview: DocumentPreview): Promise<void>;
-  /** The preview of a document, or null when it has none (created before previews, or its PDF cannot be drawn). */
-  getDocumentPreview(documentId: string): Promise<DocumentPreview | null>;
-
-  /**
-   * In one transaction, durable before it resolves: when the document is still `pending`, stores the submission,
-   * marks the document `completed` (its `updatedAt` the submission's `receivedAt`) and, with `idempotency`,
-   * completes that claim with the 201 result. When it is already completed, returns the existing submission.
-   * On a document with signers (`submission.signerId`): stores the signer's submission unless they have one, marks
-   * them completed (`signer.completed`), and completes the document only with its last signer; the document's row
-   * lock orders concurrent signers, so that exactly one of them completes it. `RecordSubmissionOutcome.existing` is
-   * then the signer's own earlier submission; a signer of a document completed without them gets an error.
-   */
-  recordSubmission(submission: StoredSubmission, idempotency?: IdempotencyScope): Promise<RecordSubmissionOutcome>;
-  /** The submission of a document without signers (of a document with signers: one of them). */
-  getSubmissionForDocument(documentId: string): Promise<StoredSubmission | null>;
-  /** The submission of one signer (`undefined`: the implicit signer), or null. */
-  getSubmissionForSigner(documentId: string, signerId: string | undefined): Promise<StoredSubmission | null>;
-  /** Every submission of a document, oldest first. */
-  listSubmissionsForDocument(documentId: string): Promise<StoredSubmission[]>;
-
-  /** Where each signer of a document with signers stands, in no particular order; empty without signers. */
-  getSignerStates(documentId: string): Promise<SignerState[]>;
-  /**
-   * Records that a signer first opened the document with their session key, and enqueues `signer.opened`; later
-   * openings change nothing. False when it was not the first.
-   */
-  recordSignerOpened(
-    documentId: string,
-    signer: { id: string; name: string },
-    event: Omit<NewAuditEvent, 'type'>,
-  ): Promise<boolean>;
-  /**
-   * Declines a pending document and enqueues `document.declined`, in one transaction. Resolves with the
-   * document as it stands after: declined by this call, declined earlier (its first decline kept), or completed
-   * (then untouched); null when there is no such document.
-   */
-  declineDocument(documentId: string, decline: DocumentDecline & { signerName?: string }): Promise<DocumentRecord | null>;
-  /** Revokes a session key of this document (`revokedAt` kept when already revoked); null when it has no such key. */
-  revokeSessionKey(documentId: string, keyId: string, revokedAt: IsoTime): Promise<SessionKeyRecord | null>;
-
-  /**
-   * Claims an `Idempotency-Key` for a request whose body has `fingerprint`. A claim older than `expiresAfterMs`
-   * (24 h) counts as absent; an unfinished one older than `staleAfterMs` is taken over (its request died).
-   */
-  claimIdempotencyKey(
-    scope: IdempotencyScope,
-    fingerprint: string,
-    options: { now: Date; expiresAfterMs: number; staleAfterMs: number },
-  ): Promise<IdempotencyClaim>;
-  /** Stores the response of a claimed key, to be replayed. */
-  completeIdempotencyKey(scope: IdempotencyScope, status: number, body: string): Promise<void>;
-  /** Drops an unfinished claim, so that the request can be tried again. */
-  releaseIdempotencyKey(scope: IdempotencyScope): Promise<void>;
-
-  /**
-   * Records that the signer first opened a document (the viewer fetched its file); later openings change nothing.
-   * `createDocument` records `document.created`, `recordSubmission` `document.submitted`, the seal kind `sealed`;
-   * each enqueues its webhook event (`document.viewed` for the first opening, `document.completed` for a
-   * submission) in the same transaction, when an endpoint of the organization subscribes to it.
-   */
-  recordDocumentOpened(documentId: string, event: Omit<NewAuditEvent, 'type'>): Promise<void>;
-  /** A document's events, oldest first (ties in the order of `AUDIT_EVENT_TYPES`). */
-  listAuditEvents(documentId: string): Promise<AuditEvent[]>;
 
   /** Makes a failed (or pending) job due now with a fresh count of attempts; false when there is no such job. */
   retrySealJob(documentId: string, now: Date): Promise<boolean>;
@@ -423,9 +335,7 @@ export interface Storage {
   retryWebhookDelivery(endpointId: string, deliveryId: string, now: IsoTime): Promise<WebhookDeliveryRecord | null>;
   /** Calls `listener` after a commit that enqueued events or deliveries (in this process); returns the unsubscribe. */
   onWebhookEvents(listener: () => void): () => void;
+  /** A feature's commit enqueued `count` webhook events: the listeners hear of it (none for 0). */
+  webhookEventsEnqueued(count: number): void;
 
-  /** A secret the server generated and keeps in the database (encrypted by the caller), or null. */
-  getStoredSecret(name: string): Promise<Uint8Array | null>;
-  /** Keeps `value` under `name` unless one is kept already: returns the one kept (the first writer's). */
-  putStoredSecretIfAbsent(name: string, value: Uint8Array): Promise<Uint8Array>;
 }

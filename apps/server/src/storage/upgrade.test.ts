@@ -10,7 +10,17 @@ import { PostgresDatabase } from './postgres-database.js';
 import type { SqlDatabase } from './sql-database.js';
 import { SqliteDatabase } from './sqlite-database.js';
 import { TEST_DATABASE_URL, storageEngines } from '../../test/storage/test-engines.js';
-import type { AuthenticatedKey, DocumentRecord, Storage, StoredSubmission } from './types.js';
+import { IMPLICIT_SIGNER, type AuthenticatedKey, type DocumentRecord, type Storage, type StoredSubmission } from './types.js';
+import { storeDocument } from '../documents/create-document.js';
+import { findApiKeyByHash } from './queries/api-keys.js';
+import { listAuditEvents } from './queries/audit.js';
+import { findDocumentPreview, readDocumentContent } from './queries/document-files.js';
+import { findDocument, listDocuments } from './queries/documents.js';
+import { claimIdempotencyKey } from './queries/idempotency.js';
+import { findOrganizationBySlug } from './queries/organizations.js';
+import { findSignerStates } from './queries/signers.js';
+import { findSubmissionForDocument } from './queries/submissions.js';
+import { recordSubmission } from '../submissions/record-submission.js';
 
 /*
  * `fixtures/release-store.json` is a store made by the release before the storage layer was one implementation
@@ -137,6 +147,24 @@ async function describeSchema(db: SqlDatabase): Promise<unknown[]> {
   return [columns, constraints, indexes];
 }
 
+/** A record the release (or any code before migration 8) read, as it reads now: with its implicit signer. */
+function withImplicitSigner(document: Omit<DocumentRecord, 'signers' | 'signingOrder' | 'implicitSigner'>): DocumentRecord {
+  return { ...document, signers: [{ ...IMPLICIT_SIGNER }], signingOrder: 'parallel', implicitSigner: true };
+}
+
+/** Applies the migrations up to `version` only, as the code of that version did. */
+async function migrateTo(db: SqlDatabase, version: number): Promise<void> {
+  await db.migration(async (tx) => {
+    await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at ${db.ddl.bigint} NOT NULL)`);
+    const applied = new Set((await tx.all<{ version: number }>('SELECT version FROM schema_migrations')).map((row) => row.version));
+    for (const migration of MIGRATIONS.filter((candidate) => candidate.version <= version && !applied.has(candidate.version))) {
+      await tx.exec(migration.up(db.ddl));
+      await tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [migration.version, migration.name, 0]);
+    }
+  });
+}
+
 describe.each(engines)('$name: a store made by the release', ({ name }) => {
   const stores: EmptyStore[] = [];
   const newStore = () => {
@@ -160,28 +188,29 @@ describe.each(engines)('$name: a store made by the release', ({ name }) => {
       expect(applied.slice(0, released.length)).toEqual(released);
       expect(applied.map((row) => row.version)).toEqual(MIGRATIONS.map((migration) => migration.version));
       expect({
-        acme: await storage.getOrganizationBySlug('acme'),
-        globex: await storage.getOrganizationBySlug('globex'),
+        acme: await findOrganizationBySlug(storage.db.query, 'acme'),
+        globex: await findOrganizationBySlug(storage.db.query, 'globex'),
       }).toEqual(reads.organizations);
-      expect(await Promise.all(reads.apiKeys.map((key) => storage.findApiKeyByHash(key.hash)))).toEqual(reads.apiKeys);
-      expect(await Promise.all(reads.documents.map((document) => storage.getDocument(document.id)))).toEqual(
-        reads.documents,
+      expect(await Promise.all(reads.apiKeys.map((key) => findApiKeyByHash(storage.db.query, key.hash)))).toEqual(reads.apiKeys);
+      // Every document now has a signer: the release's, created without signers, their implicit one.
+      expect(await Promise.all(reads.documents.map((document) => findDocument(storage.db.query, document.id)))).toEqual(
+        reads.documents.map(withImplicitSigner),
       );
       const acme = reads.documents[0]!.organizationId;
-      expect((await storage.listDocuments(acme, { limit: 10 })).map((document) => document.id)).toEqual(reads.listed);
+      expect((await listDocuments(storage.db.query, acme, { limit: 10 })).map((document) => document.id)).toEqual(reads.listed);
       const contents = reads.documents.map(async (document) => ({
         id: document.id,
-        content: await storage.readDocumentContent(document.id, 0, document.fileSize - 1),
+        content: await readDocumentContent(storage.db.query, document.id, 0, document.fileSize - 1),
       }));
       expect(encodeBytes(await Promise.all(contents))).toEqual(reads.contents);
-      const previews = reads.previews.map(async ({ id }) => ({ id, preview: await storage.getDocumentPreview(id) }));
+      const previews = reads.previews.map(async ({ id }) => ({ id, preview: await findDocumentPreview(storage.db.query, id) }));
       expect(encodeBytes(await Promise.all(previews))).toEqual(reads.previews);
-      expect(await storage.getSubmissionForDocument(reads.submission.documentId)).toEqual(reads.submission);
+      expect(await findSubmissionForDocument(storage.db.query, reads.submission.documentId)).toEqual({ ...reads.submission, signerId: IMPLICIT_SIGNER.id });
       // Sealing came after the release: its completed document gets a pending seal job, and every document the
       // events its rows tell (created; submitted, with the signer's address and browser).
       const sealState = await storage.getSealState(reads.submission.documentId);
       expect(sealState).toMatchObject({ job: { status: 'pending', submissionId: reads.submission.id, attempts: 0 }, sealed: null });
-      expect(await storage.listAuditEvents(reads.submission.documentId)).toEqual([
+      expect(await listAuditEvents(storage.db.query, reads.submission.documentId)).toEqual([
         { type: 'document.created', occurredAt: reads.documents.find((d) => d.id === reads.submission.documentId)!.createdAt, ip: null, userAgent: null },
         { type: 'document.submitted', occurredAt: reads.submission.receivedAt, ip: reads.submission.clientIp, userAgent: reads.submission.userAgent },
       ]);
@@ -189,7 +218,7 @@ describe.each(engines)('$name: a store made by the release', ({ name }) => {
       const claims = reads.claims.results.map(async ({ scope, fingerprint }) => ({
         scope,
         fingerprint,
-        claim: await storage.claimIdempotencyKey(scope, fingerprint, options),
+        claim: await claimIdempotencyKey(storage.db, scope, fingerprint, options),
       }));
       expect(await Promise.all(claims)).toEqual(reads.claims.results);
 
@@ -199,6 +228,7 @@ describe.each(engines)('$name: a store made by the release', ({ name }) => {
       const submission: StoredSubmission = {
         id,
         documentId: pending.id,
+        signerId: IMPLICIT_SIGNER.id,
         organizationId: pending.organizationId,
         keyId: newId('key'),
         checksum: 'a'.repeat(64),
@@ -208,12 +238,78 @@ describe.each(engines)('$name: a store made by the release', ({ name }) => {
         userAgent: null,
         receivedAt,
       };
-      expect(await storage.recordSubmission(submission)).toEqual({ created: true, submission });
-      expect(await storage.getDocument(pending.id)).toMatchObject({ status: 'completed', updatedAt: receivedAt });
+      expect(await recordSubmission(storage, submission)).toEqual({ created: true, submission });
+      expect(await findDocument(storage.db.query, pending.id)).toMatchObject({ status: 'completed', updatedAt: receivedAt });
       const content = randomBytes(1000);
       const document = { ...pending, id: newId('doc'), fileSize: 1000, createdAt: receivedAt };
-      const created = await storage.createDocument(document, content);
-      expect(Buffer.from(await storage.readDocumentContent(created.id, 0, 999)).equals(content)).toBe(true);
+      const created = await storeDocument(storage, document, content);
+      expect(Buffer.from(await readDocumentContent(storage.db.query, created.id, 0, 999)).equals(content)).toBe(true);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('a store of documents created without signers (migration 7) reads back the same, with their implicit signer', async () => {
+    const store = newStore();
+    await restore(store.db, release[name]);
+    await migrateTo(store.db, 7);
+    const org = release[name].reads.documents[0]!.organizationId;
+    const t = Date.parse('2026-10-01T10:00:00.000Z');
+    const fields = [{ id: 'sig', type: 'signature', page: 1, x: 0.1, y: 0.1, width: 0.2, height: 0.05, required: true }];
+    // As the code before migration 8 wrote them: `signers` NULL, the submission's `signer_id` ''.
+    for (const [id, status] of [['doc_v7pending', 'pending'], ['doc_v7completed', 'completed']] as const) {
+      await store.db.run(
+        `INSERT INTO documents (id, organization_id, filename, mime_type, page_count, file_size, sha256, fields, status,
+           version, created_at, updated_at) VALUES (?, ?, 'v7.pdf', 'application/pdf', 1, 3, ?, ?, ?, 1, ?, ?)`,
+        [id, org, 'f'.repeat(64), JSON.stringify(fields), status, t, status === 'completed' ? t + 5000 : t],
+      );
+      await store.db.run('INSERT INTO document_chunks (document_id, idx, data) VALUES (?, 0, ?)', [id, new Uint8Array([1, 2, 3])]);
+      await store.db.run("INSERT INTO audit_events (id, document_id, type, occurred_at) VALUES (?, ?, 'document.created', ?)", [`evt_created_${id}`, id, t]);
+    }
+    const result = { success: true as const, submissionId: 'sub_v7', documentId: 'doc_v7completed', timestamp: new Date(t + 5000).toISOString(), message: 'Document submitted successfully' };
+    await store.db.run(
+      `INSERT INTO submissions (id, document_id, signer_id, organization_id, key_id, checksum, payload, result, client_ip,
+         user_agent, received_at) VALUES ('sub_v7', 'doc_v7completed', '', ?, 'key_v7', ?, '{}', ?, '203.0.113.9', 'v7', ?)`,
+      [org, 'c'.repeat(64), JSON.stringify(result), t + 5000],
+    );
+    await store.db.run(
+      "INSERT INTO audit_events (id, document_id, type, occurred_at, ip, user_agent) VALUES ('evt_submitted_doc_v7completed', 'doc_v7completed', 'document.submitted', ?, '203.0.113.9', 'v7')",
+      [t + 5000],
+    );
+    const storage = await store.open();
+    try {
+      const read = (id: string, status: 'pending' | 'completed') => withImplicitSigner({
+        id, organizationId: org, filename: 'v7.pdf', mimeType: 'application/pdf', pageCount: 1, fileSize: 3, sha256: 'f'.repeat(64),
+        createdAt: new Date(t).toISOString(), updatedAt: new Date(status === 'completed' ? t + 5000 : t).toISOString(),
+        version: 1, status, fields: fields as DocumentRecord['fields'],
+      });
+      expect(await findDocument(storage.db.query, 'doc_v7pending')).toEqual(read('doc_v7pending', 'pending'));
+      expect(await findDocument(storage.db.query, 'doc_v7completed')).toEqual(read('doc_v7completed', 'completed'));
+      expect(await findSubmissionForDocument(storage.db.query, 'doc_v7completed')).toEqual({
+        id: 'sub_v7', documentId: 'doc_v7completed', signerId: IMPLICIT_SIGNER.id, organizationId: org, keyId: 'key_v7',
+        checksum: 'c'.repeat(64), payload: '{}', result, clientIp: '203.0.113.9', userAgent: 'v7', receivedAt: new Date(t + 5000).toISOString(),
+      });
+      expect(await findSignerStates(storage.db.query, 'doc_v7completed')).toEqual([
+        { signerId: '', openedAt: null, openedIp: null, openedUserAgent: null, completedAt: new Date(t + 5000).toISOString(), submissionId: 'sub_v7' },
+      ]);
+      expect(await findSignerStates(storage.db.query, 'doc_v7pending')).toEqual([
+        { signerId: '', openedAt: null, openedIp: null, openedUserAgent: null, completedAt: null, submissionId: null },
+      ]);
+      // No signer events: the implicit signer's opening and completion are the document's.
+      expect(await listAuditEvents(storage.db.query, 'doc_v7completed')).toEqual([
+        { type: 'document.created', occurredAt: new Date(t).toISOString(), ip: null, userAgent: null },
+        { type: 'document.submitted', occurredAt: new Date(t + 5000).toISOString(), ip: '203.0.113.9', userAgent: 'v7' },
+      ]);
+      // The pending one completes with its implicit signer's submission.
+      const receivedAt = new Date().toISOString();
+      const submission: StoredSubmission = {
+        id: 'sub_v7b', documentId: 'doc_v7pending', signerId: IMPLICIT_SIGNER.id, organizationId: org, keyId: 'key_v7',
+        checksum: 'd'.repeat(64), payload: '{}', result: { ...result, submissionId: 'sub_v7b', documentId: 'doc_v7pending', timestamp: receivedAt },
+        clientIp: null, userAgent: null, receivedAt,
+      };
+      expect(await recordSubmission(storage, submission)).toEqual({ created: true, submission });
+      expect(await findDocument(storage.db.query, 'doc_v7pending')).toMatchObject({ status: 'completed', updatedAt: receivedAt });
+      expect(await findSignerStates(storage.db.query, 'doc_v7pending')).toMatchObject([{ signerId: '', completedAt: receivedAt, submissionId: 'sub_v7b' }]);
     } finally {
       await storage.close();
     }

@@ -1,9 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WEBHOOK_EVENT_TYPES } from '@signet/contract';
 import { newId } from '../ids.js';
-import { claimWebhookDeliveries, finishWebhookDelivery, nextWebhookDeliveryDue } from '../webhooks/delivery-queue.js';
 import { storageEngines } from '../../test/storage/test-engines.js';
-import type { Organization, Storage, StoredSubmission, WebhookAttemptOutcome, WebhookEndpointRecord } from './types.js';
+import { IMPLICIT_SIGNER, type Organization, type Storage, type StoredSubmission, type WebhookAttemptOutcome, type WebhookEndpointRecord } from './types.js';
+import { storeDocument } from '../documents/create-document.js';
+import { recordDocumentOpened } from '../documents/opening.js';
+import { ensureOrganization } from './queries/organizations.js';
+import { recordSubmission } from '../submissions/record-submission.js';
+import { claimWebhookDeliveries, finishWebhookDelivery, nextWebhookDeliveryDue } from '../webhooks/delivery-queue.js';
 
 const engines = await storageEngines();
 
@@ -31,7 +35,7 @@ function endpoint(organization: Organization, events: WebhookEndpointRecord['eve
 }
 
 async function newDocument(storage: Storage, organization: Organization, offsetMs: number) {
-  return storage.createDocument(
+  return storeDocument(storage,
     {
       id: newId('doc'),
       organizationId: organization.id,
@@ -52,6 +56,7 @@ function submissionOf(documentId: string, organizationId: string, offsetMs: numb
   return {
     id,
     documentId,
+    signerId: IMPLICIT_SIGNER.id,
     organizationId,
     keyId: newId('key'),
     checksum: 'c'.repeat(64),
@@ -78,7 +83,7 @@ describe.each(engines)('webhook storage on $name', (engine) => {
   let org: Organization;
   beforeEach(async () => {
     storage = await engine.open();
-    org = await storage.ensureOrganization('hooks', 'Hooks');
+    org = await ensureOrganization(storage.db.query, 'hooks', 'Hooks');
   });
   afterEach(() => storage.close());
 
@@ -88,13 +93,13 @@ describe.each(engines)('webhook storage on $name', (engine) => {
     const all = endpoint(org);
     const sealedOnly = endpoint(org, ['document.sealed']);
     const off = { ...endpoint(org), enabled: false };
-    const other = endpoint(await storage.ensureOrganization('other', 'Other'));
+    const other = endpoint(await ensureOrganization(storage.db.query, 'other', 'Other'));
     for (const record of [all, sealedOnly, off, other]) await storage.createWebhookEndpoint(record, { maxEndpoints: 20 });
 
     const document = await newDocument(storage, org, 0);
-    await storage.recordDocumentOpened(document.id, { occurredAt: iso(10) });
-    await storage.recordDocumentOpened(document.id, { occurredAt: iso(20) });
-    await storage.recordSubmission(submissionOf(document.id, org.id, 30));
+    await recordDocumentOpened(storage, document.id, { occurredAt: iso(10) });
+    await recordDocumentOpened(storage, document.id, { occurredAt: iso(20) });
+    await recordSubmission(storage, submissionOf(document.id, org.id, 30));
     expect(told).toBe(3);
     // One event row each, fanned out apart from the change: to the endpoints enabled and subscribed.
     expect(await storage.listWebhookDeliveries(all.id, { limit: 10 })).toEqual([]);
@@ -111,8 +116,8 @@ describe.each(engines)('webhook storage on $name', (engine) => {
     const hook = endpoint(org);
     await storage.createWebhookEndpoint(hook, { maxEndpoints: 20 });
     const document = await newDocument(storage, org, 0);
-    await storage.recordDocumentOpened(document.id, { occurredAt: iso(10) });
-    await storage.recordSubmission(submissionOf(document.id, org.id, 20));
+    await recordDocumentOpened(storage, document.id, { occurredAt: iso(10) });
+    await recordSubmission(storage, submissionOf(document.id, org.id, 20));
     const second = await newDocument(storage, org, 30);
     await storage.fanOutWebhookEvents({ limit: 100 });
 

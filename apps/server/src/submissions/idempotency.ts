@@ -2,6 +2,7 @@ import { ApiError } from '../errors.js';
 import type { AppContext } from '../app-context.js';
 import type { IdempotencyScope } from '../storage/types.js';
 import { submitDocument, type SubmitRequest, type SubmitResponse } from './submit.js';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../storage/queries/idempotency.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A claim still unfinished after this long belongs to a request that died; a retry may take it over. */
@@ -26,7 +27,7 @@ export async function submitWithIdempotencyKey(
   const scope: IdempotencyScope = { organizationId: request.key.organizationId, key: idempotencyKey };
   // The server's checksum of the body plus the one it claims: key order and whitespace do not change a body.
   const fingerprint = `${request.checksum}:${request.payload.checksum}`;
-  const claim = await deps.storage.claimIdempotencyKey(scope, fingerprint, {
+  const claim = await claimIdempotencyKey(deps.storage.db, scope, fingerprint, {
     now: request.receivedAt,
     expiresAfterMs: DAY_MS,
     staleAfterMs: STALE_CLAIM_MS,
@@ -52,10 +53,10 @@ export async function submitWithIdempotencyKey(
   try {
     response = await submitDocument(deps, { ...request, idempotency: scope });
   } catch (error) {
-    await deps.storage.releaseIdempotencyKey(scope);
+    await releaseIdempotencyKey(deps.storage.db.query, scope);
     throw error;
   }
   // A 201 is stored with the submission, in its transaction; a replay of a completed document is stored here.
-  if (response.status === 200) await deps.storage.completeIdempotencyKey(scope, 200, JSON.stringify(response.result));
+  if (response.status === 200) await completeIdempotencyKey(deps.storage.db.query, scope, 200, JSON.stringify(response.result));
   return { ...response, replayed: false };
 }

@@ -10,6 +10,8 @@ import type { DocumentRecord } from '../storage/types.js';
 import { buildPayload, call, completeValues, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
 import { SEAL_IMAGE_LIMITS } from './decode-image.js';
 import { dataUrlOf, pngDataUrl } from '../../test/submissions/test-png.js';
+import { findDocument } from '../storage/queries/documents.js';
+import { findSubmissionForDocument, findSubmissionOfSigner } from '../storage/queries/submissions.js';
 
 /** An image field over the whole of page 1: the seal draws whatever it holds as large as a page. */
 const FULL_PAGE_PHOTO: FieldDefinition = { id: 'photo', type: 'image', page: 1, x: 0, y: 0, width: 1, height: 1, required: false, editable: true, label: 'Photo' };
@@ -56,8 +58,8 @@ describe.each(engines)('images decoded at submit, on $name', (engine) => {
       expect(error.message).toBe(`Invalid ${paths[field]}: ${error.details!.reason}`);
     }
     // Nothing was stored: the document still takes a good submission.
-    expect((await t.storage.getDocument(document.id))?.status).toBe('pending');
-    expect(await t.storage.getSubmissionForDocument(document.id)).toBeNull();
+    expect((await findDocument(t.storage.db.query, document.id))?.status).toBe('pending');
+    expect(await findSubmissionForDocument(t.storage.db.query, document.id)).toBeNull();
     expect((await submit(await buildPayload(document))).status).toBe(201);
   });
 
@@ -81,7 +83,7 @@ describe.each(engines)('images decoded at submit, on $name', (engine) => {
     expect(res.status).toBe(201);
 
     // The payload is the text as received (its checksum still verifies); the seal's copies are kept beside it.
-    const stored = (await t.storage.getSubmissionForDocument(document.id))!;
+    const stored = (await findSubmissionForDocument(t.storage.db.query, document.id))!;
     expect(JSON.parse(stored.payload)).toEqual(payload);
     expect(Object.keys(stored.sealImages ?? {}).sort()).toEqual([paths.photo, paths.signature].sort());
     for (const copy of Object.values(stored.sealImages!)) {
@@ -104,7 +106,7 @@ describe.each(engines)('images decoded at submit, on $name', (engine) => {
     const jpeg = await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 200, g: 120, b: 40 } } }).jpeg().toBuffer();
     const payload = await buildPayload(document, { ...completeValues(document.fields), photo: { type: 'image', imageData: `data:image/jpeg;base64,${jpeg.toString('base64')}` } });
     expect((await submit(payload)).status).toBe(201);
-    expect((await t.storage.getSubmissionForDocument(document.id))!.sealImages).toBeUndefined();
+    expect((await findSubmissionForDocument(t.storage.db.query, document.id))!.sealImages).toBeUndefined();
   });
 
   it('refuses a JPEG whose Huffman table is broken, naming it', async () => {
@@ -132,7 +134,7 @@ describe.each(engines)('images decoded at submit, on $name', (engine) => {
     const res = await call(t, 'POST', '/sdk/documents/submit', { key: session, body: payload });
     expect(res.status).toBe(422);
     expect((await errorOf(res)).details).toMatchObject({ field: `fields[${index}].value.imageData` });
-    expect(await t.storage.getSubmissionForSigner(lease.id, image.signerId)).toBeNull();
+    expect(await findSubmissionOfSigner(t.storage.db.query, lease.id, image.signerId!)).toBeNull();
   });
 });
 
@@ -158,7 +160,7 @@ describe('images decoded at submit: a full PDF pool', () => {
       expect(res.status).toBe(503);
       expect(res.headers.get('Retry-After')).toBe('5');
       expect((await errorOf(res)).code).toBe('SERVICE_UNAVAILABLE');
-      expect(await t.storage.getSubmissionForDocument(document.id)).toBeNull();
+      expect(await findSubmissionForDocument(t.storage.db.query, document.id)).toBeNull();
       await holding;
       expect((await call(t, 'POST', '/sdk/documents/submit', { key, body: payload })).status).toBe(201);
     } finally {

@@ -2,8 +2,9 @@ import type { SubmissionPayload, SubmissionResult } from '@signet/contract';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { AppContext } from '../app-context.js';
-import { DocumentDeclinedError, type AuthenticatedKey, type DocumentRecord, type IdempotencyScope, type StoredSubmission } from '../storage/types.js';
+import type { AuthenticatedKey, DocumentRecord, IdempotencyScope, StoredSubmission } from '../storage/types.js';
 import type { SubmissionCheck } from './validate.js';
+import { DocumentDeclinedError, recordSubmission } from './record-submission.js';
 
 /** How a submit is answered: the status and the result body (docs/api.md, "Submit"). */
 export interface SubmitResponse {
@@ -32,10 +33,10 @@ export function declined(documentId: string): ApiError {
   });
 }
 
-/** `storage.recordSubmission`, with a document declined meanwhile answered as the 409 it is. */
+/** `recordSubmission`, with a document declined meanwhile answered as the 409 it is. */
 async function recordOrRefuse(deps: AppContext, submission: StoredSubmission, idempotency: IdempotencyScope | undefined) {
   try {
-    return await deps.storage.recordSubmission(submission, idempotency);
+    return await recordSubmission(deps.storage, submission, idempotency);
   } catch (error) {
     if (error instanceof DocumentDeclinedError) throw declined(error.documentId);
     throw error;
@@ -59,14 +60,14 @@ export function refuseBrokenRules(verdict: SubmissionCheck): void {
 }
 
 /**
- * Stores a checked submission (of `signerId`, on a document with signers) durably, with the seal's copies of its
+ * Stores a checked submission of the signer `signerId` durably, with the seal's copies of its
  * normalised images (`decodeImages`): the 201 with its new result, or the submission storage found there first (a
  * concurrent or earlier one), for the caller to replay or refuse.
  */
 export async function storeSubmission(
   deps: AppContext,
   request: SubmitRequest,
-  signerId?: string,
+  signerId: string,
   sealImages?: Record<string, string>,
 ): Promise<SubmitResponse | { existing: StoredSubmission }> {
   const { document } = request;
@@ -75,7 +76,7 @@ export async function storeSubmission(
   const submission: StoredSubmission = {
     id: submissionId,
     documentId: document.id,
-    ...(signerId === undefined ? {} : { signerId }),
+    signerId,
     organizationId: document.organizationId,
     keyId: request.key.id,
     checksum: request.checksum,

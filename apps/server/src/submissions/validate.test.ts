@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
 import type { FieldDefinition, FieldValue, SubmissionPayload, SubmittedField } from '@signet/contract';
 import { describe, expect, it } from 'vitest';
-import type { DocumentRecord } from '../storage/types.js';
+import { IMPLICIT_SIGNER, type DocumentRecord } from '../storage/types.js';
 import { dataUrlOf, makePng, pngDataUrl } from '../../test/submissions/test-png.js';
 import { checkSubmission } from './validate.js';
 
@@ -50,6 +50,9 @@ function makeDocument(fields: FieldDefinition[] = DEFINITIONS, pageCount = 2): D
     version: 1,
     status: 'pending',
     fields,
+    signers: [{ ...IMPLICIT_SIGNER }],
+    signingOrder: 'parallel',
+    implicitSigner: true,
   };
 }
 

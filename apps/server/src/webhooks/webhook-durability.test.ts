@@ -6,6 +6,7 @@ import { openStorage } from '../storage/index.js';
 import type { Storage } from '../storage/types.js';
 import { registerWebhook } from './manage.js';
 import { startReceiver, type Received } from '../../test/webhooks/test-receiver.js';
+import { ensureOrganization } from '../storage/queries/organizations.js';
 
 /*
  * At least once, across kill -9 and across instances: the real `signet serve` in child processes, on a store of each
@@ -30,7 +31,7 @@ const serverEnv = (databaseUrl: string) => ({
 
 /** An organization with an endpoint at `url`, subscribed to every document event. */
 async function endpointTo(storage: Storage, url: string) {
-  const org = await storage.ensureOrganization('hooks', 'Hooks');
+  const org = await ensureOrganization(storage.db.query, 'hooks', 'Hooks');
   const events = ['document.created', 'document.viewed', 'document.completed', 'document.sealed', 'document.sealing_failed'] as const;
   const { endpoint } = await registerWebhook({ storage, secret: SECRET, allowPrivate: true, maxEndpoints: 20 }, { organizationId: org.id, url, events: [...events] });
   return { org, endpoint };

@@ -7,6 +7,7 @@ import { deliveryKind } from './delivery-kind.js';
 import { webhookSecrets } from './secrets.js';
 import { createWebhookSender, type WebhookSender } from './send.js';
 import { startReceiver, type Receiver } from '../../test/webhooks/test-receiver.js';
+import { findSubmissionForDocument } from '../storage/queries/submissions.js';
 
 /*
  * Webhooks through the real app, the real storage engines and a real dispatcher, to real HTTP receivers on loopback.
@@ -105,7 +106,7 @@ describe.each(engines)('webhooks on $name', (engine) => {
     const submitted = await call(t, 'POST', '/sdk/documents/submit', { key: pk, body: await buildPayload(document) });
     expect(submitted.status).toBe(201);
     const { submissionId } = (await submitted.json()) as { submissionId: string };
-    const { checksum } = (await t.storage.getSubmissionForDocument(document.id))!;
+    const { checksum } = (await findSubmissionForDocument(t.storage.db.query, document.id))!;
     expect(await t.sealDue()).toBe(1);
 
     const got = await inbox.until(4);

@@ -9,6 +9,7 @@ import { freshStore, type DurableStore } from './durable-store.js';
 import { pendingDocument, type SamplePdf } from './fuzz-targets.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 import { submitRound, type ClientSubmission, type RoundResult } from './submission-client.js';
+import { ensureOrganization } from '../../src/storage/queries/organizations.js';
 
 /*
  * kill -9 in the middle of a stream of submissions, on both engines: the real server (`signet serve`, a child
@@ -27,7 +28,7 @@ const SubmissionEnvelope = successEnvelope(SubmissionRecordSchema);
 async function seed(store: DurableStore) {
   const storage = await openStorage(store.databaseUrl);
   try {
-    const org = await storage.ensureOrganization('durability', 'Durability');
+    const org = await ensureOrganization(storage.db.query, 'durability', 'Durability');
     const pk = await createApiKeyRecord(storage, { organizationId: org.id, kind: 'pk', rateLimit: 1_000_000_000 });
     const sk = await createApiKeyRecord(storage, { organizationId: org.id, kind: 'sk', rateLimit: 1_000_000_000 });
     const pdfs: SamplePdf[] = [];

@@ -18,6 +18,12 @@ import { PUBLIC_WEBHOOK_URL, type DeclineTarget, type WriteTargets } from './fuz
 import { truncatedPng } from './hostile-images.js';
 import type { Answer } from './fuzz-oracle.js';
 import type { DocumentTarget, FuzzDocuments, FuzzKeys, FuzzRequest, FuzzTargets } from './fuzz-requests.js';
+import { storeDocument } from '../../src/documents/create-document.js';
+import { declineDocument } from '../../src/documents/decline.js';
+import { revokeApiKey } from '../../src/storage/queries/api-keys.js';
+import { findDocument } from '../../src/storage/queries/documents.js';
+import { ensureOrganization } from '../../src/storage/queries/organizations.js';
+import { recordSubmission } from '../../src/submissions/record-submission.js';
 
 /** Documents kept pending at once; a completed one is replaced, so the checks before acceptance stay reachable. */
 const PENDING_DOCUMENTS = 6;
@@ -62,7 +68,7 @@ export interface FuzzSetup {
  * `createDocument` draws plays no part in a submission. `lease`: with the lease's two signers, in sequential order.
  */
 export async function pendingDocument(storage: Storage, pdf: SamplePdf, organizationId: string, lease = false) {
-  return storage.createDocument(
+  return storeDocument(storage,
     {
       id: newId('doc'),
       organizationId,
@@ -83,7 +89,7 @@ async function keys({ storage, organizationId }: FuzzStore): Promise<FuzzKeys & 
   const key = async (options: Omit<NewApiKeyOptions, 'organizationId'>) =>
     (await createApiKeyRecord(storage, { organizationId, rateLimit: UNLIMITED, ...options })).key;
   const revoked = await createApiKeyRecord(storage, { organizationId, kind: 'pk' });
-  await storage.revokeApiKey(revoked.id, new Date().toISOString());
+  await revokeApiKey(storage.db.query, revoked.id, new Date().toISOString());
   const pk = await createApiKeyRecord(storage, { organizationId, rateLimit: UNLIMITED, kind: 'pk' });
   return {
     pkId: pk.id,
@@ -106,10 +112,10 @@ async function submitted(storage: Storage, document: DocumentRecord, keyId: stri
   const payload = await buildPayload(document);
   const id = newId('sub');
   const receivedAt = new Date().toISOString();
-  await storage.recordSubmission({
+  await recordSubmission(storage, {
     id,
     documentId: document.id,
-    ...(signerId ? { signerId } : {}),
+    signerId: signerId ?? document.signers[0]!.id,
     organizationId: document.organizationId,
     keyId,
     checksum: payload['checksum'] as string,
@@ -173,9 +179,9 @@ async function readToken(store: FuzzStore, target: DocumentTarget, get: (path: s
   target.token = await tokenOf(pk);
   const revoked = await createApiKeyRecord(store.storage, { organizationId: store.organizationId, rateLimit: UNLIMITED, kind: 'pk' });
   target.revokedToken = await tokenOf(revoked.key);
-  await store.storage.revokeApiKey(revoked.id, new Date().toISOString());
+  await revokeApiKey(store.storage.db.query, revoked.id, new Date().toISOString());
   if (!store.secret) return;
-  const { version } = (await store.storage.getDocument(target.id))!;
+  const { version } = (await findDocument(store.storage.db.query, target.id))!;
   const keyId = target.token!.split('.')[1]!;
   target.expiredToken = signDocumentToken(store.secret, { documentId: target.id, version, expires: Math.floor(Date.now() / 1000) - 60, keyId });
 }
@@ -215,7 +221,7 @@ async function writeTargets(store: FuzzStore, pdf: SamplePdf, pkId: string, othe
   for (const kind of DECLINE_KINDS) documents.push(await declineTarget(store, pdf, pkId, kind));
   const declined = await pendingDocument(storage, pdf, organizationId);
   const at = new Date().toISOString();
-  await storage.declineDocument(declined.id, { reason: 'Declined before the fuzz', at, signerId: null, ip: null, userAgent: null });
+  await declineDocument(storage, declined.id, { reason: 'Declined before the fuzz', at, signerId: null, ip: null, userAgent: null });
 
   const management = { storage, secret: store.secret ?? randomBytes(32).toString('hex'), allowPrivate: false, maxEndpoints: 20 };
   const webhook = async (owner: string) =>
@@ -264,7 +270,7 @@ export async function fuzzTargets(store: FuzzStore): Promise<FuzzSetup> {
 
   const payloads: Array<Record<string, unknown>> = [];
   for (let i = 0; i < PENDING_DOCUMENTS; i++) payloads.push(await payloadOf(pdfs[i % pdfs.length]!));
-  const other = await storage.ensureOrganization(`other-${store.organizationId.toLowerCase()}`, 'Other Org');
+  const other = await ensureOrganization(storage.db.query, `other-${store.organizationId.toLowerCase()}`, 'Other Org');
   const { pkId, ...fuzzKeys } = await keys(store);
   const foreignPayload = await payloadOf(pdfs[0]!, other.id);
   const targets: FuzzTargets = {

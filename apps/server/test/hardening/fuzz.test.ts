@@ -12,6 +12,7 @@ import { ENDPOINTS, ENDPOINT_PATHS, type Endpoint } from './fuzz-requests.js';
 import { describeFailures, fuzzEndpoint, onlyCase, type FuzzReport, type FuzzRunOptions, type Send } from './fuzz-run.js';
 import { fuzzTargets, type FuzzSetup } from './fuzz-targets.js';
 import { rawCases, rawExchange } from './raw-http.js';
+import { ensureOrganization } from '../../src/storage/queries/organizations.js';
 
 /*
  * Every write endpoint, `/verify` and the sealed document's reads, fed generated hostile and mutated requests through
@@ -129,7 +130,7 @@ describe('fuzz over HTTP', () => {
     dir = mkdtempSync(join(tmpdir(), 'signet-fuzz-'));
     const databaseUrl = `file:${join(dir, 'signet.db')}`;
     storage = await openStorage(databaseUrl);
-    const org = await storage.ensureOrganization('fuzz-http', 'Fuzz over HTTP');
+    const org = await ensureOrganization(storage.db.query, 'fuzz-http', 'Fuzz over HTTP');
     // Every request comes from 127.0.0.1: the failed-authentication limit would soon answer all of them.
     const config = loadConfig({
       DATABASE_URL: databaseUrl,

@@ -12,6 +12,7 @@ import { dataUrlOf } from '../submissions/test-png.js';
 import { deepTransparentPng, truncatedPng, TRUNCATED_PNG_BYTES } from './hostile-images.js';
 import { hostilePdfs, slowToDrawPdf, uploadPdf } from './hostile-pdfs.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
+import { ensureOrganization } from '../../src/storage/queries/organizations.js';
 
 /*
  * The hostile-input suite: PDFs built to stall or exhaust a server are uploaded to the real server (`signet serve` in
@@ -71,7 +72,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'signet-hostile-'));
   const databaseUrl = `file:${join(dir, 'signet.db')}`;
   const storage = await openStorage(databaseUrl);
-  const organization = await storage.ensureOrganization('hostile', 'Hostile Inc.');
+  const organization = await ensureOrganization(storage.db.query, 'hostile', 'Hostile Inc.');
   sk = (await createApiKeyRecord(storage, { organizationId: organization.id, kind: 'sk', rateLimit: 100_000 })).key;
   await storage.close();
   server = await startServerProcess({

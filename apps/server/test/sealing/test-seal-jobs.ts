@@ -20,6 +20,8 @@ import { openStorage } from '../../src/storage/index.js';
 import type { SealJob, SealedDocument, Storage } from '../../src/storage/types.js';
 import { buildPayload } from '../support/harness.js';
 import { withPdfFile } from './render/test-poppler.js';
+import { listAuditEvents } from '../../src/storage/queries/audit.js';
+import { ensureOrganization } from '../../src/storage/queries/organizations.js';
 
 const run = promisify(execFile);
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
@@ -132,7 +134,7 @@ export interface SeededSubmissions {
 export async function seedSubmissions(databaseUrl: string, count: number): Promise<SeededSubmissions> {
   const storage = await openStorage(databaseUrl);
   try {
-    const org = await storage.ensureOrganization('sealing', 'Sealing');
+    const org = await ensureOrganization(storage.db.query, 'sealing', 'Sealing');
     const pk = await createApiKeyRecord(storage, { organizationId: org.id, kind: 'pk', rateLimit: 1_000_000_000 });
     const pdfs: SamplePdf[] = [];
     for (const pages of [1, 2, 3]) {
@@ -215,7 +217,7 @@ export interface SealRecord {
 
 export async function sealRecord(storage: Storage, documentId: string): Promise<SealRecord> {
   const { job, sealed } = await storage.getSealState(documentId);
-  const events = await storage.listAuditEvents(documentId);
+  const events = await listAuditEvents(storage.db.query, documentId);
   const content = sealed ? await storage.readSealedContent(documentId, 0, sealed.fileSize - 1) : null;
   return {
     job,

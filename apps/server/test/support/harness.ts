@@ -13,21 +13,23 @@ import {
 } from '@signet/contract';
 import { createApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { createDocument } from '../../src/documents/create-document.js';
+import { createDocument, storeDocument } from '../../src/documents/create-document.js';
 import { createApiKeyRecord } from '../../src/documents/seed.js';
 import { newId } from '../../src/ids.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { createRateLimits, type RateLimits } from '../../src/rate-limit/index.js';
 import { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } from '../../src/pdf/sample.js';
-import { storageEngines, type StorageEngine } from '../storage/test-engines.js';
+import { storageEngines, type StorageEngine } from '../../test/storage/test-engines.js';
 import type { DocumentRecord, Organization, Storage } from '../../src/storage/types.js';
 import { pngDataUrl } from '../submissions/test-png.js';
 import type { PdfPool } from '../../src/pdf/pool/index.js';
 import { sharedPdfPool } from '../../src/pdf-worker/index.js';
 import { sealRunner } from '../../src/sealing/seal-kind.js';
-import { createTestPki } from '../sealing/signing/test-pki.js';
+import { createTestPki } from '../../test/sealing/signing/test-pki.js';
 import type { SigningKey } from '../../src/sealing/types.js';
 import { sampleValue } from '../../src/pdf/sample-values.js';
+import { revokeApiKey } from '../../src/storage/queries/api-keys.js';
+import { ensureOrganization } from '../../src/storage/queries/organizations.js';
 
 /** The engines the app tests run on: SQLite always, PostgreSQL where reachable (always in CI). */
 export const engines: StorageEngine[] = await storageEngines();
@@ -120,7 +122,7 @@ export async function createTestApp(
   const limits = rateLimits ?? createRateLimits({ authFailuresPerWindow: config.authFailuresPerMinute });
   const secret = randomBytes(32).toString('hex');
   const app = createApp({ storage, rateLimits: limits, config, secret, logger, ...(options.pdfPool ? { pdfPool: options.pdfPool } : {}) });
-  const org = await storage.ensureOrganization(`org-${randomBytes(4).toString('hex')}`, 'Acme Test');
+  const org = await ensureOrganization(storage.db.query, `org-${randomBytes(4).toString('hex')}`, 'Acme Test');
 
   return {
     app,
@@ -140,7 +142,7 @@ export async function createTestApp(
         origins: options.origins,
         rateLimit: options.rateLimit,
       });
-      if (options.revokedAt) await storage.revokeApiKey(created.id, options.revokedAt);
+      if (options.revokedAt) await revokeApiKey(storage.db.query, created.id, options.revokedAt);
       return { id: created.id, secret: created.key };
     },
     async createDocument(options = {}) {
@@ -182,7 +184,7 @@ export async function createTestApp(
       return { id: created.id, secret: created.key };
     },
     async createDocumentWithoutPreview(pdf) {
-      return storage.createDocument(
+      return storeDocument(storage,
         {
           id: newId('doc'),
           organizationId: org.id,

@@ -10,8 +10,9 @@ let live: Promise<LiveServer> | undefined;
 
 // Vitest loads its config (and so these commands) with Node's own loader, which cannot read the server's
 // TypeScript sources; tsx can.
+const testing = () => tsImport('@signet/server/testing', import.meta.url) as Promise<typeof import('@signet/server/testing')>;
 const server = () =>
-  (live ??= (tsImport('@signet/server/testing', import.meta.url) as Promise<typeof import('@signet/server/testing')>).then(
+  (live ??= testing().then(
     ({ startLiveServer }) => startLiveServer(),
   ));
 
@@ -34,8 +35,10 @@ const createDocument: BrowserCommand<[]> = async (): Promise<CreatedDocument> =>
 };
 
 /** Whether the server stored a submission for `documentId`. */
-const hasSubmission: BrowserCommand<[documentId: string]> = async (_context, documentId) =>
-  Boolean(await (await server()).test.storage.getSubmissionForDocument(documentId));
+const hasSubmission: BrowserCommand<[documentId: string]> = async (_context, documentId) => {
+  const { findSubmissionForDocument } = await testing();
+  return Boolean(await findSubmissionForDocument((await server()).test.storage.db.query, documentId));
+};
 
 export const embedCommands = { createDocument, hasSubmission };
 

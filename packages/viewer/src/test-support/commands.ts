@@ -54,10 +54,9 @@ export interface RecordedRequest {
 
 // Vitest loads its config (and so these commands) with Node's own loader, which cannot read the server's
 // TypeScript sources; tsx can.
+const testing = () => tsImport('@signet/server/testing', import.meta.url) as Promise<typeof import('@signet/server/testing')>;
 const server = () =>
-  (shared.live ??= (
-    tsImport('@signet/server/testing', import.meta.url) as Promise<typeof import('@signet/server/testing')>
-  ).then(async ({ startLiveServer }) => {
+  (shared.live ??= testing().then(async ({ startLiveServer }) => {
     const live = await startLiveServer();
     live.intercept(async (request, next) => {
       const path = new URL(request.url).pathname;
@@ -132,9 +131,9 @@ const createLease: BrowserCommand<[options?: { signingOrder?: 'parallel' | 'sequ
 /** Signs a lease as `signerId` through the API (every field of theirs filled), as they would have on their device. */
 const signAs: BrowserCommand<[documentId: string, signerId: string]> = async (_context, documentId, signerId) => {
   const s = await server();
-  const { buildPayload, completeValues } = (await tsImport('@signet/server/testing', import.meta.url)) as typeof import('@signet/server/testing');
+  const { buildPayload, completeValues, findDocument } = await testing();
   const { fieldsOfSigner } = (await tsImport('@signet/contract', import.meta.url)) as typeof import('@signet/contract');
-  const document = (await s.test.storage.getDocument(documentId))!;
+  const document = (await findDocument(s.test.storage.db.query, documentId))!;
   const own = { ...document, fields: fieldsOfSigner(document.fields, signerId) };
   const response = await s.test.app.request('/sdk/documents/submit', {
     method: 'POST',
@@ -146,13 +145,15 @@ const signAs: BrowserCommand<[documentId: string, signerId: string]> = async (_c
 
 /** Every stored submission of a document, its payload as received spread out, with its signer. */
 const storedSubmissions: BrowserCommand<[documentId: string]> = async (_context, documentId) => {
-  const stored = await (await server()).test.storage.listSubmissionsForDocument(documentId);
+  const { listSubmissions } = await testing();
+  const stored = await listSubmissions((await server()).test.storage.db.query, documentId);
   return stored.map((submission) => ({ ...(JSON.parse(submission.payload) as object), id: submission.id, signerId: submission.signerId }));
 };
 
 /** The stored submission of a document, its payload as received spread out (null while pending). */
 const storedSubmission: BrowserCommand<[documentId: string]> = async (_context, documentId) => {
-  const stored = await (await server()).test.storage.getSubmissionForDocument(documentId);
+  const { findSubmissionForDocument } = await testing();
+  const stored = await findSubmissionForDocument((await server()).test.storage.db.query, documentId);
   if (!stored) return null;
   return { ...(JSON.parse(stored.payload) as object), id: stored.id, storedChecksum: stored.checksum };
 };

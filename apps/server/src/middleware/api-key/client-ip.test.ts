@@ -4,6 +4,7 @@ import { loadConfig } from '../../config.js';
 import { createHttpServer, DEFAULT_CONNECTION_LIMITS } from '../../http/node-server.js';
 import { buildPayload, call, capturingLogger, createTestApp } from '../../../test/support/harness.js';
 import { parseTrustProxy } from './client-ip.js';
+import { findSubmissionForDocument } from '../../storage/queries/submissions.js';
 
 describe('TRUST_PROXY', () => {
   it('takes false, true (one hop), a hop count, or proxy addresses, ranges and names', () => {
@@ -65,7 +66,7 @@ describe('the client IP over real HTTP, as recorded with a submission', () => {
         body: JSON.stringify(await buildPayload(document)),
       });
       expect(res.status).toBe(201);
-      return (await t.storage.getSubmissionForDocument(document.id))!.clientIp;
+      return (await findSubmissionForDocument(t.storage.db.query, document.id))!.clientIp;
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -3,6 +3,7 @@ import { ErrorEnvelopeSchema } from '@signet/contract';
 import { buildPayload, call, createTestApp, type TestApp } from '../../../test/support/harness.js';
 import type { DocumentRecord } from '../../storage/types.js';
 import { generateSamplePdf, sampleFields } from '../../pdf/sample.js';
+import { revokeSessionKey } from '../../storage/queries/api-keys.js';
 
 let t: TestApp;
 let document: DocumentRecord;
@@ -220,7 +221,7 @@ describe.each(endpoints.filter((e) => SESSION_ENDPOINTS.includes(e.name)))('$nam
     const expired = await t.createSession(document.id, undefined, { expiresAt: '2026-01-01T00:00:00.000Z' });
     await expect401(endpoint, await request(endpoint, expired.secret), 'EXPIRED_API_KEY');
     const revoked = await t.createSession(document.id);
-    await t.storage.revokeSessionKey(document.id, revoked.id, new Date().toISOString());
+    await revokeSessionKey(t.storage.db.query, document.id, revoked.id, new Date().toISOString());
     await expect401(endpoint, await request(endpoint, revoked.secret), 'INVALID_API_KEY');
   });
 });

@@ -13,6 +13,7 @@ import { GENERATED_P12_FILE, resolveSigningKey, type SigningCredential } from '.
 import { signPdf } from './sign-pdf.js';
 import { createTestPki, type TestPki } from '../../../test/sealing/signing/test-pki.js';
 import { verifyPdfSignatures } from './verify-pdf.js';
+import { findStoredSecret } from '../../storage/queries/stored-secrets.js';
 
 const run = promisify(execFile);
 const engines = await storageEngines();
@@ -200,7 +201,7 @@ describe('resolveSigningKey, generated on the embedded store', () => {
     expect(first.credential.source).toBe('generated');
     expect(second.credential.certificateSha256).not.toBe(first.credential.certificateSha256);
     await expect(stat(join(dir, GENERATED_P12_FILE))).rejects.toThrow(/ENOENT/);
-    expect(await storage.getStoredSecret('signing-p12')).toBeNull();
+    expect(await findStoredSecret(storage.db.query, 'signing-p12')).toBeNull();
   });
 });
 
@@ -214,7 +215,7 @@ describe.each(postgres)('resolveSigningKey, generated on $name', (engine) => {
     opened.push(storage);
     const first = await resolve({ databaseUrl, storage });
     expect(first.credential.source).toBe('generated');
-    const stored = await storage.getStoredSecret('signing-p12');
+    const stored = await findStoredSecret(storage.db.query, 'signing-p12');
     expect(stored).not.toBeNull();
     expect(Buffer.from(stored!).includes(Buffer.from(first.credential.p12.subarray(0, 64)))).toBe(false);
 

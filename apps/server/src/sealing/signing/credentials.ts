@@ -12,6 +12,7 @@ import { SealError } from '../errors.js';
 import type { SigningKey } from '../types.js';
 import { openSigningKey } from './sign-pdf.js';
 import { certificateSha256 } from './verify-pdf.js';
+import { findStoredSecret, putStoredSecretIfAbsent } from '../../storage/queries/stored-secrets.js';
 
 /** The key seals are signed with, and what the server says about it (startup log, `/verify`). */
 export type SigningCredential = SigningKey & {
@@ -117,8 +118,8 @@ async function generatedKey(options: ResolveSigningKeyOptions): Promise<SigningC
   const location = databaseLocation(options.databaseUrl);
   if (location.engine === 'postgres') {
     const box = secretBox(options.secret, 'signet signing-p12 encryption');
-    let stored = await options.storage.getStoredSecret(STORED_SECRET_NAME);
-    if (stored === null) stored = await options.storage.putStoredSecretIfAbsent(STORED_SECRET_NAME, box.seal(await generateP12(password)));
+    let stored = await findStoredSecret(options.storage.db.query, STORED_SECRET_NAME);
+    if (stored === null) stored = await putStoredSecretIfAbsent(options.storage.db.query, STORED_SECRET_NAME, box.seal(await generateP12(password)));
     const p12 = openStoredP12(box, stored);
     return describeKey({ p12, password }, 'generated', 'The generated signing certificate kept in the database');
   }

@@ -1,0 +1,89 @@
+import { AUDIT_EVENT_TYPES, type AuditEvent, type AuditEventType } from '@signet/contract';
+import type { Db } from '../typed-queries.js';
+import type { NewAuditEvent } from '../types.js';
+import { prepare } from '../prepared.js';
+import { toIso, toMillis } from '../schema.js';
+import { findDocument } from './documents.js';
+import { findSignerActivity } from './signers.js';
+
+/*
+ * A document's audit trail: the events stored in `audit_events` (each type once per document), and those derived
+ * from where its signers stand and from its decline.
+ */
+
+/** Each type of event happens once per document, so its id is made of both (the upgrade's backfill names them so). */
+const eventId = (documentId: string, type: AuditEventType): string => `evt_${type.slice('document.'.length)}_${documentId}`;
+
+/** Oldest first; events of the same millisecond in the order a document lives them. */
+export function byOccurrence(a: AuditEvent, b: AuditEvent): number {
+  return a.occurredAt.localeCompare(b.occurredAt) || AUDIT_EVENT_TYPES.indexOf(a.type) - AUDIT_EVENT_TYPES.indexOf(b.type);
+}
+
+/**
+ * Records an event unless the document has one of its type already (false then); `db` is the caller's transaction
+ * when the event belongs to a change it makes (a new document, a submission, a seal).
+ */
+export async function recordAuditEvent(db: Db, documentId: string, event: NewAuditEvent): Promise<boolean> {
+  const { numAffectedRows } = await INSERT_EVENT(
+    db,
+    eventId(documentId, event.type),
+    documentId,
+    event.type,
+    toMillis(event.occurredAt),
+    event.ip ?? null,
+    event.userAgent ?? null,
+  );
+  return numAffectedRows === 1n;
+}
+
+const INSERT_EVENT = prepare(
+  (db, id, documentId, type, occurredAt, ip, userAgent) =>
+    db
+      .insertInto('audit_events')
+      .values({
+        id: id as string,
+        document_id: documentId as string,
+        type: type as string,
+        occurred_at: occurredAt as number,
+        ip: ip as string | null,
+        user_agent: userAgent as string | null,
+      })
+      .onConflict((oc) => oc.doNothing()),
+  6,
+);
+
+/**
+ * A document's events, oldest first (ties in the order of `AUDIT_EVENT_TYPES`): the stored ones, `signer.opened` and
+ * `signer.completed` of each signer the document was created with (the implicit signer's are the document's own
+ * events), and `document.declined`.
+ */
+export async function listAuditEvents(db: Db, documentId: string): Promise<AuditEvent[]> {
+  const [rows, document, activity] = await Promise.all([
+    db.selectFrom('audit_events').select(['type', 'occurred_at', 'ip', 'user_agent']).where('document_id', '=', documentId).execute(),
+    findDocument(db, documentId),
+    findSignerActivity(db, documentId),
+  ]);
+  const events: AuditEvent[] = rows.map((row) => ({
+    type: row.type as AuditEventType,
+    occurredAt: toIso(row.occurred_at),
+    ip: row.ip,
+    userAgent: row.user_agent,
+  }));
+  if (document && !document.implicitSigner) {
+    const names = new Map(document.signers.map((signer) => [signer.id, signer.name]));
+    for (const state of activity) {
+      const signer = { signerId: state.signerId, signerName: names.get(state.signerId) ?? state.signerId };
+      if (state.openedAt !== null) {
+        events.push({ type: 'signer.opened', occurredAt: state.openedAt, ip: state.openedIp, userAgent: state.openedUserAgent, ...signer });
+      }
+      if (state.completedAt !== null) {
+        events.push({ type: 'signer.completed', occurredAt: state.completedAt, ip: state.submittedIp, userAgent: state.submittedUserAgent, ...signer });
+      }
+    }
+  }
+  if (document?.declined) {
+    const { at, ip, userAgent } = document.declined;
+    events.push({ type: 'document.declined', occurredAt: at, ip, userAgent });
+  }
+  return events.sort(byOccurrence);
+}

@@ -1,0 +1,132 @@
+import type { DocumentStatus } from '@signet/contract';
+import type { Tables } from '../tables.js';
+import type { Db } from '../typed-queries.js';
+import { IMPLICIT_SIGNER, type DocumentCursor, type DocumentDecline, type DocumentRecord, type IsoTime } from '../types.js';
+import { prepare } from '../prepared.js';
+import { toIso, toMillis } from '../schema.js';
+
+/*
+ * Documents: the `documents` row (fields and signers as JSON, the decline beside the status). Their files are in
+ * `document-files.ts`, their signers' states in `signers.ts`.
+ */
+
+type DocumentRow = Tables['documents'];
+
+/** A `documents` row as a record: `declined` once declined (its status then reads `declined`). */
+export function toDocument(row: DocumentRow): DocumentRecord {
+  const signers = JSON.parse(row.signers) as DocumentRecord['signers'];
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    filename: row.filename,
+    mimeType: row.mime_type,
+    pageCount: row.page_count,
+    fileSize: row.file_size,
+    sha256: row.sha256,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+    version: row.version,
+    status: row.declined_at === null ? (row.status as DocumentStatus) : 'declined',
+    fields: JSON.parse(row.fields) as DocumentRecord['fields'],
+    signers,
+    signingOrder: row.signing_order,
+    implicitSigner: signers.length === 1 && signers[0]!.id === IMPLICIT_SIGNER.id,
+    ...(row.declined_at === null
+      ? {}
+      : {
+          declined: {
+            reason: row.decline_reason ?? '',
+            at: toIso(row.declined_at),
+            signerId: row.declined_by,
+            ip: row.declined_ip,
+            userAgent: row.declined_user_agent,
+          },
+        }),
+  };
+}
+
+/** A new document's row, in the caller's transaction (its signers, file and events are the caller's to add). */
+export async function insertDocument(db: Db, document: DocumentRecord): Promise<void> {
+  await db
+    .insertInto('documents')
+    .values({
+      id: document.id,
+      organization_id: document.organizationId,
+      filename: document.filename,
+      mime_type: document.mimeType,
+      page_count: document.pageCount,
+      file_size: document.fileSize,
+      sha256: document.sha256,
+      fields: JSON.stringify(document.fields),
+      status: document.status === 'completed' ? 'completed' : 'pending',
+      version: document.version,
+      created_at: toMillis(document.createdAt),
+      updated_at: toMillis(document.updatedAt),
+      signers: JSON.stringify(document.signers),
+      signing_order: document.signingOrder,
+      declined_at: document.declined ? toMillis(document.declined.at) : null,
+      decline_reason: document.declined?.reason ?? null,
+      declined_by: document.declined?.signerId ?? null,
+      declined_ip: document.declined?.ip ?? null,
+      declined_user_agent: document.declined?.userAgent ?? null,
+    })
+    .execute();
+}
+
+const DOCUMENT_BY_ID = prepare((db, id) => db.selectFrom('documents').selectAll().where('id', '=', id as string), 1);
+const LOCKED_DOCUMENT_BY_ID = prepare((db, id) => db.selectFrom('documents').selectAll().where('id', '=', id as string).forUpdate(), 1);
+
+/** The document with this id, or null. */
+export async function findDocument(db: Db, id: string): Promise<DocumentRecord | null> {
+  const [row] = (await DOCUMENT_BY_ID(db, id)).rows;
+  return row ? toDocument(row) : null;
+}
+
+/**
+ * The document with this id, its row locked until the caller's transaction ends (on SQLite the transaction holds the
+ * write lock already), or null.
+ */
+export async function lockDocument(db: Db, id: string): Promise<DocumentRecord | null> {
+  const [row] = (await LOCKED_DOCUMENT_BY_ID(db, id)).rows;
+  return row ? toDocument(row) : null;
+}
+
+/** An organization's documents, newest first by (createdAt, id); strictly after `after` when given. */
+export async function listDocuments(db: Db, organizationId: string, options: { limit: number; after?: DocumentCursor }): Promise<DocumentRecord[]> {
+  const { limit, after } = options;
+  let query = db.selectFrom('documents').selectAll().where('organization_id', '=', organizationId);
+  if (after) query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(toMillis(after.createdAt), after.id)));
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return rows.map(toDocument);
+}
+
+const COMPLETE_DOCUMENT = prepare(
+  (db, at, id) => db.updateTable('documents').set({ status: 'completed', updated_at: at as number }).where('id', '=', id as string),
+  2,
+);
+const TOUCH_DOCUMENT = prepare((db, at, id) => db.updateTable('documents').set({ updated_at: at as number }).where('id', '=', id as string), 2);
+
+/** Marks a document completed (or, `completed` false, only touches it) at `at`. */
+export async function updateDocumentProgress(db: Db, id: string, at: IsoTime, completed: boolean): Promise<void> {
+  await (completed ? COMPLETE_DOCUMENT : TOUCH_DOCUMENT)(db, toMillis(at), id);
+}
+
+/** Declines a pending document no one declined yet; false when it was completed or declined already. */
+export async function declineDocument(db: Db, id: string, decline: DocumentDecline): Promise<boolean> {
+  const at = toMillis(decline.at);
+  const result = await db
+    .updateTable('documents')
+    .set({
+      declined_at: at,
+      decline_reason: decline.reason,
+      declined_by: decline.signerId,
+      declined_ip: decline.ip,
+      declined_user_agent: decline.userAgent,
+      updated_at: at,
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('declined_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
