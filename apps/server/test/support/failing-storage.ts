@@ -16,6 +16,13 @@ export function failingReads(storage: Storage, tables: ReadonlyArray<keyof Table
           return target.selectFrom(from as keyof Tables);
         };
       }
+      if (property === 'executeQuery') {
+        // Queries compiled once (storage/prepared.ts) run here without going through selectFrom again.
+        return (query: { sql: string }) => {
+          if (tables.some((table) => query.sql.includes(`from "${table}"`))) return Promise.reject(error);
+          return target.executeQuery(query as Parameters<Db['executeQuery']>[0]);
+        };
+      }
       const value = Reflect.get(target, property, target) as unknown;
       return typeof value === 'function' ? value.bind(target) : value;
     },
