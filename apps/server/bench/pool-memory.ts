@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { childrenOf, residentBytes } from '../src/process-memory.js';
 
 /**
- * The server's PDF pool workers: its children running the pool's `child.ts` (under tsx, the server has another
+ * The server's PDF pool workers: its children running the PDF worker's `entry.ts` (under tsx, the server has another
  * child, esbuild's service, which is not counted).
  */
 export function poolWorkerPids(serverPid: number): number[] {
   return childrenOf(serverPid).filter((pid) => {
     try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('/pdf/pool/child.');
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('/pdf-worker/entry.');
     } catch {
       return false;
     }

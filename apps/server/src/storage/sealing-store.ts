@@ -1,4 +1,5 @@
 import { writeChunks } from './chunks.js';
+import { prepare } from './prepared.js';
 import { toMillis } from './schema.js';
 import { recordAuditEvent } from './queries/audit.js';
 import {
@@ -15,13 +16,26 @@ import type { SealJob, SealJobStatus, SealState, SealedDocument } from './types.
 
 /** Enqueues the seal of a just-completed document, in the transaction that completed it (once per document). */
 export async function enqueueSealJob(tx: Queryable, documentId: string, submissionId: string, at: string): Promise<void> {
-  const ms = toMillis(at);
-  await tx.query
-    .insertInto('seal_jobs')
-    .values({ document_id: documentId, submission_id: submissionId, status: 'pending', attempts: 0, run_at: ms, created_at: ms, updated_at: ms })
-    .onConflict((conflict) => conflict.doNothing())
-    .execute();
+  await INSERT_SEAL_JOB(tx.query, documentId, submissionId, toMillis(at));
 }
+
+/** On every submission's path: compiled once (prepared.ts). */
+const INSERT_SEAL_JOB = prepare<unknown, [string, string, number]>(
+  (db, documentId, submissionId, ms) =>
+    db
+      .insertInto('seal_jobs')
+      .values({
+        document_id: documentId as string,
+        submission_id: submissionId as string,
+        status: 'pending',
+        attempts: 0,
+        run_at: ms as number,
+        created_at: ms as number,
+        updated_at: ms as number,
+      })
+      .onConflict((conflict) => conflict.doNothing()),
+  3,
+);
 
 /**
  * Stores a sealed PDF (its record and its bytes, chunked) in `tx`: the seal kind's completion, after its lease check
