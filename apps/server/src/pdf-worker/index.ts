@@ -1,12 +1,18 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { PdfPool, type PdfPoolOptions, type PdfWorkerEntry } from '../pdf/pool/index.js';
 import { PDF_TASK_ERRORS } from './registry.js';
 
+/** The worker's source: present beside this file when the server runs from the source, absent from a build. */
+const SOURCE_ENTRY = new URL('./entry.ts', import.meta.url);
+
 /**
- * Signet's PDF worker: `entry.ts` beside this file when running from the source (tsx, Vitest), `entry.js` when
- * running built (`dist/pdf-worker/`, which mirrors `src/`).
+ * Signet's PDF worker: `entry.ts` beside this file when running from the source (tsx, Vitest, the browser suites'
+ * server commands, whose module URLs need not end in `.ts`), `entry.js` when running built (`dist/pdf-worker/`,
+ * which mirrors `src/`).
  */
 export const PDF_WORKER: PdfWorkerEntry = {
-  module: new URL(`./entry.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url),
+  module: existsSync(fileURLToPath(SOURCE_ENTRY)) ? SOURCE_ENTRY : new URL('./entry.js', import.meta.url),
   errors: PDF_TASK_ERRORS,
 };
 
