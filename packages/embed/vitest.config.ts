@@ -13,7 +13,9 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
     globalSetup: ['./src/test-support/global-setup.ts'],
-    testTimeout: 30_000,
+    // The first test of a file also waits for Vite to transform the viewer, pdf.js and the server commands: past 30 s
+    // on a 2-core CI machine running the e2e stage beside it.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     browser: {
       enabled: true,

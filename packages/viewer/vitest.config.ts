@@ -20,7 +20,9 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.tsx', 'src/**/*.test.ts', 'bench/**/*.test.ts'],
     globalSetup: ['./src/test-support/global-setup.ts'],
-    testTimeout: 30_000,
+    // The first test of a file also waits for Vite to transform the viewer, pdf.js and the server commands: past 30 s
+    // on a 2-core CI machine running the e2e stage beside it.
+    testTimeout: 60_000,
     // The React major the suite runs on (vitest.react18.config.ts runs it on 18).
     provide: { reactMajor: 19 },
     hookTimeout: 60_000,
