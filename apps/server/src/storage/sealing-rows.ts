@@ -1,3 +1,4 @@
+import type { Tables } from './tables.js';
 import type { SealJob, SealJobStatus, SealedDocument } from './types.js';
 
 /*
@@ -5,24 +6,10 @@ import type { SealJob, SealJobStatus, SealedDocument } from './types.js';
  * milliseconds in rows, ISO strings in records.
  */
 
-/** Epoch milliseconds as a row holds them: a number from SQLite, a string from PostgreSQL's BIGINT. */
-type Millis = number | string;
+const toIso = (ms: number): string => new Date(ms).toISOString();
 
-const toIso = (ms: Millis): string => new Date(Number(ms)).toISOString();
-
-
-export interface SealJobRow {
-  document_id: string;
-  submission_id: string;
-  status: string;
-  attempts: number;
-  run_at: Millis;
-  lease_owner: string | null;
-  lease_until: Millis | null;
-  last_error: string | null;
-  created_at: Millis;
-  updated_at: Millis;
-}
+/** A seal job's row, as `tables.ts` types it. */
+export type SealJobRow = Tables['seal_jobs'];
 
 export function toSealJob(row: SealJobRow): SealJob {
   return {
@@ -39,13 +26,8 @@ export function toSealJob(row: SealJobRow): SealJob {
   };
 }
 
-export interface SealedDocumentRow {
-  document_id: string;
-  submission_id: string;
-  sha256: string;
-  file_size: Millis;
-  sealed_at: Millis;
-}
+/** A sealed document's row, as `tables.ts` types it. */
+export type SealedDocumentRow = Tables['sealed_documents'];
 
 export function toSealedDocument(row: SealedDocumentRow): SealedDocument {
   return {
