@@ -14,3 +14,4 @@ export { findDocument } from '../src/storage/queries/documents.js';
 export { findSubmissionForDocument, listSubmissions } from '../src/storage/queries/submissions.js';
 export { claimIdempotencyKey, releaseIdempotencyKey } from '../src/storage/queries/idempotency.js';
 export { ensureOrganization } from '../src/storage/queries/organizations.js';
+export { findSealState } from '../src/storage/queries/seals.js';

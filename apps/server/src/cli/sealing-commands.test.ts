@@ -14,6 +14,8 @@ import { buildPayload, call, createTestApp, type TestApp } from '../../test/supp
 import { ensureOrganization } from '../storage/queries/organizations.js';
 import { deliveryQueue } from '../webhooks/delivery-queue.js';
 import type { JobSummary } from '../jobs/types.js';
+import { findSealState, readSealedContent } from '../storage/queries/seals.js';
+import { listWebhookDeliveries } from '../storage/queries/webhook-deliveries.js';
 
 /*
  * The sealing commands of the real `signet` command line, each run to its end in a child process, on an embedded
@@ -63,9 +65,9 @@ beforeAll(async () => {
   expect(await t.sealDue(pki.signer)).toBe(2);
   unsubmitted = await t.createDocument({ pages: 1 });
 
-  const { sealed: record } = await t.storage.getSealState(sealed.id);
+  const { sealed: record } = await findSealState(t.storage.db.query, sealed.id);
   sealedFile = join(dir, 'sealed.pdf');
-  await writeFile(sealedFile, await t.storage.readSealedContent(sealed.id, 0, record!.fileSize - 1));
+  await writeFile(sealedFile, await readSealedContent(t.storage.db.query, sealed.id, 0, record!.fileSize - 1));
   const flipped = new Uint8Array(await readFile(sealedFile));
   // Inside the original document, which the seal keeps as its byte prefix.
   flipped[Math.floor(sealed.fileSize / 2)]! ^= 0x01;
@@ -139,7 +141,7 @@ describe.concurrent('signet jobs, documents signed and verify', { timeout: COMMA
       signet(env, 'documents', 'signed', failed.id, '--out', join(dir, 'never.pdf')),
     ]);
     expect(written.code).toBe(0);
-    const { sealed: record } = await t.storage.getSealState(sealed.id);
+    const { sealed: record } = await findSealState(t.storage.db.query, sealed.id);
     const { fileSize, sha256, sealedAt } = record!;
     expect(written.stdout.trim()).toBe(`Wrote ${out}: ${fileSize} bytes, SHA-256 ${sha256}, sealed ${sealedAt}.`);
     expect(Buffer.compare(await readFile(out), await readFile(sealedFile))).toBe(0);
@@ -153,7 +155,7 @@ describe.concurrent('signet jobs, documents signed and verify', { timeout: COMMA
       signet(env, 'verify', join(dir, 'flipped.pdf')),
       signet(env, 'verify', join(dir, 'plain.pdf')),
     ]);
-    const { sealed: record } = await t.storage.getSealState(sealed.id);
+    const { sealed: record } = await findSealState(t.storage.db.query, sealed.id);
     const named = `document ${sealed.id}, submission ${record!.submissionId}`;
     expect(intact).toMatchObject({ code: 0, stdout: `Sealed ${record!.sealedAt}: ${named}; intact.\n` });
     const alteredLine = `Sealed ${record!.sealedAt}: ${named}; ALTERED since it was sealed.\n`;
@@ -180,8 +182,8 @@ describe('signet jobs retry, then signet worker', { timeout: COMMAND_TIMEOUT_MS 
   it('retry puts a failed job back to pending; the worker seals it and stops on SIGTERM', async () => {
     const retried = await signet(env, 'jobs', 'retry', failed.id);
     expect(retried).toMatchObject({ code: 0, stdout: `Seal of ${failed.id} queued again.\n` });
-    expect((await t.storage.getSealState(failed.id)).job).toMatchObject({ status: 'pending', attempts: 0 });
-    expect((await t.storage.getSealState(unsubmitted.id)).job).toBeNull();
+    expect((await findSealState(t.storage.db.query, failed.id)).job).toMatchObject({ status: 'pending', attempts: 0 });
+    expect((await findSealState(t.storage.db.query, unsubmitted.id)).job).toBeNull();
 
     const worker = await startSealing('worker', {
       ...env,
@@ -191,11 +193,11 @@ describe('signet jobs retry, then signet worker', { timeout: COMMAND_TIMEOUT_MS 
     });
     try {
       expect(worker.stderr()).toMatch(new RegExp(`^Signet seal worker ${worker.address} running \\(sqlite\\)$`, 'm'));
-      const sealedByWorker = async () => ((await t.storage.getSealState(failed.id)).sealed ? true : undefined);
+      const sealedByWorker = async () => ((await findSealState(t.storage.db.query, failed.id)).sealed ? true : undefined);
       await until(sealedByWorker, 'sealed by signet worker', { timeoutMs: 30_000 });
       expect(await worker.stop()).toBe(0);
       expect(sealedIn(worker.logs())).toEqual([failed.id]);
-      const { job } = await t.storage.getSealState(failed.id);
+      const { job } = await findSealState(t.storage.db.query, failed.id);
       expect(job).toMatchObject({ status: 'sealed', attempts: 1, lastError: null });
     } finally {
       await worker.kill9();
@@ -220,7 +222,7 @@ describe('signet jobs with webhook deliveries', { timeout: COMMAND_TIMEOUT_MS },
     expect(JSON.parse(listed.stdout)).toMatchObject([{ kind: 'webhook', id: taken!.id, state: 'dead', status: 'failed', attempts: 1, lastError: 'HTTP 500', webhookId }]);
     const retried = await signet(env, 'jobs', 'retry', taken!.id);
     expect(retried).toMatchObject({ code: 0, stdout: `Delivery ${taken!.id} queued again (a running dispatcher sends it: signet serve or signet worker).\n` });
-    const [delivery] = await t.storage.listWebhookDeliveries(webhookId, { limit: 10 });
+    const [delivery] = await listWebhookDeliveries(t.storage.db.query, webhookId, { limit: 10 });
     expect(delivery).toMatchObject({ id: taken!.id, status: 'pending', attempts: 0 });
     expectRefusal(await signet(env, 'jobs', 'retry', 'dlv_nothere'), /no job dlv_nothere that is dead or waiting/);
   });

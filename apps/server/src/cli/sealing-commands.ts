@@ -13,6 +13,7 @@ import { JOB_STATES, type JobState, type JobSummary } from '../jobs/types.js';
 import { CliError, print, readInput, withStorage } from './common.js';
 import { parseWholeNumber } from './options.js';
 import { findOrganizationBySlug } from '../storage/queries/organizations.js';
+import { findSealState, readSealedContent } from '../storage/queries/seals.js';
 
 /** The states `--status` takes: the runner's, and each kind's own words for them. */
 const STATUS_WORDS: Record<string, JobState> = {
@@ -86,7 +87,7 @@ export function registerSealingCommands(program: Command, documents: Command): v
         if (kind === 'webhook') return print(`Delivery ${id} queued again (a running dispatcher sends it: signet serve or signet worker).`);
         if (kind) return print(`Job ${id} (${kind}) queued again.`);
         if (id.startsWith('doc_')) {
-          const { job } = await storage.getSealState(id);
+          const { job } = await findSealState(storage.db.query, id);
           if (!job) throw new CliError(`no seal job for ${id} (is it a completed document?)`);
           throw new CliError(`the seal of ${id} is ${job.status}: only failed or pending jobs are retried`);
         }
@@ -101,12 +102,12 @@ export function registerSealingCommands(program: Command, documents: Command): v
     .requiredOption('--out <file>', 'where to write the PDF')
     .action((documentId: string, options: { out: string }) =>
       withStorage(async (storage) => {
-        const { job, sealed } = await storage.getSealState(documentId);
+        const { job, sealed } = await findSealState(storage.db.query, documentId);
         if (!sealed) {
           const why = job ? `its seal is ${job.status}${job.lastError ? ` (${job.lastError})` : ''}` : 'it has not been submitted';
           throw new CliError(`${documentId} is not sealed: ${why}`);
         }
-        const bytes = await storage.readSealedContent(documentId, 0, sealed.fileSize - 1);
+        const bytes = await readSealedContent(storage.db.query, documentId, 0, sealed.fileSize - 1);
         await writeFile(options.out, bytes);
         print(`Wrote ${options.out}: ${sealed.fileSize} bytes, SHA-256 ${sealed.sha256}, sealed ${sealed.sealedAt}.`);
       }),

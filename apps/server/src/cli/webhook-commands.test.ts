@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStorage } from '../storage/index.js';
 import { WEBHOOK_EVENT_TYPES } from '@signet/contract';
 import { ensureOrganization, findOrganizationBySlug } from '../storage/queries/organizations.js';
+import { enqueueWebhookEventTo } from '../storage/queries/webhook-deliveries.js';
 
 /* `signet webhooks …` as a user runs it, on an embedded store of its own. */
 
@@ -51,7 +52,7 @@ describe('signet webhooks', { timeout: 60_000 }, () => {
     // A delivery to retry: a test event, queued straight into the store.
     const storage = await openStorage(databaseUrl);
     const org = (await findOrganizationBySlug(storage.db.query, 'acme'))!;
-    const delivery = await storage.enqueueWebhookEventTo(hook.id, {
+    const delivery = await enqueueWebhookEventTo(storage.db, hook.id, {
       type: 'webhook.test',
       organizationId: org.id,
       documentId: null,

@@ -11,6 +11,8 @@ import { WebhookUrlRefused } from '../webhooks/url-safety.js';
 import { CliError, print, withStorage } from './common.js';
 import { parseWebhookEvents, parseWholeNumber } from './options.js';
 import { findOrganizationBySlug } from '../storage/queries/organizations.js';
+import { listWebhookDeliveries, retryWebhookDelivery } from '../storage/queries/webhook-deliveries.js';
+import { deleteWebhookEndpoint, getWebhookEndpoint, listWebhookEndpoints } from '../storage/queries/webhook-endpoints.js';
 
 async function organization(storage: Storage, slug: string): Promise<Organization> {
   const found = await findOrganizationBySlug(storage.db.query, slug);
@@ -19,7 +21,7 @@ async function organization(storage: Storage, slug: string): Promise<Organizatio
 }
 
 async function endpointOf(storage: Storage, slug: string, id: string): Promise<WebhookEndpointRecord> {
-  const endpoint = await storage.getWebhookEndpoint((await organization(storage, slug)).id, id);
+  const endpoint = await getWebhookEndpoint(storage.db.query, (await organization(storage, slug)).id, id);
   if (!endpoint) throw new CliError(`no webhook ${id} in organization ${slug}`);
   return endpoint;
 }
@@ -88,7 +90,7 @@ export function registerWebhookCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action((options: { org: string; json?: boolean }) =>
       withStorage(async (storage) => {
-        const list = await storage.listWebhookEndpoints((await organization(storage, options.org)).id, { limit: 1000 });
+        const list = await listWebhookEndpoints(storage.db.query, (await organization(storage, options.org)).id, { limit: 1000 });
         if (options.json) return print(list.map(shown));
         print(list.length ? list.map(endpointLine).join('\n') : 'No webhooks.');
       }),
@@ -101,7 +103,7 @@ export function registerWebhookCommands(program: Command): void {
     .requiredOption('--org <slug>', 'organization slug')
     .action((webhookId: string, options: { org: string }) =>
       withStorage(async (storage) => {
-        const deleted = await storage.deleteWebhookEndpoint((await organization(storage, options.org)).id, webhookId);
+        const deleted = await deleteWebhookEndpoint(storage.db, (await organization(storage, options.org)).id, webhookId);
         if (!deleted) throw new CliError(`no webhook ${webhookId} in organization ${options.org}`);
         print(`Deleted ${webhookId}.`);
       }),
@@ -117,7 +119,7 @@ export function registerWebhookCommands(program: Command): void {
     .action((webhookId: string, options: { org: string; limit?: number; json?: boolean }) =>
       withStorage(async (storage) => {
         const endpoint = await endpointOf(storage, options.org, webhookId);
-        const list = await storage.listWebhookDeliveries(endpoint.id, { limit: options.limit ?? 50 });
+        const list = await listWebhookDeliveries(storage.db.query, endpoint.id, { limit: options.limit ?? 50 });
         if (options.json) return print(list.map(({ leaseOwner: _, ...delivery }) => delivery));
         print(list.length ? list.map(deliveryLine).join('\n') : 'No deliveries.');
       }),
@@ -133,7 +135,7 @@ export function registerWebhookCommands(program: Command): void {
       withStorage(async (storage) => {
         const endpoint = await endpointOf(storage, options.org, webhookId);
         if (!endpoint.enabled) throw new CliError(`webhook ${webhookId} is disabled: enable it first`);
-        const delivery = await storage.retryWebhookDelivery(endpoint.id, deliveryId, new Date().toISOString());
+        const delivery = await retryWebhookDelivery(storage.db, endpoint.id, deliveryId, new Date().toISOString());
         if (!delivery) throw new CliError(`no delivery ${deliveryId} of webhook ${webhookId}`);
         print(`Delivery ${deliveryId} is due now (a running dispatcher sends it: signet serve or signet worker).`);
       }),

@@ -19,7 +19,8 @@ import { writeDocumentContent } from '../storage/queries/document-files.js';
 import { insertDocument } from '../storage/queries/documents.js';
 import { insertSigners } from '../storage/queries/signers.js';
 import { IMPLICIT_SIGNER, type DocumentRecord, type NewDocument, type Storage } from '../storage/types.js';
-import { enqueueWebhookEvent } from '../storage/webhook-store.js';
+import { enqueueWebhookEvent } from '../storage/queries/webhook-deliveries.js';
+import { webhookEventsEnqueued } from '../webhooks/wake.js';
 import { sharedPdfPool } from '../pdf-worker/index.js';
 import { storeDocumentPreview } from './document-preview.js';
 import { unsafePatternIssues } from './pattern-safety.js';
@@ -157,7 +158,7 @@ export async function storeDocument(storage: Storage, document: NewDocument, con
     await insertSigners(tx.query, record.id, record.signers);
     await writeDocumentContent(tx.query, record.id, content);
     await recordAuditEvent(tx.query, record.id, { type: 'document.created', occurredAt: record.createdAt });
-    return enqueueWebhookEvent(tx, {
+    return enqueueWebhookEvent(tx.query, {
       type: 'document.created',
       organizationId: record.organizationId,
       documentId: record.id,
@@ -165,7 +166,7 @@ export async function storeDocument(storage: Storage, document: NewDocument, con
       data: { documentId: record.id, filename: record.filename, pageCount: record.pageCount, createdAt: record.createdAt },
     });
   });
-  storage.webhookEventsEnqueued(enqueued);
+  webhookEventsEnqueued(storage.db, enqueued);
   return record;
 }
 

@@ -1,6 +1,7 @@
 import { declineDocument as declineRow, findDocument } from '../storage/queries/documents.js';
 import type { DocumentDecline, DocumentRecord, Storage } from '../storage/types.js';
-import { enqueueDocumentEvent } from '../storage/webhook-store.js';
+import { enqueueDocumentEvent } from '../storage/queries/webhook-deliveries.js';
+import { webhookEventsEnqueued } from '../webhooks/wake.js';
 
 /**
  * Declines a pending document and enqueues `document.declined`, in one transaction (docs/decisions.md, "Declining").
@@ -14,7 +15,7 @@ export async function declineDocument(
 ): Promise<DocumentRecord | null> {
   const enqueued = await storage.db.transaction(async (tx) => {
     if (!(await declineRow(tx.query, documentId, decline))) return 0;
-    return enqueueDocumentEvent(tx, documentId, {
+    return enqueueDocumentEvent(tx.query, documentId, {
       type: 'document.declined',
       occurredAt: decline.at,
       data: {
@@ -25,6 +26,6 @@ export async function declineDocument(
       },
     });
   });
-  storage.webhookEventsEnqueued(enqueued);
+  webhookEventsEnqueued(storage.db, enqueued);
   return findDocument(storage.db.query, documentId);
 }

@@ -1,7 +1,8 @@
 import { recordAuditEvent } from '../storage/queries/audit.js';
 import { markSignerOpened } from '../storage/queries/signers.js';
 import type { NewAuditEvent, Storage } from '../storage/types.js';
-import { enqueueDocumentEvent } from '../storage/webhook-store.js';
+import { enqueueDocumentEvent } from '../storage/queries/webhook-deliveries.js';
+import { webhookEventsEnqueued } from '../webhooks/wake.js';
 
 /*
  * Openings: the document's first (its file fetched by anyone: `document.opened`, webhook `document.viewed`) and each
@@ -13,13 +14,13 @@ export async function recordDocumentOpened(storage: Storage, documentId: string,
   const enqueued = await storage.db.transaction(async (tx) => {
     const first = await recordAuditEvent(tx.query, documentId, { ...event, type: 'document.opened' });
     if (!first) return 0;
-    return enqueueDocumentEvent(tx, documentId, {
+    return enqueueDocumentEvent(tx.query, documentId, {
       type: 'document.viewed',
       occurredAt: event.occurredAt,
       data: { documentId, viewedAt: event.occurredAt },
     });
   });
-  storage.webhookEventsEnqueued(enqueued);
+  webhookEventsEnqueued(storage.db, enqueued);
 }
 
 /** Records a signer's first opening and enqueues `signer.opened`, in one transaction; false when it was not the first. */
@@ -31,13 +32,13 @@ export async function recordSignerOpened(
 ): Promise<boolean> {
   const { first, enqueued } = await storage.db.transaction(async (tx) => {
     if (!(await markSignerOpened(tx.query, documentId, signer.id, event))) return { first: false, enqueued: 0 };
-    const enqueued = await enqueueDocumentEvent(tx, documentId, {
+    const enqueued = await enqueueDocumentEvent(tx.query, documentId, {
       type: 'signer.opened',
       occurredAt: event.occurredAt,
       data: { documentId, signerId: signer.id, signerName: signer.name, openedAt: event.occurredAt },
     });
     return { first: true, enqueued };
   });
-  storage.webhookEventsEnqueued(enqueued);
+  webhookEventsEnqueued(storage.db, enqueued);
   return first;
 }

@@ -3,6 +3,7 @@ import type { Logger } from '../logger.js';
 import type { PdfPool } from '../pdf/pool/index.js';
 import type { Storage } from '../storage/types.js';
 import { webhookJobKind } from '../webhooks/start.js';
+import { onWebhookEvents } from '../webhooks/wake.js';
 import { JobRunner } from './runner.js';
 
 /** The one job runner of a process, started, and what it owns. */
@@ -17,7 +18,7 @@ export interface RunningJobs {
 
 /**
  * Starts this process's job runner with the kinds it runs: `seal` (unless `seal: false`) and `webhook` (unless
- * `webhooks: false`). Commits in this process wake it (`storage.onWebhookEvents`, `wake`); it polls for the others'.
+ * `webhooks: false`). Commits in this process wake it (`webhooks/wake.ts`, `wake`); it polls for the others'.
  * @example const jobs = await startJobs({ config, storage, pdfPool, secret, logger }); … await jobs.stop();
  */
 export async function startJobs(options: {
@@ -44,7 +45,7 @@ export async function startJobs(options: {
     const { kind, close } = webhookJobKind(options);
     runner.register(kind);
     closeSender = close;
-    unsubscribe = storage.onWebhookEvents(() => runner.wake('webhook'));
+    unsubscribe = onWebhookEvents(storage.db, () => runner.wake('webhook'));
   }
   runner.start();
   return {

@@ -4,6 +4,8 @@ import { storageEngines } from '../../test/storage/test-engines.js';
 import { buildPayload, call, completeValues, createTestApp, type TestApp } from '../../test/support/harness.js';
 import { findDocument } from '../storage/queries/documents.js';
 import { ensureOrganization } from '../storage/queries/organizations.js';
+import { findSealState } from '../storage/queries/seals.js';
+import { fanOutWebhookEvents, listWebhookDeliveries } from '../storage/queries/webhook-deliveries.js';
 
 /*
  * Declining: a signer declines with a reason; the document is declined, takes no submission, keeps its
@@ -54,10 +56,10 @@ describe.each(engines)('declining on $name', (engine) => {
     const audit = ((await (await call(t, 'GET', `/documents/${document.id}/audit`, { key: sk })).json()) as any).data.events;
     expect(audit.map((event: { type: string }) => event.type)).toEqual(['document.created', 'document.declined']);
     expect(audit[1]).toMatchObject({ ip: '203.0.113.7' });
-    expect((await t.storage.getSealState(document.id)).job).toBeNull();
+    expect((await findSealState(t.storage.db.query, document.id)).job).toBeNull();
 
-    while ((await t.storage.fanOutWebhookEvents({ limit: 100 })) > 0);
-    const deliveries = await t.storage.listWebhookDeliveries(webhookId, { limit: 10 });
+    while ((await fanOutWebhookEvents(t.storage.db, { limit: 100 })) > 0);
+    const deliveries = await listWebhookDeliveries(t.storage.db.query, webhookId, { limit: 10 });
     expect(deliveries.map((delivery) => delivery.eventType)).toEqual(['document.declined']);
   });
 

@@ -11,6 +11,7 @@ import { handler, type EndpointHandlers } from './serve.js';
 import { findOwnDocument } from './sdk-documents.js';
 import { listDocuments } from '../storage/queries/documents.js';
 import { findSubmissionForDocument, listSubmissions } from '../storage/queries/submissions.js';
+import { findSealState } from '../storage/queries/seals.js';
 
 /** The parts `POST /documents` takes, as the contract lists them. */
 const UPLOAD_PARTS = endpoints.createDocument.request.body.schema.shape;
@@ -76,7 +77,7 @@ export function documentHandlers(
     getManagedDocument: handler(endpoints.getManagedDocument, {
       async handle(c, { params }) {
         const document = await findOwnDocument(deps, c.get('apiKey').organizationId, params.documentId);
-        const [seal, states] = await Promise.all([deps.storage.getSealState(document.id), signerStatesOf(deps, document)]);
+        const [seal, states] = await Promise.all([findSealState(deps.storage.db.query, document.id), signerStatesOf(deps, document)]);
         return sendEnvelope(c, managedDocument(document, sealingOf(seal), states), 200);
       },
     }),

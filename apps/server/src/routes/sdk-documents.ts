@@ -14,6 +14,7 @@ import type { AuthenticatedKey, DocumentRecord } from '../storage/types.js';
 import { handler, type EndpointHandlers } from './serve.js';
 import { recordSignerOpened } from '../documents/opening.js';
 import { findSignerStates } from '../storage/queries/signers.js';
+import { findSealState } from '../storage/queries/seals.js';
 
 /** `scheme://host[:port]` of an absolute URL, without parsing it. */
 function requestOrigin(url: string): string {
@@ -105,7 +106,7 @@ interface RenderedDocument {
 }
 
 async function isSealed(deps: AppContext, documentId: string): Promise<boolean> {
-  return (await deps.storage.getSealState(documentId)).sealed !== null;
+  return (await findSealState(deps.storage.db.query, documentId)).sealed !== null;
 }
 
 /**

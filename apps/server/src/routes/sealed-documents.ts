@@ -11,6 +11,7 @@ import { handler, type EndpointHandlers } from './serve.js';
 import { findOwnDocument } from './sdk-documents.js';
 import { cacheForTokenHolder } from './sdk-document-token.js';
 import { listAuditEvents } from '../storage/queries/audit.js';
+import { findSealState, readSealedContent } from '../storage/queries/seals.js';
 
 /** How long a client is asked to wait before asking again for a document that is not sealed yet. */
 const NOT_SEALED_RETRY_SECONDS = 5;
@@ -25,7 +26,7 @@ async function sendSealed(
   document: DocumentRecord,
   cache: (etag: string) => void,
 ): Promise<Response> {
-  const state = await deps.storage.getSealState(document.id);
+  const state = await findSealState(deps.storage.db.query, document.id);
   const sealed = state.sealed;
   if (!sealed) {
     const sealing = sealingOf(state);
@@ -46,7 +47,7 @@ async function sendSealed(
   return sendStoredFile(c, {
     size: sealed.fileSize,
     etag,
-    read: (start, end) => deps.storage.readSealedContent(document.id, start, end),
+    read: (start, end) => readSealedContent(deps.storage.db.query, document.id, start, end),
   });
 }
 

@@ -6,6 +6,8 @@ import { pdfText } from '../../test/sealing/render/test-poppler.js';
 import { buildPayload, call, completeValues, createTestApp, type TestApp } from '../../test/support/harness.js';
 import { findApiKeyByHash } from '../storage/queries/api-keys.js';
 import { listAuditEvents } from '../storage/queries/audit.js';
+import { findSealState } from '../storage/queries/seals.js';
+import { fanOutWebhookEvents, listWebhookDeliveries } from '../storage/queries/webhook-deliveries.js';
 
 /*
  * Several signers, each with a session key, through the real app on both engines: sequential and
@@ -76,7 +78,7 @@ describe.each(engines)('several signers on $name', (engine) => {
     expect(signed.status).toBe(201);
     const tenantResult = await body(signed);
     expect((await managed(lease.id)).status).toBe('pending');
-    expect((await t.storage.getSealState(lease.id)).job).toBeNull();
+    expect((await findSealState(t.storage.db.query, lease.id)).job).toBeNull();
 
     // After signing, the tenant's key still reads and replays, and takes nothing new.
     expect((await call(t, 'GET', `/sdk/documents/${lease.id}`, { key: tenant.key })).status).toBe(200);
@@ -168,12 +170,12 @@ describe.each(engines)('several signers on $name', (engine) => {
     const answers = await Promise.all(keys.map((key, i) => submit(key.key, payloads[i])));
     expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201]);
     expect((await managed(document.id)).status).toBe('completed');
-    expect((await t.storage.getSealState(document.id)).job?.status).toBe('pending');
+    expect((await findSealState(t.storage.db.query, document.id)).job?.status).toBe('pending');
     const events = await listAuditEvents(t.storage.db.query, document.id);
     expect(events.filter((e) => e.type === 'document.submitted')).toHaveLength(1);
     expect(events.filter((e) => e.type === 'signer.completed')).toHaveLength(3);
-    while ((await t.storage.fanOutWebhookEvents({ limit: 100 })) > 0);
-    const deliveries = await t.storage.listWebhookDeliveries(webhookId, { limit: 100 });
+    while ((await fanOutWebhookEvents(t.storage.db, { limit: 100 })) > 0);
+    const deliveries = await listWebhookDeliveries(t.storage.db.query, webhookId, { limit: 100 });
     expect(deliveries.filter((d) => d.eventType === 'signer.completed')).toHaveLength(3);
     expect(deliveries.filter((d) => d.eventType === 'document.completed')).toHaveLength(1);
   });

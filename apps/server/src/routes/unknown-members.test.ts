@@ -3,6 +3,7 @@ import { ErrorEnvelopeSchema, type FieldDefinition } from '@signet/contract';
 import { generateSamplePdf, sampleFields, sampleLeaseFields } from '../pdf/sample.js';
 import { buildPayload, call, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
 import { findDocument, listDocuments } from '../storage/queries/documents.js';
+import { getWebhookEndpoint, listWebhookEndpoints } from '../storage/queries/webhook-endpoints.js';
 
 /*
  * Requests are strict (docs/decisions.md): a member no schema lists, at the top of a body or nested in it, is refused
@@ -38,7 +39,7 @@ describe.each(engines)('unknown members on $name', (engine) => {
   afterAll(() => t.close());
 
   const documentCount = async () => (await listDocuments(t.storage.db.query, t.org.id, { limit: 1000 })).length;
-  const webhookCount = async () => (await t.storage.listWebhookEndpoints(t.org.id, { limit: 1000 })).length;
+  const webhookCount = async () => (await listWebhookEndpoints(t.storage.db.query, t.org.id, { limit: 1000 })).length;
 
   function upload(fields: unknown, signers?: unknown) {
     const form = new FormData();
@@ -111,7 +112,7 @@ describe.each(engines)('unknown members on $name', (engine) => {
     expect(created.status).toBe(201);
     const { id } = ((await created.json()) as { data: { id: string } }).data;
     await refusedNaming(await call(t, 'PATCH', `/webhooks/${id}`, { key: sk, body: { enabled: false, disabledReason: 'mine' } }), 'disabledReason');
-    expect(await t.storage.getWebhookEndpoint(t.org.id, id)).toMatchObject({ enabled: true });
+    expect(await getWebhookEndpoint(t.storage.db.query, t.org.id, id)).toMatchObject({ enabled: true });
   });
 
   it('POST /sdk/documents/{id}/decline: 400 naming the member; the document stays pending', async () => {

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorEnvelopeSchema } from '@signet/contract';
 import { call, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
 import { ensureOrganization } from '../storage/queries/organizations.js';
+import { fanOutWebhookEvents } from '../storage/queries/webhook-deliveries.js';
+import { listWebhookEndpoints } from '../storage/queries/webhook-endpoints.js';
 
 /*
  * The cap on webhook endpoints per organization (`WEBHOOK_MAX_ENDPOINTS`), through the real app on both engines:
@@ -21,7 +23,7 @@ describe.each(engines)('webhook endpoints per organization on $name', (engine) =
   afterEach(() => t.close());
 
   const create = (key = sk, url = PUBLIC) => call(t, 'POST', '/webhooks', { key, body: { url, events: ['document.created'] } });
-  const count = async (organizationId = t.org.id) => (await t.storage.listWebhookEndpoints(organizationId, { limit: 1000 })).length;
+  const count = async (organizationId = t.org.id) => (await listWebhookEndpoints(t.storage.db.query, organizationId, { limit: 1000 })).length;
 
   async function refusedAtCap(res: Response) {
     expect(res.status).toBe(422);
@@ -70,8 +72,8 @@ describe.each(engines)('webhook endpoints per organization on $name', (engine) =
     for (let i = 0; i < 3; i++) expect((await create()).status).toBe(201);
     await refusedAtCap(await create());
     await t.createDocument();
-    await t.storage.fanOutWebhookEvents({ limit: 100 });
-    const endpoints = await t.storage.listWebhookEndpoints(t.org.id, { limit: 10 });
+    await fanOutWebhookEvents(t.storage.db, { limit: 100 });
+    const endpoints = await listWebhookEndpoints(t.storage.db.query, t.org.id, { limit: 10 });
     let deliveries = 0;
     for (const endpoint of endpoints) {
       const res = await call(t, 'GET', `/webhooks/${endpoint.id}/deliveries?limit=100`, { key: sk });

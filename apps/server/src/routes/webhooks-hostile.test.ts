@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelopeSchema } from '@signet/contract';
 import { call, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
 import { ensureOrganization } from '../storage/queries/organizations.js';
+import { getWebhookEndpoint, listWebhookEndpoints } from '../storage/queries/webhook-endpoints.js';
 
 /*
  * Hostile input to the webhook endpoints through the real app (no SIGNET_WEBHOOKS_ALLOW_PRIVATE): every refusal is
@@ -60,10 +61,10 @@ describe.each(engines)('hostile webhook registrations on $name', (engine) => {
     'not a url',
     '',
   ])('refuses %s, storing nothing', async (url) => {
-    const before = (await t.storage.listWebhookEndpoints(t.org.id, { limit: 1000 })).length;
+    const before = (await listWebhookEndpoints(t.storage.db.query, t.org.id, { limit: 1000 })).length;
     const error = await refused(await create({ url, events: ['document.sealed'] }), url.length > 2048 || !/^https?:/i.test(url) || url === 'not a url' || url === '' ? 400 : 422, 'VALIDATION_ERROR');
     expect(error.details?.field).toBe('url');
-    expect((await t.storage.listWebhookEndpoints(t.org.id, { limit: 1000 })).length).toBe(before);
+    expect((await listWebhookEndpoints(t.storage.db.query, t.org.id, { limit: 1000 })).length).toBe(before);
   });
 
   it.each([
@@ -88,11 +89,11 @@ describe.each(engines)('hostile webhook registrations on $name', (engine) => {
     ['a misspelt member', { url: PUBLIC, events: ['document.sealed'], desciption: 'Billing' }, 'desciption'],
     ['an unknown member beside a bad one', { url: PUBLIC, events: [], enabled: false }, 'enabled'],
   ])('400 VALIDATION_ERROR naming an unknown member: %s, storing nothing', async (_, body, field) => {
-    const before = (await t.storage.listWebhookEndpoints(t.org.id, { limit: 1000 })).length;
+    const before = (await listWebhookEndpoints(t.storage.db.query, t.org.id, { limit: 1000 })).length;
     const error = await refused(await create(body), 400, 'VALIDATION_ERROR');
     expect(error.details).toEqual({ field, reason: `received unknown member "${field}"; members not in the schema are refused, not ignored` });
     expect(error.message).toBe(`Invalid ${field}: ${error.details?.reason}`);
-    expect((await t.storage.listWebhookEndpoints(t.org.id, { limit: 1000 })).length).toBe(before);
+    expect((await listWebhookEndpoints(t.storage.db.query, t.org.id, { limit: 1000 })).length).toBe(before);
   });
 
   it('400 for malformed, deeply nested or duplicate-member JSON; 415 for another media type; 413 past 16 KiB', async () => {
@@ -115,7 +116,7 @@ describe.each(engines)('hostile webhook registrations on $name', (engine) => {
     await refused(await call(t, 'PATCH', path, { key: sk, body: { enabled: 'yes' } }), 400, 'VALIDATION_ERROR');
     const nul = await refused(await call(t, 'PATCH', path, { key: sk, body: { description: 'aa\u0000bb' } }), 400, 'VALIDATION_ERROR');
     expect(nul.details?.field).toBe('description');
-    expect((await t.storage.getWebhookEndpoint(t.org.id, data.id))?.url).toBe(PUBLIC);
+    expect((await getWebhookEndpoint(t.storage.db.query, t.org.id, data.id))?.url).toBe(PUBLIC);
   });
 
   it("another organization's endpoint is 404 on every route, and unknown ids too", async () => {
@@ -134,7 +135,7 @@ describe.each(engines)('hostile webhook registrations on $name', (engine) => {
     ] as const) {
       await refused(await call(t, method, path, { key: sk, body }), 404, 'NOT_FOUND');
     }
-    expect((await t.storage.getWebhookEndpoint(other.id, id))?.enabled).toBe(true);
+    expect((await getWebhookEndpoint(t.storage.db.query, other.id, id))?.enabled).toBe(true);
     // Dot segments resolve before routing: /webhooks/documents, an id that is not one.
     await refused(await call(t, 'GET', '/webhooks/wh_../../documents', { key: sk }), 400, 'VALIDATION_ERROR');
     await refused(await call(t, 'GET', `/webhooks/wh_${'A'.repeat(65)}`, { key: sk }), 400, 'VALIDATION_ERROR');

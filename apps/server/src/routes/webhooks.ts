@@ -7,9 +7,12 @@ import type { AppContext } from '../app-context.js';
 import { responseMeta, sendEnvelope } from '../http/envelope.js';
 import { readJsonObject, smallJsonBodyLimit } from '../http/json-body.js';
 import { parseOrThrow } from '../http/validation.js';
+import { enqueueWebhookEventTo, listWebhookDeliveries, retryWebhookDelivery } from '../storage/queries/webhook-deliveries.js';
+import { deleteWebhookEndpoint, getWebhookEndpoint, listWebhookEndpoints, updateWebhookEndpoint } from '../storage/queries/webhook-endpoints.js';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../storage/types.js';
 import { WebhookLimitReached, registerWebhook, rotateWebhookSecret, type WebhookManagement } from '../webhooks/manage.js';
 import { WebhookUrlRefused, checkWebhookUrl } from '../webhooks/url-safety.js';
+import { webhookEventsEnqueued } from '../webhooks/wake.js';
 import { handler, type EndpointHandlers } from './serve.js';
 
 /** A webhook request body is a URL, a list of events and a description: 16 KiB is plenty. */
@@ -65,7 +68,7 @@ const webhookNotFound = (webhookId: string) =>
   new ApiError('NOT_FOUND', `Webhook ${webhookId} not found`, { details: { field: 'webhookId' } });
 
 async function findOwnWebhook(deps: AppContext, c: Context<AppEnv>, webhookId: string): Promise<WebhookEndpointRecord> {
-  const endpoint = await deps.storage.getWebhookEndpoint(c.get('apiKey').organizationId, webhookId);
+  const endpoint = await getWebhookEndpoint(deps.storage.db.query, c.get('apiKey').organizationId, webhookId);
   if (!endpoint) throw webhookNotFound(webhookId);
   return endpoint;
 }
@@ -119,7 +122,7 @@ export function webhookHandlers(deps: AppContext): WebhookHandlers {
       async handle(c, { query }) {
         const limit = query.limit ?? PAGE_LIMIT.default;
         const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-        const rows = await deps.storage.listWebhookEndpoints(c.get('apiKey').organizationId, { limit: limit + 1, after });
+        const rows = await listWebhookEndpoints(deps.storage.db.query, c.get('apiKey').organizationId, { limit: limit + 1, after });
         return sendPage(c, rows, limit, presentWebhook);
       },
     }),
@@ -140,7 +143,7 @@ export function webhookHandlers(deps: AppContext): WebhookHandlers {
           const url = body.url;
           await refusingUrls(() => checkWebhookUrl(url, { allowPrivate: management.allowPrivate }));
         }
-        const updated = await deps.storage.updateWebhookEndpoint(c.get('apiKey').organizationId, params.webhookId, {
+        const updated = await updateWebhookEndpoint(deps.storage.db, c.get('apiKey').organizationId, params.webhookId, {
           ...body,
           // Enabled or disabled by hand: whatever Signet had said about it no longer holds.
           ...(body.enabled === undefined ? {} : { disabledReason: null }),
@@ -154,7 +157,7 @@ export function webhookHandlers(deps: AppContext): WebhookHandlers {
 
     deleteWebhook: handler(endpoints.deleteWebhook, {
       async handle(c, { params }) {
-        const deleted = await deps.storage.deleteWebhookEndpoint(c.get('apiKey').organizationId, params.webhookId);
+        const deleted = await deleteWebhookEndpoint(deps.storage.db, c.get('apiKey').organizationId, params.webhookId);
         if (!deleted) throw webhookNotFound(params.webhookId);
         return sendEnvelope(c, presentWebhook(deleted), 200);
       },
@@ -174,7 +177,7 @@ export function webhookHandlers(deps: AppContext): WebhookHandlers {
         const endpoint = await findOwnWebhook(deps, c, params.webhookId);
         const limit = query.limit ?? PAGE_LIMIT.default;
         const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-        const rows = await deps.storage.listWebhookDeliveries(endpoint.id, { limit: limit + 1, after });
+        const rows = await listWebhookDeliveries(deps.storage.db.query, endpoint.id, { limit: limit + 1, after });
         return sendPage(c, rows, limit, presentDelivery);
       },
     }),
@@ -183,7 +186,8 @@ export function webhookHandlers(deps: AppContext): WebhookHandlers {
       async handle(c, { params }) {
         const endpoint = await findOwnWebhook(deps, c, params.webhookId);
         requireEnabled(endpoint);
-        const delivery = await deps.storage.retryWebhookDelivery(endpoint.id, params.deliveryId, new Date().toISOString());
+        const delivery = await retryWebhookDelivery(deps.storage.db, endpoint.id, params.deliveryId, new Date().toISOString());
+        if (delivery?.status === 'pending') webhookEventsEnqueued(deps.storage.db, 1);
         if (!delivery) {
           throw new ApiError('NOT_FOUND', `Delivery ${params.deliveryId} of webhook ${endpoint.id} not found`, {
             details: { field: 'deliveryId' },
@@ -197,13 +201,14 @@ export function webhookHandlers(deps: AppContext): WebhookHandlers {
       async handle(c, { params }) {
         const endpoint = await findOwnWebhook(deps, c, params.webhookId);
         requireEnabled(endpoint);
-        const delivery = await deps.storage.enqueueWebhookEventTo(endpoint.id, {
+        const delivery = await enqueueWebhookEventTo(deps.storage.db, endpoint.id, {
           type: 'webhook.test',
           organizationId: endpoint.organizationId,
           documentId: null,
           occurredAt: new Date().toISOString(),
           data: { webhookId: endpoint.id, message: 'A test event from Signet: your endpoint receives and verifies webhooks.' },
         });
+        webhookEventsEnqueued(deps.storage.db, 1);
         return sendEnvelope(c, presentDelivery(delivery), 202);
       },
     }),

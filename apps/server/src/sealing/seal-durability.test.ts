@@ -15,6 +15,7 @@ import {
   untilSealed,
   type SignetProcess,
 } from '../../test/sealing/test-seal-jobs.js';
+import { findSealState } from '../storage/queries/seals.js';
 
 /*
  * kill -9 with seal jobs pending and a seal in flight, on both engines (PostgreSQL fails rather than skips when it is
@@ -89,7 +90,7 @@ describe.concurrent('seal jobs across kill -9', () => {
         expect(report, documentId).toContain('Total document signed');
       }
       // The in-flight seal was started once more (the kill cut its attempt off) and stored once.
-      expect((await storage.getSealState(inFlight!.documentId)).job?.attempts).toBe(inFlight!.attempts + 1);
+      expect((await findSealState(storage.db.query, inFlight!.documentId)).job?.attempts).toBe(inFlight!.attempts + 1);
       const left = submissions.map((submission) => submission.documentId).filter((id) => !sealedBefore.has(id));
       expect(sealedIn(second.logs()).sort()).toEqual(left.sort());
       expect(second.logs().filter((line) => /seal discarded|seal failed/.test(String(line.msg)))).toEqual([]);

@@ -20,6 +20,7 @@ import { findSignatureDictionaries, parseSignedData } from './signing/verify-pdf
 import { pdfsig, sealRecord, signet, until } from '../../test/sealing/test-seal-jobs.js';
 import { storeDocument } from '../documents/create-document.js';
 import { ensureOrganization } from '../storage/queries/organizations.js';
+import { findSealState } from '../storage/queries/seals.js';
 
 /*
  * Seals that cannot be made. One real server (`startServer`, in this process so that its log is read as it is
@@ -139,11 +140,11 @@ async function submittedDocument(): Promise<DocumentRecord> {
 function jobWhen(documentId: string, done: (job: SealJob) => boolean): Promise<SealJob> {
   return until(
     async () => {
-      const { job } = await storage.getSealState(documentId);
+      const { job } = await findSealState(storage.db.query, documentId);
       return job && done(job) ? job : undefined;
     },
     `the seal job of ${documentId} in the awaited state`,
-    { timeoutMs: 30_000, seen: () => storage.getSealState(documentId) },
+    { timeoutMs: 30_000, seen: () => findSealState(storage.db.query, documentId) },
   );
 }
 
@@ -248,7 +249,7 @@ describe('seal jobs that fail', () => {
     const huge = await pendingDocument(storage, pdf, organizationId);
     const refused = await submit(huge, await withSignature(huge, 6000));
     expect(refused.status).toBe(422);
-    expect(await storage.getSealState(huge.id)).toEqual({ job: null, sealed: null });
+    expect(await findSealState(storage.db.query, huge.id)).toEqual({ job: null, sealed: null });
 
     const large = await pendingDocument(storage, pdf, organizationId);
     expect((await submit(large, await withSignature(large, SUBMISSION_LIMITS.maxImageSide))).status).toBe(201);
@@ -263,7 +264,7 @@ describe('seal jobs that fail', () => {
     expect(waiting.lastError).toMatch(/timestamp authority.*500/);
     // runAt and updatedAt are set from the same clock reading when the attempt fails.
     expect(Date.parse(waiting.runAt) - Date.parse(waiting.updatedAt)).toBe(RETRY_BASE_MS * 2 ** (waiting.attempts - 1));
-    expect((await storage.getSealState(document.id)).sealed).toBeNull();
+    expect((await findSealState(storage.db.query, document.id)).sealed).toBeNull();
     const retryLine = 'seal attempt failed; it will be retried';
     const retried = logs.filter((line) => line.documentId === document.id && line.msg === retryLine);
     expect(retried.length).toBeGreaterThanOrEqual(2);

@@ -6,10 +6,10 @@ import type { JobKind, JobKindOptions, Lane } from '../jobs/types.js';
 import type { Logger } from '../logger.js';
 import { PdfLimitError, PdfPoolBusyError, type PdfPool } from '../pdf/pool/index.js';
 import { recordAuditEvent } from '../storage/queries/audit.js';
-import { storeSealedDocument } from '../storage/sealing-store.js';
+import { storeSealedDocument } from '../storage/queries/seals.js';
 import type { Queryable } from '../storage/sql-database.js';
 import type { SealedDocument, Storage, StoredSubmission } from '../storage/types.js';
-import { enqueueDocumentEvent } from '../storage/webhook-store.js';
+import { enqueueDocumentEvent } from '../storage/queries/webhook-deliveries.js';
 import { SealError } from './errors.js';
 import { isLargeDocument, sealTimeLimit, smallDocumentSize } from './seal-limits.js';
 import { sealQueue, type ClaimedSeal } from './seal-queue.js';
@@ -127,7 +127,7 @@ export function sealKind(options: SealKindOptions): JobKind<ClaimedSeal, SealDet
       // Given up: the host hears of it (`document.sealing_failed`), in the same transaction.
       const failedAt = at.toISOString();
       const data = { documentId: job.documentId, submissionId: job.submissionId, error, attempts: job.attempts, failedAt };
-      const webhooks = await enqueueDocumentEvent(tx, job.documentId, { type: 'document.sealing_failed', occurredAt: failedAt, data });
+      const webhooks = await enqueueDocumentEvent(tx.query, job.documentId, { type: 'document.sealing_failed', occurredAt: failedAt, data });
       return { wake: webhooks > 0 ? ['webhook'] : [] };
     },
     logFields: (job) => ({ documentId: job.documentId, submissionId: job.submissionId }),
@@ -145,9 +145,9 @@ export function sealKind(options: SealKindOptions): JobKind<ClaimedSeal, SealDet
  * trail's `document.sealed`, and its webhook event (with `signedDocumentUrl`).
  */
 export async function completeSeal(tx: Queryable, sealed: SealedDocument, content: Uint8Array, signedDocumentUrl: string): Promise<{ wake: string[] }> {
-  await storeSealedDocument(tx, sealed, content);
+  await storeSealedDocument(tx.query, sealed, content);
   await recordAuditEvent(tx.query, sealed.documentId, { type: 'document.sealed', occurredAt: sealed.sealedAt });
-  const webhooks = await enqueueDocumentEvent(tx, sealed.documentId, {
+  const webhooks = await enqueueDocumentEvent(tx.query, sealed.documentId, {
     type: 'document.sealed',
     occurredAt: sealed.sealedAt,
     data: { documentId: sealed.documentId, submissionId: sealed.submissionId, sha256: sealed.sha256, signedDocumentUrl, sealedAt: sealed.sealedAt },

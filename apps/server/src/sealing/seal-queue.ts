@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import { renewLeases, settledColumns } from '../jobs/lease.js';
 import type { JobQueue, JobState, Settlement } from '../jobs/types.js';
-import { listSealJobs, retrySealJob } from '../storage/sealing-store.js';
-import { toSealJob } from '../storage/sealing-rows.js';
+import { listSealJobs, retrySealJob, toSealJob } from '../storage/queries/seals.js';
 import type { SqlDatabase } from '../storage/sql-database.js';
 import type { SealJob, SealJobSizeLimit, SealJobStatus } from '../storage/types.js';
 
@@ -101,10 +100,10 @@ export function sealQueue(options: { lanes?: Record<string, SealJobSizeLimit> } 
       return row ? Number(row.run_at) : null;
     },
     async list(db, { state, limit }) {
-      const jobs = await listSealJobs(db, { ...(state ? { status: STATUS[state] } : {}), limit });
+      const jobs = await listSealJobs(db.query, { ...(state ? { status: STATUS[state] } : {}), limit });
       return jobs.map((job) => ({ kind: 'seal', id: job.documentId, state: STATE[job.status], ...job }));
     },
-    retry: retrySealJob,
+    retry: (db, id, now) => retrySealJob(db.query, id, now),
     owns: (id) => id.startsWith('doc_'),
   };
 }

@@ -15,6 +15,7 @@ import { storeDocument } from '../documents/create-document.js';
 import { ensureOrganization } from '../storage/queries/organizations.js';
 import type { JobRunner } from '../jobs/runner.js';
 import { sealRunner } from './seal-kind.js';
+import { findSealState } from '../storage/queries/seals.js';
 
 /*
  * Seals whose work scales with the document, on the real app (submissions through `app.request`), real storage on
@@ -108,23 +109,23 @@ describe.each(engines)('seals scaled to their document on $name', (engine) => {
       const pk = (await t.createKey()).secret;
       await Promise.all(warmups.map((document) => submit(document, pk)));
       worker.wake('seal');
-      for (const { id } of warmups) await until(async () => (await t.storage.getSealState(id)).sealed ?? undefined, 'sealed', { timeoutMs: 60_000 });
+      for (const { id } of warmups) await until(async () => (await findSealState(t.storage.db.query, id)).sealed ?? undefined, 'sealed', { timeoutMs: 60_000 });
 
       await submit(large, pk);
       worker.wake('seal');
-      await until(async () => ((await t.storage.getSealState(large.id)).job?.status === 'running' ? true : undefined), 'running', { timeoutMs: 30_000 });
+      await until(async () => ((await findSealState(t.storage.db.query, large.id)).job?.status === 'running' ? true : undefined), 'running', { timeoutMs: 30_000 });
 
       const submitted = performance.now();
       await submit(small, (await t.createKey({}, other.id)).secret);
       worker.wake('seal');
-      await until(async () => (await t.storage.getSealState(small.id)).sealed ?? undefined, 'sealed', { timeoutMs: 60_000 });
+      await until(async () => (await findSealState(t.storage.db.query, small.id)).sealed ?? undefined, 'sealed', { timeoutMs: 60_000 });
       const smallMs = performance.now() - submitted;
       const smallLimit = sealTimeLimit(limits, base, small, 1);
       expect(smallMs).toBeLessThan(smallLimit);
-      expect((await t.storage.getSealState(small.id)).job).toMatchObject({ status: 'sealed', attempts: 1 });
+      expect((await findSealState(t.storage.db.query, small.id)).job).toMatchObject({ status: 'sealed', attempts: 1 });
 
-      await until(async () => (await t.storage.getSealState(large.id)).sealed ?? undefined, 'sealed', { timeoutMs: 240_000 });
-      expect((await t.storage.getSealState(large.id)).job).toMatchObject({ status: 'sealed', attempts: 1, lastError: null });
+      await until(async () => (await findSealState(t.storage.db.query, large.id)).sealed ?? undefined, 'sealed', { timeoutMs: 240_000 });
+      expect((await findSealState(t.storage.db.query, large.id)).job).toMatchObject({ status: 'sealed', attempts: 1, lastError: null });
       const largeLimit = sealTimeLimit(limits, base, large, 1);
       expect(largeLimit).toBeGreaterThan(2 * base);
       expect(sealedLog(large.id)).toMatchObject({ limitMs: largeLimit, pages: LARGE_PAGES, large: true });
@@ -151,14 +152,14 @@ describe.each(engines)('seals scaled to their document on $name', (engine) => {
     await submit(document, (await t.createKey()).secret);
 
     expect(await worker.runOnce('seal')).toBe(true);
-    expect((await t.storage.getSealState(document.id)).job).toMatchObject({
+    expect((await findSealState(t.storage.db.query, document.id)).job).toMatchObject({
       status: 'pending',
       attempts: 1,
       lastError: 'the seal took longer than its time limit of 100 ms; the next attempt is given twice as long, up to 200 ms (SEAL_TIMEOUT_MAX_MS)',
     });
     offset += 3_600_000;
     expect(await worker.runOnce('seal')).toBe(true);
-    const { job, sealed } = await t.storage.getSealState(document.id);
+    const { job, sealed } = await findSealState(t.storage.db.query, document.id);
     expect(sealed).toBeNull();
     expect(job).toMatchObject({
       status: 'failed',
@@ -184,12 +185,12 @@ describe.each(engines)('seals scaled to their document on $name', (engine) => {
     const reasons: Array<string | null> = [];
     for (let attempt = 1; attempt <= 12; attempt++) {
       expect(await worker.runOnce('seal')).toBe(true);
-      const { job } = await t.storage.getSealState(document.id);
+      const { job } = await findSealState(t.storage.db.query, document.id);
       if (job!.status === 'sealed') break;
       reasons.push(job!.lastError);
       offset += 3_600_000;
     }
-    const { job, sealed } = await t.storage.getSealState(document.id);
+    const { job, sealed } = await findSealState(t.storage.db.query, document.id);
     expect(sealed).not.toBeNull();
     expect(job!.attempts).toBeGreaterThan(1);
     expect(reasons).toEqual(
@@ -204,7 +205,7 @@ describe.each(engines)('seals scaled to their document on $name', (engine) => {
     const document = await t.createDocument();
     await submit(document, (await t.createKey()).secret);
     expect(await worker.runOnce('seal')).toBe(true);
-    const { job, sealed } = await t.storage.getSealState(document.id);
+    const { job, sealed } = await findSealState(t.storage.db.query, document.id);
     expect(sealed).toBeNull();
     expect(job).toMatchObject({ status: 'failed', attempts: 1 });
     expect(job!.lastError).toMatch(/^the seal needed more memory than a PDF worker may use while sealing, 128 MiB \(SEAL_MEMORY_MB\): /);

@@ -10,6 +10,7 @@ import { recordSubmission } from '../submissions/record-submission.js';
 import { sharedPdfPool } from '../pdf-worker/index.js';
 import { sealQueue } from './seal-queue.js';
 import { sealRunner } from './seal-kind.js';
+import { findSealState } from '../storage/queries/seals.js';
 
 const sqlite = (await storageEngines()).find((engine) => engine.name === 'sqlite')!;
 
@@ -72,7 +73,7 @@ describe('the seal job kind', () => {
     });
     expect(await worker.runOnce('seal')).toBe(true);
     expect(signingKeyAsked).toBe(false);
-    expect((await storage.getSealState(document.id)).job).toMatchObject({
+    expect((await findSealState(storage.db.query, document.id)).job).toMatchObject({
       status: 'failed',
       attempts: 4,
       lastError: 'gave up after 3 attempts, each ended by its worker stopping',

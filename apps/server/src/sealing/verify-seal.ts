@@ -3,6 +3,7 @@ import type { VerifyResult } from '@signet/contract';
 import type { Storage } from '../storage/types.js';
 import { parseSealReason } from './seal-reason.js';
 import { findDocument } from '../storage/queries/documents.js';
+import { findSealState, findSealedBySha256 } from '../storage/queries/seals.js';
 
 /** What a PDF's signature dictionaries say of themselves: `/Reason` names the document and submission Signet sealed. */
 export interface FoundSignature {
@@ -27,7 +28,7 @@ export async function verifySeal(
   const ownSeal = async (documentId: string) =>
     organizationId === null || (await findDocument(storage.db.query, documentId))?.organizationId === organizationId;
 
-  for (const sealed of await storage.findSealedBySha256(sha256)) {
+  for (const sealed of await findSealedBySha256(storage.db.query, sha256)) {
     if (!(await ownSeal(sealed.documentId))) continue;
     const { documentId, submissionId, sealedAt } = sealed;
     return { sealed: true, intact: true, documentId, submissionId, sealedAt, sha256 };
@@ -35,7 +36,7 @@ export async function verifySeal(
   for (const signature of await readSignatures(pdf)) {
     const named = signature.reason ? parseSealReason(signature.reason) : null;
     if (!named) continue;
-    const { sealed } = await storage.getSealState(named.documentId);
+    const { sealed } = await findSealState(storage.db.query, named.documentId);
     if (!sealed || sealed.submissionId !== named.submissionId || !(await ownSeal(sealed.documentId))) continue;
     const { documentId, submissionId, sealedAt } = sealed;
     return { sealed: true, intact: false, documentId, submissionId, sealedAt, sha256 };

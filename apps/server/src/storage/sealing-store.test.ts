@@ -20,6 +20,7 @@ import { findStoredSecret, putStoredSecretIfAbsent } from './queries/stored-secr
 import { recordSubmission } from '../submissions/record-submission.js';
 import { completeSeal } from '../sealing/seal-kind.js';
 import { sealQueue, type ClaimedSeal } from '../sealing/seal-queue.js';
+import { findSealState, findSealedBySha256, listSealJobs, readSealedContent, retrySealJob } from './queries/seals.js';
 
 const engines = await storageEngines();
 
@@ -119,7 +120,7 @@ describe.each(engines)('sealing storage on $name', (engine) => {
 
   it('enqueues a seal job and records created and submitted with the submission, in its transaction', async () => {
     const { document, submission } = await completedDocument(storage, org);
-    const { job, sealed } = await storage.getSealState(document.id);
+    const { job, sealed } = await findSealState(storage.db.query, document.id);
     expect(sealed).toBeNull();
     expect(job).toMatchObject({ documentId: document.id, submissionId: submission.id, status: 'pending', attempts: 0 });
     expect(await listAuditEvents(storage.db.query, document.id)).toEqual([
@@ -129,7 +130,7 @@ describe.each(engines)('sealing storage on $name', (engine) => {
     // A second submission of the same document changes nothing: one job, one submitted event.
     const again = await recordSubmission(storage, { ...submission, id: newId('sub') });
     expect(again.created).toBe(false);
-    expect(await storage.listSealJobs({ limit: 10 })).toHaveLength(1);
+    expect(await listSealJobs(storage.db.query, { limit: 10 })).toHaveLength(1);
   });
 
   it('keeps only the first opening, in time order with the other events', async () => {
@@ -156,14 +157,14 @@ describe.each(engines)('sealing storage on $name', (engine) => {
     expect(await jobs.completeSealJob('w1', sealed, content)).toBe(true);
     expect(await jobs.completeSealJob('w1', sealed, content)).toBe(false);
 
-    const state = await storage.getSealState(document.id);
+    const state = await findSealState(storage.db.query, document.id);
     expect(state.job).toMatchObject({ status: 'sealed', leaseOwner: null, lastError: null });
     expect(state.sealed).toEqual(sealed);
-    expect(bytes(await storage.readSealedContent(document.id, 0, content.length - 1))).toEqual(bytes(content));
-    expect(bytes(await storage.readSealedContent(document.id, CHUNK_SIZE - 2, CHUNK_SIZE + 1))).toEqual(
+    expect(bytes(await readSealedContent(storage.db.query, document.id, 0, content.length - 1))).toEqual(bytes(content));
+    expect(bytes(await readSealedContent(storage.db.query, document.id, CHUNK_SIZE - 2, CHUNK_SIZE + 1))).toEqual(
       bytes(content.subarray(CHUNK_SIZE - 2, CHUNK_SIZE + 2)),
     );
-    expect(await storage.findSealedBySha256(sealed.sha256)).toEqual([sealed]);
+    expect(await findSealedBySha256(storage.db.query, sealed.sha256)).toEqual([sealed]);
     expect((await listAuditEvents(storage.db.query, document.id)).at(-1)).toEqual({ type: 'document.sealed', occurredAt: iso(4000), ip: null, userAgent: null });
     expect(await jobs.claimSealJob('w3', { now: at(999_999), ...LEASE })).toBeNull();
   });
@@ -183,20 +184,20 @@ describe.each(engines)('sealing storage on $name', (engine) => {
     const { document } = await completedDocument(storage, org);
     await jobs.claimSealJob('w1', { now: at(2000), ...LEASE });
     expect(await jobs.failSealJob('w1', document.id, { error: 'TSA down', retryAt: at(10_000), now: at(2500) })).toBe(true);
-    expect((await storage.getSealState(document.id)).job).toMatchObject({ status: 'pending', lastError: 'TSA down', runAt: iso(10_000) });
+    expect((await findSealState(storage.db.query, document.id)).job).toMatchObject({ status: 'pending', lastError: 'TSA down', runAt: iso(10_000) });
     expect(await jobs.nextSealJobDue()).toBe(iso(10_000));
     expect(await jobs.claimSealJob('w1', { now: at(9_999), ...LEASE })).toBeNull();
     await jobs.claimSealJob('w1', { now: at(10_000), ...LEASE });
     expect(await jobs.failSealJob('w1', document.id, { error: 'bad P12 password', retryAt: null, now: at(10_500) })).toBe(true);
-    expect((await storage.getSealState(document.id)).job).toMatchObject({ status: 'failed', attempts: 2, lastError: 'bad P12 password' });
-    expect(await storage.listSealJobs({ status: 'failed', limit: 10 })).toHaveLength(1);
+    expect((await findSealState(storage.db.query, document.id)).job).toMatchObject({ status: 'failed', attempts: 2, lastError: 'bad P12 password' });
+    expect(await listSealJobs(storage.db.query, { status: 'failed', limit: 10 })).toHaveLength(1);
     expect(await jobs.nextSealJobDue()).toBeNull();
 
-    expect(await storage.retrySealJob(document.id, at(20_000))).toBe(true);
-    expect((await storage.getSealState(document.id)).job).toMatchObject({ status: 'pending', attempts: 0, runAt: iso(20_000) });
-    expect(await storage.retrySealJob(newId('doc'), at(20_000))).toBe(false);
+    expect(await retrySealJob(storage.db.query, document.id, at(20_000))).toBe(true);
+    expect((await findSealState(storage.db.query, document.id)).job).toMatchObject({ status: 'pending', attempts: 0, runAt: iso(20_000) });
+    expect(await retrySealJob(storage.db.query, newId('doc'), at(20_000))).toBe(false);
     await jobs.claimSealJob('w1', { now: at(20_000), ...LEASE });
-    expect(await storage.retrySealJob(document.id, at(20_001))).toBe(false); // running: not retried under its worker
+    expect(await retrySealJob(storage.db.query, document.id, at(20_001))).toBe(false); // running: not retried under its worker
   });
 
   it('takes due jobs fairly: of the organization with the fewest seals running, then the longest due', async () => {
@@ -236,7 +237,7 @@ describe.each(engines)('sealing storage on $name', (engine) => {
     const { document } = await completedDocument(storage, org);
     await jobs.claimSealJob('w1', { now: at(2000), leaseMs: 1000 });
     expect(await jobs.renewSealLease('w1', document.id, at(10_000))).toBe(true);
-    expect((await storage.getSealState(document.id)).job).toMatchObject({ leaseOwner: 'w1', leaseUntil: iso(10_000) });
+    expect((await findSealState(storage.db.query, document.id)).job).toMatchObject({ leaseOwner: 'w1', leaseUntil: iso(10_000) });
     expect(await jobs.claimSealJob('w2', { now: at(5000), ...LEASE })).toBeNull();
     expect(await jobs.renewSealLease('w2', document.id, at(20_000))).toBe(false);
     expect(await jobs.claimSealJob('w2', { now: at(10_001), ...LEASE })).toMatchObject({ leaseOwner: 'w2', attempts: 2 });

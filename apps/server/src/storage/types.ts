@@ -168,7 +168,7 @@ export interface SealJob {
   updatedAt: IsoTime;
 }
 
-/** A sealed PDF's record; its bytes are read with `readSealedContent`. */
+/** A sealed PDF's record; its bytes are read with `readSealedContent` (`queries/seals.ts`). */
 export interface SealedDocument {
   documentId: string;
   submissionId: string;
@@ -301,41 +301,4 @@ export interface Storage {
   /** Creates or upgrades the schema; safe to run on every start and from several instances at once. */
   migrate(): Promise<void>;
   close(): Promise<void>;
-
-  /** Makes a failed (or pending) job due now with a fresh count of attempts; false when there is no such job. */
-  retrySealJob(documentId: string, now: Date): Promise<boolean>;
-  /** Jobs newest first, optionally of one status. */
-  listSealJobs(options: { status?: SealJobStatus; limit: number }): Promise<SealJob[]>;
-  /** A document's seal job and sealed file, each null when absent. */
-  getSealState(documentId: string): Promise<SealState>;
-  /** Sealed files with this SHA-256 (normally one). */
-  findSealedBySha256(sha256: string): Promise<SealedDocument[]>;
-  /** Bytes `start` to `end` inclusive of a document's sealed file (the caller checks the bounds). */
-  readSealedContent(documentId: string, start: number, end: number): Promise<Uint8Array>;
-
-  /** Registers an endpoint and its subscriptions; false (nothing written) when its organization has `maxEndpoints`. */
-  createWebhookEndpoint(endpoint: WebhookEndpointRecord, options: { maxEndpoints: number }): Promise<boolean>;
-  /** The organization's endpoints, newest first by (createdAt, id); strictly after `after` when given. */
-  listWebhookEndpoints(organizationId: string, options: { limit: number; after?: WebhookCursor }): Promise<WebhookEndpointRecord[]>;
-  getWebhookEndpoint(organizationId: string, id: string): Promise<WebhookEndpointRecord | null>;
-  /** Applies `changes` (and replaces the subscriptions when `events` is given); null when there is no such endpoint. */
-  updateWebhookEndpoint(organizationId: string, id: string, changes: WebhookEndpointChanges): Promise<WebhookEndpointRecord | null>;
-  /** Deletes an endpoint with its subscriptions and deliveries; null when there is none. */
-  deleteWebhookEndpoint(organizationId: string, id: string): Promise<WebhookEndpointRecord | null>;
-  /** Enqueues `event` to this one endpoint, whatever it subscribes to (`webhook.test`); the delivery. */
-  enqueueWebhookEventTo(endpointId: string, event: NewWebhookEvent): Promise<WebhookDeliveryRecord>;
-  /**
-   * Turns up to `limit` enqueued events, oldest first, into one pending delivery per endpoint enabled, subscribed to
-   * the type and registered when the event happened; resolves with how many events it handled.
-   */
-  fanOutWebhookEvents(options: { limit: number }): Promise<number>;
-  /** An endpoint's deliveries, newest first by (createdAt, id). */
-  listWebhookDeliveries(endpointId: string, options: { limit: number; after?: WebhookCursor }): Promise<WebhookDeliveryRecord[]>;
-  /** Makes a delivery due now with a fresh count of attempts (whatever its status); null when there is none. */
-  retryWebhookDelivery(endpointId: string, deliveryId: string, now: IsoTime): Promise<WebhookDeliveryRecord | null>;
-  /** Calls `listener` after a commit that enqueued events or deliveries (in this process); returns the unsubscribe. */
-  onWebhookEvents(listener: () => void): () => void;
-  /** A feature's commit enqueued `count` webhook events: the listeners hear of it (none for 0). */
-  webhookEventsEnqueued(count: number): void;
-
 }

@@ -21,6 +21,7 @@ import { findOrganizationBySlug } from './queries/organizations.js';
 import { findSignerStates } from './queries/signers.js';
 import { findSubmissionForDocument } from './queries/submissions.js';
 import { recordSubmission } from '../submissions/record-submission.js';
+import { findSealState } from './queries/seals.js';
 
 /*
  * `fixtures/release-store.json` is a store made by the release before the storage layer was one implementation
@@ -208,7 +209,7 @@ describe.each(engines)('$name: a store made by the release', ({ name }) => {
       expect(await findSubmissionForDocument(storage.db.query, reads.submission.documentId)).toEqual({ ...reads.submission, signerId: IMPLICIT_SIGNER.id });
       // Sealing came after the release: its completed document gets a pending seal job, and every document the
       // events its rows tell (created; submitted, with the signer's address and browser).
-      const sealState = await storage.getSealState(reads.submission.documentId);
+      const sealState = await findSealState(storage.db.query, reads.submission.documentId);
       expect(sealState).toMatchObject({ job: { status: 'pending', submissionId: reads.submission.id, attempts: 0 }, sealed: null });
       expect(await listAuditEvents(storage.db.query, reads.submission.documentId)).toEqual([
         { type: 'document.created', occurredAt: reads.documents.find((d) => d.id === reads.submission.documentId)!.createdAt, ip: null, userAgent: null },

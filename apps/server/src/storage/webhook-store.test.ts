@@ -8,6 +8,9 @@ import { recordDocumentOpened } from '../documents/opening.js';
 import { ensureOrganization } from './queries/organizations.js';
 import { recordSubmission } from '../submissions/record-submission.js';
 import { claimWebhookDeliveries, finishWebhookDelivery, nextWebhookDeliveryDue } from '../webhooks/delivery-queue.js';
+import { enqueueWebhookEventTo, fanOutWebhookEvents, listWebhookDeliveries, retryWebhookDelivery } from './queries/webhook-deliveries.js';
+import { createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookEndpoints, updateWebhookEndpoint } from './queries/webhook-endpoints.js';
+import { onWebhookEvents } from '../webhooks/wake.js';
 
 const engines = await storageEngines();
 
@@ -89,12 +92,12 @@ describe.each(engines)('webhook storage on $name', (engine) => {
 
   it('enqueues each event in the transaction of its change, to the enabled endpoints subscribed to it, and tells listeners', async () => {
     let told = 0;
-    storage.onWebhookEvents(() => told++);
+    onWebhookEvents(storage.db, () => told++);
     const all = endpoint(org);
     const sealedOnly = endpoint(org, ['document.sealed']);
     const off = { ...endpoint(org), enabled: false };
     const other = endpoint(await ensureOrganization(storage.db.query, 'other', 'Other'));
-    for (const record of [all, sealedOnly, off, other]) await storage.createWebhookEndpoint(record, { maxEndpoints: 20 });
+    for (const record of [all, sealedOnly, off, other]) await createWebhookEndpoint(storage.db, record, { maxEndpoints: 20 });
 
     const document = await newDocument(storage, org, 0);
     await recordDocumentOpened(storage, document.id, { occurredAt: iso(10) });
@@ -102,24 +105,24 @@ describe.each(engines)('webhook storage on $name', (engine) => {
     await recordSubmission(storage, submissionOf(document.id, org.id, 30));
     expect(told).toBe(3);
     // One event row each, fanned out apart from the change: to the endpoints enabled and subscribed.
-    expect(await storage.listWebhookDeliveries(all.id, { limit: 10 })).toEqual([]);
-    expect(await storage.fanOutWebhookEvents({ limit: 100 })).toBe(3);
-    expect(await storage.fanOutWebhookEvents({ limit: 100 })).toBe(0);
+    expect(await listWebhookDeliveries(storage.db.query, all.id, { limit: 10 })).toEqual([]);
+    expect(await fanOutWebhookEvents(storage.db, { limit: 100 })).toBe(3);
+    expect(await fanOutWebhookEvents(storage.db, { limit: 100 })).toBe(0);
 
-    const deliveries = await storage.listWebhookDeliveries(all.id, { limit: 10 });
+    const deliveries = await listWebhookDeliveries(storage.db.query, all.id, { limit: 10 });
     expect(deliveries.map((d) => d.eventType).sort()).toEqual(['document.completed', 'document.created', 'document.viewed']);
     expect(deliveries.every((d) => d.status === 'pending' && d.attempts === 0 && d.documentId === document.id)).toBe(true);
-    for (const quiet of [sealedOnly, off, other]) expect(await storage.listWebhookDeliveries(quiet.id, { limit: 10 })).toEqual([]);
+    for (const quiet of [sealedOnly, off, other]) expect(await listWebhookDeliveries(storage.db.query, quiet.id, { limit: 10 })).toEqual([]);
   });
 
   it("a document's events to one endpoint are taken one at a time, in order, unless an earlier one failed", async () => {
     const hook = endpoint(org);
-    await storage.createWebhookEndpoint(hook, { maxEndpoints: 20 });
+    await createWebhookEndpoint(storage.db, hook, { maxEndpoints: 20 });
     const document = await newDocument(storage, org, 0);
     await recordDocumentOpened(storage, document.id, { occurredAt: iso(10) });
     await recordSubmission(storage, submissionOf(document.id, org.id, 20));
     const second = await newDocument(storage, org, 30);
-    await storage.fanOutWebhookEvents({ limit: 100 });
+    await fanOutWebhookEvents(storage.db, { limit: 100 });
 
     // The first event of each document; the later ones wait.
     const first = await claimWebhookDeliveries(storage.db, 'w1', LATER);
@@ -150,24 +153,24 @@ describe.each(engines)('webhook storage on $name', (engine) => {
 
   it('a lease that ran out is taken over, and the late finisher records nothing', async () => {
     const hook = endpoint(org);
-    await storage.createWebhookEndpoint(hook, { maxEndpoints: 20 });
+    await createWebhookEndpoint(storage.db, hook, { maxEndpoints: 20 });
     await newDocument(storage, org, 0);
-    await storage.fanOutWebhookEvents({ limit: 100 });
+    await fanOutWebhookEvents(storage.db, { limit: 100 });
     const [taken] = await claimWebhookDeliveries(storage.db, 'w1', { ...LATER, leaseMs: 1000 });
     expect(await claimWebhookDeliveries(storage.db, 'w2', { ...LATER, now: new Date(LATER.now.getTime() + 500) })).toEqual([]);
     const [again] = await claimWebhookDeliveries(storage.db, 'w2', { ...LATER, now: new Date(LATER.now.getTime() + 1500) });
     expect(again).toMatchObject({ id: taken!.id, eventId: taken!.eventId, attempts: 2 });
     expect(await finishWebhookDelivery(storage.db, 'w1', taken!.id, succeeded())).toBe(false);
     expect(await finishWebhookDelivery(storage.db, 'w2', taken!.id, succeeded())).toBe(true);
-    const [delivery] = await storage.listWebhookDeliveries(hook.id, { limit: 1 });
+    const [delivery] = await listWebhookDeliveries(storage.db.query, hook.id, { limit: 1 });
     expect(delivery).toMatchObject({ status: 'succeeded', attempts: 2, lastStatusCode: 204, deliveredAt: iso(0) });
   });
 
   it('two claimers at once never take the same delivery', async () => {
     const hook = endpoint(org);
-    await storage.createWebhookEndpoint(hook, { maxEndpoints: 20 });
+    await createWebhookEndpoint(storage.db, hook, { maxEndpoints: 20 });
     for (let i = 0; i < 30; i++) await newDocument(storage, org, i);
-    await storage.fanOutWebhookEvents({ limit: 100 });
+    await fanOutWebhookEvents(storage.db, { limit: 100 });
     const claims = await Promise.all(['a', 'b', 'c'].map((owner) => claimWebhookDeliveries(storage.db, owner, { ...LATER, limit: 12 })));
     const ids = claims.flat().map((d) => d.id);
     expect(new Set(ids).size).toBe(ids.length);
@@ -177,12 +180,12 @@ describe.each(engines)('webhook storage on $name', (engine) => {
   it('updates, lists newest first, deletes with its deliveries', async () => {
     const older = endpoint(org);
     const newer = { ...endpoint(org), createdAt: iso(5), updatedAt: iso(5) };
-    await storage.createWebhookEndpoint(older, { maxEndpoints: 20 });
-    await storage.createWebhookEndpoint(newer, { maxEndpoints: 20 });
-    expect((await storage.listWebhookEndpoints(org.id, { limit: 10 })).map((e) => e.id)).toEqual([newer.id, older.id]);
-    expect((await storage.listWebhookEndpoints(org.id, { limit: 10, after: newer })).map((e) => e.id)).toEqual([older.id]);
+    await createWebhookEndpoint(storage.db, older, { maxEndpoints: 20 });
+    await createWebhookEndpoint(storage.db, newer, { maxEndpoints: 20 });
+    expect((await listWebhookEndpoints(storage.db.query, org.id, { limit: 10 })).map((e) => e.id)).toEqual([newer.id, older.id]);
+    expect((await listWebhookEndpoints(storage.db.query, org.id, { limit: 10, after: newer })).map((e) => e.id)).toEqual([older.id]);
 
-    const changed = await storage.updateWebhookEndpoint(org.id, older.id, {
+    const changed = await updateWebhookEndpoint(storage.db, org.id, older.id, {
       events: ['document.sealed', 'document.created'],
       enabled: false,
       disabledReason: 'answered 410 Gone',
@@ -190,23 +193,23 @@ describe.each(engines)('webhook storage on $name', (engine) => {
       updatedAt: iso(9),
     });
     expect(changed).toMatchObject({ events: ['document.created', 'document.sealed'], enabled: false, disabledReason: 'answered 410 Gone', description: 'renamed', updatedAt: iso(9) });
-    expect(await storage.updateWebhookEndpoint('org_nope', older.id, { enabled: true, updatedAt: iso(10) })).toBeNull();
+    expect(await updateWebhookEndpoint(storage.db, 'org_nope', older.id, { enabled: true, updatedAt: iso(10) })).toBeNull();
 
     // Registered at 5, it gets what happens from then on.
     await newDocument(storage, org, 3);
     await newDocument(storage, org, 10);
-    await storage.fanOutWebhookEvents({ limit: 100 });
-    expect(await storage.listWebhookDeliveries(newer.id, { limit: 10 })).toHaveLength(1);
-    expect((await storage.deleteWebhookEndpoint(org.id, newer.id))?.id).toBe(newer.id);
-    expect(await storage.getWebhookEndpoint(org.id, newer.id)).toBeNull();
-    expect(await storage.listWebhookDeliveries(newer.id, { limit: 10 })).toEqual([]);
-    expect(await storage.deleteWebhookEndpoint(org.id, newer.id)).toBeNull();
+    await fanOutWebhookEvents(storage.db, { limit: 100 });
+    expect(await listWebhookDeliveries(storage.db.query, newer.id, { limit: 10 })).toHaveLength(1);
+    expect((await deleteWebhookEndpoint(storage.db, org.id, newer.id))?.id).toBe(newer.id);
+    expect(await getWebhookEndpoint(storage.db.query, org.id, newer.id)).toBeNull();
+    expect(await listWebhookDeliveries(storage.db.query, newer.id, { limit: 10 })).toEqual([]);
+    expect(await deleteWebhookEndpoint(storage.db, org.id, newer.id)).toBeNull();
   });
 
   it('a retried delivery is due now with a fresh count; one being sent is left to its attempt', async () => {
     const hook = endpoint(org);
-    await storage.createWebhookEndpoint(hook, { maxEndpoints: 20 });
-    const queued = await storage.enqueueWebhookEventTo(hook.id, {
+    await createWebhookEndpoint(storage.db, hook, { maxEndpoints: 20 });
+    const queued = await enqueueWebhookEventTo(storage.db, hook.id, {
       type: 'webhook.test',
       organizationId: org.id,
       documentId: null,
@@ -215,10 +218,10 @@ describe.each(engines)('webhook storage on $name', (engine) => {
     });
     expect(queued).toMatchObject({ status: 'pending', eventType: 'webhook.test', documentId: null, webhookId: hook.id });
     const [taken] = await claimWebhookDeliveries(storage.db, 'w1', LATER);
-    expect((await storage.retryWebhookDelivery(hook.id, taken!.id, iso(1)))?.status).toBe('sending');
+    expect((await retryWebhookDelivery(storage.db, hook.id, taken!.id, iso(1)))?.status).toBe('sending');
     await finishWebhookDelivery(storage.db, 'w1', taken!.id, { ...succeeded(), status: 'failed', statusCode: 500, error: 'HTTP 500' });
-    const retried = await storage.retryWebhookDelivery(hook.id, taken!.id, iso(2));
+    const retried = await retryWebhookDelivery(storage.db, hook.id, taken!.id, iso(2));
     expect(retried).toMatchObject({ status: 'pending', attempts: 0, nextAttemptAt: iso(2), lastStatusCode: 500 });
-    expect(await storage.retryWebhookDelivery(hook.id, 'dlv_nope', iso(3))).toBeNull();
+    expect(await retryWebhookDelivery(storage.db, hook.id, 'dlv_nope', iso(3))).toBeNull();
   });
 });

@@ -12,6 +12,7 @@ import { SEAL_IMAGE_LIMITS } from './decode-image.js';
 import { dataUrlOf, pngDataUrl } from '../../test/submissions/test-png.js';
 import { findDocument } from '../storage/queries/documents.js';
 import { findSubmissionForDocument, findSubmissionOfSigner } from '../storage/queries/submissions.js';
+import { findSealState } from '../storage/queries/seals.js';
 
 /** An image field over the whole of page 1: the seal draws whatever it holds as large as a page. */
 const FULL_PAGE_PHOTO: FieldDefinition = { id: 'photo', type: 'image', page: 1, x: 0, y: 0, width: 1, height: 1, required: false, editable: true, label: 'Photo' };
@@ -93,7 +94,7 @@ describe.each(engines)('images decoded at submit, on $name', (engine) => {
     }
 
     expect(await t.sealDue()).toBe(1);
-    const { job, sealed } = await t.storage.getSealState(document.id);
+    const { job, sealed } = await findSealState(t.storage.db.query, document.id);
     expect(job).toMatchObject({ status: 'sealed', attempts: 1, lastError: null });
     expect(sealed?.fileSize).toBeGreaterThan(0);
     // The seal's own time in the PDF pool, as its log line gives it.

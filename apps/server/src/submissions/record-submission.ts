@@ -3,10 +3,11 @@ import { recordAuditEvent } from '../storage/queries/audit.js';
 import { lockDocument, updateDocumentProgress } from '../storage/queries/documents.js';
 import { findSignerStates, markSignerCompleted } from '../storage/queries/signers.js';
 import { findSubmissionOfSigner, insertSubmission } from '../storage/queries/submissions.js';
-import { enqueueSealJob } from '../storage/sealing-store.js';
+import { enqueueSealJob } from '../storage/queries/seals.js';
 import type { Queryable } from '../storage/sql-database.js';
 import type { DocumentRecord, IdempotencyScope, SignerState, Storage, StoredSubmission } from '../storage/types.js';
-import { enqueueWebhookEvent } from '../storage/webhook-store.js';
+import { enqueueWebhookEvent } from '../storage/queries/webhook-deliveries.js';
+import { webhookEventsEnqueued } from '../webhooks/wake.js';
 
 /** What `recordSubmission` did: stored this submission, or found the signer's own earlier one. */
 export type RecordSubmissionOutcome =
@@ -40,7 +41,7 @@ export async function recordSubmission(
 ): Promise<RecordSubmissionOutcome> {
   const { outcome, enqueued } = await storage.db.groupCommit((tx) => submitInTransaction(tx, submission, idempotency));
   if (outcome === 'created') {
-    storage.webhookEventsEnqueued(enqueued);
+    webhookEventsEnqueued(storage.db, enqueued);
     return { created: true, submission };
   }
   if (outcome === 'document-declined') throw new DocumentDeclinedError(submission.documentId);
@@ -70,7 +71,7 @@ async function submitInTransaction(
   await markSignerCompleted(tx.query, documentId, signerId, submission.id, receivedAt);
   const states: Progress[] = document.signers.length > 1 ? await findSignerStates(tx.query, documentId) : [{ signerId, submissionId: submission.id }];
   const remaining = states.filter((state) => state.submissionId === null).length;
-  let enqueued = document.implicitSigner ? 0 : await enqueueWebhookEvent(tx, signerCompletedEvent(document, submission, remaining));
+  let enqueued = document.implicitSigner ? 0 : await enqueueWebhookEvent(tx.query, signerCompletedEvent(document, submission, remaining));
   await updateDocumentProgress(tx.query, documentId, receivedAt, remaining === 0);
   if (remaining === 0) {
     // The audit event and the seal job commit with the submission, or not at all (the outbox).
@@ -80,8 +81,8 @@ async function submitInTransaction(
       ip: submission.clientIp,
       userAgent: submission.userAgent,
     });
-    await enqueueSealJob(tx, documentId, submission.id, receivedAt);
-    enqueued += await enqueueWebhookEvent(tx, documentCompletedEvent(document, submission, states));
+    await enqueueSealJob(tx.query, documentId, submission.id, receivedAt);
+    enqueued += await enqueueWebhookEvent(tx.query, documentCompletedEvent(document, submission, states));
   }
   if (idempotency) await completeIdempotencyKey(tx.query, idempotency, 201, JSON.stringify(submission.result));
   return { outcome: 'created', enqueued };

@@ -3,6 +3,8 @@ import type { WebhooksConfig } from '../config.js';
 import type { JobKind } from '../jobs/types.js';
 import type { Logger } from '../logger.js';
 import type { SecretBox } from '../secret-box.js';
+import { fanOutWebhookEvents } from '../storage/queries/webhook-deliveries.js';
+import { updateWebhookEndpoint } from '../storage/queries/webhook-endpoints.js';
 import type { ClaimedWebhookDelivery, Storage } from '../storage/types.js';
 import { deliveryQueue, type DeliveryAttempt } from './delivery-queue.js';
 import { WEBHOOK_JITTER } from './schedule.js';
@@ -67,7 +69,7 @@ export function deliveryKind(options: DeliveryKindOptions): JobKind<ClaimedWebho
       ...(options.busy ? { busy: options.busy, busyBatch: BUSY_BATCH, busyPauseMs: BUSY_PAUSE_MS } : {}),
     },
     // Events first: each becomes a delivery per subscribed endpoint, which the claim may take at once.
-    prepare: (_db, busy) => storage.fanOutWebhookEvents({ limit: busy ? BUSY_FAN_OUT : CLAIM_BATCH }),
+    prepare: (db, busy) => fanOutWebhookEvents(db, { limit: busy ? BUSY_FAN_OUT : CLAIM_BATCH }),
     async handler(delivery, { now, logger }) {
       const attempt = await sender.send({
         url: delivery.url,
@@ -111,7 +113,7 @@ function signingSecrets(secrets: SecretBox, delivery: ClaimedWebhookDelivery, no
 
 /** A 410 Gone: the endpoint is turned off, with the reason. */
 async function disable(storage: Storage, delivery: ClaimedWebhookDelivery, at: string, logger: Logger): Promise<void> {
-  await storage.updateWebhookEndpoint(delivery.organizationId, delivery.webhookId, {
+  await updateWebhookEndpoint(storage.db, delivery.organizationId, delivery.webhookId, {
     enabled: false,
     disabledReason: `answered 410 Gone at ${at}`,
     updatedAt: at,

@@ -5,7 +5,7 @@ import { toMillis } from '../storage/schema.js';
 import type { Queryable, SqlDatabase } from '../storage/sql-database.js';
 import type { Tables } from '../storage/tables.js';
 import type { ClaimedWebhookDelivery, IsoTime, WebhookAttemptOutcome, WebhookDeliveryStatus } from '../storage/types.js';
-import { CLAIMED_SELECT, toClaimed, type ClaimedRow } from '../storage/webhook-rows.js';
+import { CLAIMED_SELECT, toClaimed } from '../storage/queries/webhook-deliveries.js';
 
 /*
  * The webhook kind's queue: `webhook_deliveries`, one row per event and endpoint, which is also the delivery history
@@ -97,7 +97,7 @@ export async function claimWebhookDeliveries(
       .where('d.id', 'in', ids)
       .orderBy('d.occurred_at')
       .execute();
-    return rows.map((row) => toClaimed(row as ClaimedRow));
+    return rows.map(toClaimed);
   });
 }
 

@@ -1,5 +1,6 @@
 import { WEBHOOK_SECRET_OVERLAP_HOURS, type WebhookEventType } from '@signet/contract';
 import { newId } from '../ids.js';
+import { createWebhookEndpoint, updateWebhookEndpoint } from '../storage/queries/webhook-endpoints.js';
 import type { Storage, WebhookEndpointRecord } from '../storage/types.js';
 import { webhookSecrets } from './secrets.js';
 import { newWebhookSecret } from './signature.js';
@@ -54,7 +55,7 @@ export async function registerWebhook(
     createdAt: now,
     updatedAt: now,
   };
-  const created = await management.storage.createWebhookEndpoint(endpoint, { maxEndpoints: management.maxEndpoints });
+  const created = await createWebhookEndpoint(management.storage.db, endpoint, { maxEndpoints: management.maxEndpoints });
   if (!created) throw new WebhookLimitReached(management.maxEndpoints);
   return { endpoint, secret };
 }
@@ -71,7 +72,7 @@ export async function rotateWebhookSecret(
   const now = Date.now();
   const secret = newWebhookSecret();
   const previousSecretExpiresAt = new Date(now + OVERLAP_MS).toISOString();
-  const rotated = await management.storage.updateWebhookEndpoint(endpoint.organizationId, endpoint.id, {
+  const rotated = await updateWebhookEndpoint(management.storage.db, endpoint.organizationId, endpoint.id, {
     secret: webhookSecrets(management.secret).seal(Buffer.from(secret, 'utf8')),
     previousSecret: endpoint.secret,
     previousSecretExpiresAt,

@@ -7,6 +7,7 @@ import type { Storage } from '../storage/types.js';
 import { registerWebhook } from './manage.js';
 import { startReceiver, type Received } from '../../test/webhooks/test-receiver.js';
 import { ensureOrganization } from '../storage/queries/organizations.js';
+import { enqueueWebhookEventTo, listWebhookDeliveries } from '../storage/queries/webhook-deliveries.js';
 
 /*
  * At least once, across kill -9 and across instances: the real `signet serve` in child processes, on a store of each
@@ -66,7 +67,7 @@ describe.concurrent('webhook deliveries across kill -9 and instances', () => {
     try {
       const { org, endpoint } = await endpointTo(storage, receiver.url);
       for (let i = 0; i < PENDING; i++) {
-        await storage.enqueueWebhookEventTo(endpoint.id, {
+        await enqueueWebhookEventTo(storage.db, endpoint.id, {
           type: 'webhook.test',
           organizationId: org.id,
           documentId: null,
@@ -84,8 +85,8 @@ describe.concurrent('webhook deliveries across kill -9 and instances', () => {
       const second = await startSignet('serve', serverEnv(store.databaseUrl));
       servers.push(second);
       await until(() => countById(receiver.received).size === PENDING, `all ${PENDING} delivered`);
-      const deliveries = await storage.listWebhookDeliveries(endpoint.id, { limit: 1000 });
-      await until(async () => (await storage.listWebhookDeliveries(endpoint.id, { limit: 1000 })).every((d) => d.status === 'succeeded'), 'all succeeded');
+      const deliveries = await listWebhookDeliveries(storage.db.query, endpoint.id, { limit: 1000 });
+      await until(async () => (await listWebhookDeliveries(storage.db.query, endpoint.id, { limit: 1000 })).every((d) => d.status === 'succeeded'), 'all succeeded');
       expect(deliveries).toHaveLength(PENDING);
 
       const counts = countById(receiver.received);

@@ -8,6 +8,9 @@ import { webhookSecrets } from './secrets.js';
 import { createWebhookSender, type WebhookSender } from './send.js';
 import { startReceiver, type Receiver } from '../../test/webhooks/test-receiver.js';
 import { findSubmissionForDocument } from '../storage/queries/submissions.js';
+import { findSealState } from '../storage/queries/seals.js';
+import { getWebhookEndpoint } from '../storage/queries/webhook-endpoints.js';
+import { onWebhookEvents } from './wake.js';
 
 /*
  * Webhooks through the real app, the real storage engines and a real dispatcher, to real HTTP receivers on loopback.
@@ -49,7 +52,7 @@ describe.each(engines)('webhooks on $name', (engine) => {
         config: { pollMs: 50, leaseMs: 10_000, concurrency: 8, retryScheduleMs: options.schedule ?? [0, 100, 200, 400] },
       }),
     );
-    t.storage.onWebhookEvents(() => dispatcher.wake('webhook'));
+    onWebhookEvents(t.storage.db, () => dispatcher.wake('webhook'));
     dispatcher.start();
     running.push({ dispatcher, sender });
     return { dispatcher, logs };
@@ -122,7 +125,7 @@ describe.each(engines)('webhooks on $name', (engine) => {
     const [, viewed, completed, sealed] = events;
     expect(viewed!.data).toMatchObject({ documentId: document.id });
     expect(completed!.data).toEqual({ documentId: document.id, submissionId, submittedAt: expect.any(String), checksum });
-    const { sealed: stored } = await t.storage.getSealState(document.id);
+    const { sealed: stored } = await findSealState(t.storage.db.query, document.id);
     expect(sealed!.data).toMatchObject({ documentId: document.id, submissionId, sha256: stored!.sha256 });
     expect((sealed!.data as { signedDocumentUrl: string }).signedDocumentUrl).toMatch(new RegExp(`/documents/${document.id}/signed\\.pdf$`));
 
@@ -236,7 +239,7 @@ describe.each(engines)('webhooks on $name', (engine) => {
 
   it('the secret is kept encrypted and never logged', async () => {
     const hook = await register('http://127.0.0.1:9/hook');
-    const stored = await t.storage.getWebhookEndpoint(t.org.id, hook.id);
+    const stored = await getWebhookEndpoint(t.storage.db.query, t.org.id, hook.id);
     expect(Buffer.from(stored!.secret).toString('latin1')).not.toContain(hook.secret.slice(6, 20));
     const listed = await call(t, 'GET', '/webhooks', { key: sk });
     expect(JSON.stringify(await listed.json())).not.toContain('whsec_');

@@ -24,6 +24,8 @@ import { revokeApiKey } from '../../src/storage/queries/api-keys.js';
 import { findDocument } from '../../src/storage/queries/documents.js';
 import { ensureOrganization } from '../../src/storage/queries/organizations.js';
 import { recordSubmission } from '../../src/submissions/record-submission.js';
+import { findSealState, readSealedContent } from '../../src/storage/queries/seals.js';
+import { updateWebhookEndpoint } from '../../src/storage/queries/webhook-endpoints.js';
 
 /** Documents kept pending at once; a completed one is replaced, so the checks before acceptance stay reachable. */
 const PENDING_DOCUMENTS = 6;
@@ -144,10 +146,10 @@ async function readTargets(store: FuzzStore, pdf: SamplePdf, keyId: string, fore
   const document = await pendingDocument(storage, pdf, organizationId);
   await submitted(storage, document, keyId);
   while (await worker.runOnce('seal'));
-  const { sealed } = await storage.getSealState(document.id);
-  if (!sealed) throw new Error(`the fuzz's sealed document was not sealed: ${JSON.stringify(await storage.getSealState(document.id))}`);
+  const { sealed } = await findSealState(storage.db.query, document.id);
+  if (!sealed) throw new Error(`the fuzz's sealed document was not sealed: ${JSON.stringify(await findSealState(storage.db.query, document.id))}`);
   // A plain copy: storage may answer with a Buffer, whose `slice` is a view that a mutation would write through.
-  const sealedPdf = new Uint8Array(await storage.readSealedContent(document.id, 0, sealed.fileSize - 1));
+  const sealedPdf = new Uint8Array(await readSealedContent(storage.db.query, document.id, 0, sealed.fileSize - 1));
 
   const failed = await pendingDocument(storage, pdf, organizationId);
   await submitted(storage, failed, keyId);
@@ -227,7 +229,7 @@ async function writeTargets(store: FuzzStore, pdf: SamplePdf, pkId: string, othe
   const webhook = async (owner: string) =>
     (await registerWebhook(management, { organizationId: owner, url: PUBLIC_WEBHOOK_URL, events: ['document.sealed'] })).endpoint.id;
   const disabled = await webhook(organizationId);
-  await storage.updateWebhookEndpoint(organizationId, disabled, { enabled: false, disabledReason: 'the endpoint answered 410 Gone', updatedAt: at });
+  await updateWebhookEndpoint(storage.db, organizationId, disabled, { enabled: false, disabledReason: 'the endpoint answered 410 Gone', updatedAt: at });
   return {
     documents,
     declined: declined.id,

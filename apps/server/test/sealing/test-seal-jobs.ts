@@ -22,6 +22,7 @@ import { buildPayload } from '../support/harness.js';
 import { withPdfFile } from './render/test-poppler.js';
 import { listAuditEvents } from '../../src/storage/queries/audit.js';
 import { ensureOrganization } from '../../src/storage/queries/organizations.js';
+import { findSealState, listSealJobs, readSealedContent } from '../../src/storage/queries/seals.js';
 
 const run = promisify(execFile);
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
@@ -168,7 +169,7 @@ export async function submitAll(url: string, pk: string, submissions: ClientSubm
 /**
  * Polls `check` every 100 ms until it returns a value other than `undefined`; after `timeoutMs` rejects, saying what
  * `seen` saw last. A bound on a wait for a state, not a timed assertion.
- * @example const { sealed } = await until(() => storage.getSealState(id).then((s) => s.sealed ? s : undefined), 'sealed');
+ * @example const { sealed } = await until(() => findSealState(storage.db.query, id).then((s) => s.sealed ? s : undefined), 'sealed');
  */
 export async function until<T>(
   check: () => Promise<T | undefined>,
@@ -199,7 +200,7 @@ export function untilSealed(storage: Storage, count: number, timeoutMs: number):
 /** Jobs by status, of every job in the store. */
 export async function jobsByStatus(storage: Storage): Promise<Record<string, SealJob[]>> {
   const byStatus: Record<string, SealJob[]> = {};
-  for (const job of await storage.listSealJobs({ limit: 10_000 })) (byStatus[job.status] ??= []).push(job);
+  for (const job of await listSealJobs(storage.db.query, { limit: 10_000 })) (byStatus[job.status] ??= []).push(job);
   return byStatus;
 }
 
@@ -216,9 +217,9 @@ export interface SealRecord {
 }
 
 export async function sealRecord(storage: Storage, documentId: string): Promise<SealRecord> {
-  const { job, sealed } = await storage.getSealState(documentId);
+  const { job, sealed } = await findSealState(storage.db.query, documentId);
   const events = await listAuditEvents(storage.db.query, documentId);
-  const content = sealed ? await storage.readSealedContent(documentId, 0, sealed.fileSize - 1) : null;
+  const content = sealed ? await readSealedContent(storage.db.query, documentId, 0, sealed.fileSize - 1) : null;
   return {
     job,
     sealed,

@@ -216,10 +216,11 @@ const holdSeal: BrowserCommand<[documentId: string]> = async (_context, document
  */
 const seal: BrowserCommand<[documentId: string]> = async (_context, documentId) => {
   const { test } = await server();
+  const { findSealState } = await testing();
   // A job put off after a failure would never come due within a test: say so rather than spin.
   const deadline = Date.now() + 45_000;
   while (Date.now() < deadline) {
-    const state = await test.storage.getSealState(documentId);
+    const state = await findSealState(test.storage.db.query, documentId);
     if (state.sealed) {
       shared.sealHeld.delete(documentId);
       return state.sealed.sha256;
@@ -229,7 +230,7 @@ const seal: BrowserCommand<[documentId: string]> = async (_context, documentId) 
     // Another test file's seal may hold this job's lease: run what is due, then look again.
     if ((await test.sealDue()) === 0) await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`${documentId} was not sealed: ${JSON.stringify((await test.storage.getSealState(documentId)).job)}`);
+  throw new Error(`${documentId} was not sealed: ${JSON.stringify((await findSealState(test.storage.db.query, documentId)).job)}`);
 };
 
 /** `response` (a JSON `SdkDocument`) without its `signedDocumentUrl`. */
