@@ -31,7 +31,9 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   fullyParallel: true,
   workers: 2,
-  retries: 0,
+  // One retry in CI: a flow that fails once under the load of a two-core run and then passes is reported as flaky
+  // by name in the run's closing table (docs/decisions.md, "Continuous integration"); twice is a failure.
+  retries: process.env.CI ? 1 : 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: [['list'], ['html', { open: 'never', outputFolder: './playwright-report' }]],
   use: {

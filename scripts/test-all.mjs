@@ -24,10 +24,17 @@ const built = { SIGNET_DEMO_BUILT: '1', SIGNET_HOSTS_TARBALLS: packs };
  * have ended, whatever their outcome. Steps of one stage run one after another; stages run side by side.
  */
 const stages = {
-  // First the Node suites, beside the checks; the browser suites wait for them (see docs/decisions.md,
-  // "Continuous integration": on two cores, browser suites time out when they share the CPU with the Node suites).
+  // Two lanes, about one core each (docs/decisions.md, "Continuous integration"). The Node suites run on one Vitest
+  // worker, so the checks and the e2e flows run beside them; the Chromium suites follow the Node suites in their
+  // lane, Firefox and WebKit follow the e2e flows in the other: never more than one browser suite beside another.
   node: [
     { name: 'vitest (Node)', run: 'pnpm exec vitest run --project @signet/server --project @signet/contract --project @signet/api' },
+    {
+      name: 'vitest (Chromium)',
+      run: 'pnpm exec vitest run --project @signet/viewer --project "@signet/viewer (React 18)" --project @signet/embed',
+    },
+    // The benchmark still runs (its figures are not judged here).
+    { name: 'bench:viewer smoke', run: 'pnpm bench:viewer', env: { BENCH_SMOKE: '1' } },
   ],
   // Packing builds every package's dist/ (the embed script the e2e suites load included); the host apps install
   // those tarballs.
@@ -38,20 +45,10 @@ const stages = {
     { name: 'check:deps', run: 'pnpm check:deps' },
     { name: 'typecheck', run: 'pnpm typecheck' },
     { name: 'size', run: 'pnpm size' },
-    { name: 'e2e', run: 'pnpm test:e2e', env: built, after: ['vitest (Node)'] },
+    { name: 'e2e', run: 'pnpm test:e2e', env: built },
     { name: 'host apps', run: 'pnpm test:hosts', env: built },
     // Every phase of the server's benchmark still runs (its figures are not judged here).
     { name: 'bench:server smoke', run: 'pnpm bench:server', env: { BENCH_SMOKE: '1' } },
-  ],
-  // One browser engine at a time, beside the e2e stage.
-  browsers: [
-    {
-      name: 'vitest (Chromium)',
-      run: 'pnpm exec vitest run --project @signet/viewer --project "@signet/viewer (React 18)" --project @signet/embed',
-      after: ['vitest (Node)'],
-    },
-    // The benchmark still runs (its figures are not judged here).
-    { name: 'bench:viewer smoke', run: 'pnpm bench:viewer', env: { BENCH_SMOKE: '1' } },
     { name: 'firefox', run: 'pnpm test:firefox', env: built, needs: ['demo build', 'packs'] },
     { name: 'webkit', run: 'pnpm test:webkit', env: built, needs: ['demo build', 'packs'] },
   ],
@@ -92,6 +89,7 @@ function runStep(stage, step) {
 function countTests(text) {
   let passed = 0;
   let failed = 0;
+  let flaky = 0;
   for (const line of text.split('\n')) {
     const vitest = /^(\d+) passed, (\d+) failed(?:, \d+ skipped)?$/.exec(line.trim());
     if (vitest) {
@@ -103,8 +101,30 @@ function countTests(text) {
     if (playwrightPassed) passed += Number(playwrightPassed[1]);
     const playwrightFailed = /^\s*(\d+) failed$/.exec(line);
     if (playwrightFailed) failed += Number(playwrightFailed[1]);
+    // A Playwright test that failed and then passed on its retry (see e2e/playwright.config.ts).
+    const playwrightFlaky = /^\s*(\d+) flaky$/.exec(line);
+    if (playwrightFlaky) {
+      passed += Number(playwrightFlaky[1]);
+      flaky += Number(playwrightFlaky[1]);
+    }
   }
-  return { passed, failed };
+  return { passed, failed, flaky, names: failureNames(text) };
+}
+
+/**
+ * The names of the tests a log says failed (Vitest's `FAIL` and `×` lines, Playwright's numbered failures and
+ * retries), so that the closing table, the part of a CI log most often read, says which tests they were.
+ */
+function failureNames(text) {
+  const names = new Set();
+  for (const line of text.split('\n')) {
+    const vitest = /^\s*(?:FAIL|×)\s+(.+?)\s*(?:\d+ms)?$/.exec(line);
+    const playwright = /^\s+\d+\) (\S+\.spec\.ts:\d+:\d+ .+?)[\s─]*$/.exec(line);
+    const listed = /^\s+(?:\[[\w-]+\] › )?(tests\/\S+\.spec\.ts:\d+:\d+ › .+?)\s*$/.exec(line);
+    const name = vitest?.[1] ?? playwright?.[1] ?? listed?.[1];
+    if (name) names.add(name.length > 160 ? `${name.slice(0, 157)}...` : name);
+  }
+  return [...names];
 }
 
 const wanted = Object.entries(stages).filter(([stage]) => !only || only.includes(stage));
@@ -121,7 +141,7 @@ function start(name) {
         await Promise.all((step.after ?? []).filter((name) => wantedSteps.has(name)).map(start));
         const needed = await Promise.all((step.needs ?? []).map(start));
         if (needed.every(Boolean)) return runStep(stage, step);
-        results.push({ stage, step: step.name, seconds: 0, ok: false, counts: { passed: 0, failed: 0 }, skipped: true });
+        results.push({ stage, step: step.name, seconds: 0, ok: false, counts: { passed: 0, failed: 0, flaky: 0, names: [] }, skipped: true });
         process.stdout.write(`\n===== ${stage} › ${step.name}: not run, a step it needs failed =====\n`);
         return false;
       })(),
@@ -149,6 +169,7 @@ const summary = [
   '===== stage times =====',
   ...rows,
   `${'whole run'.padEnd(28)} ${total.toFixed(0).padStart(5)} s`,
+  ...results.flatMap((r) => r.counts.names.map((name) => `  ${r.step}: ${name}`)).map((line, i) => (i === 0 ? `failed or retried:\n${line}` : line)),
   `logs: ${logs}`,
 ].join('\n');
 writeFileSync(join(logs, 'summary.txt'), summary);
@@ -156,5 +177,6 @@ console.log(summary);
 const passed = results.reduce((sum, r) => sum + r.counts.passed, 0);
 // A step that failed without a failed test (a typecheck, a budget, a crash) counts as one failure.
 const failed = results.reduce((sum, r) => sum + (r.counts.failed || (r.ok ? 0 : 1)), 0);
-console.log(`\n${passed} passed, ${failed} failed`);
+const flaky = results.reduce((sum, r) => sum + r.counts.flaky, 0);
+console.log(`\n${passed} passed, ${failed} failed${flaky ? ` (${flaky} passed only on a retry)` : ''}`);
 process.exit(stageResults.every(Boolean) ? 0 : 1);
