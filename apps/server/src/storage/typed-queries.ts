@@ -33,7 +33,20 @@ export type RunStatement = (sql: string, params: readonly unknown[]) => Promise<
  * @example typedQueries('sqlite', run).selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst()
  */
 export function typedQueries(engine: 'sqlite' | 'postgres', run: RunStatement): Db {
-  return new Kysely<Tables>({ dialect: engine === 'sqlite' ? sqliteDialect(run) : postgresDialect(run) });
+  const db = new Kysely<Tables>({ dialect: engine === 'sqlite' ? sqliteDialect(run) : postgresDialect(run) });
+  statements.set(db, { engine, run });
+  return db;
+}
+
+/** What each `Db` made here runs its statements with, for queries compiled once (`prepared.ts`). */
+const statements = new WeakMap<Db, { engine: 'sqlite' | 'postgres'; run: RunStatement }>();
+
+/**
+ * The engine of `db` and its statement runner, when `typedQueries` made it: a query compiled once runs there
+ * directly, without Kysely's executor (its connection provider and result plugins, of which Signet uses none).
+ */
+export function statementsOf(db: Db): { engine: 'sqlite' | 'postgres'; run: RunStatement } | undefined {
+  return statements.get(db);
 }
 
 function sqliteDialect(run: RunStatement): Dialect {
