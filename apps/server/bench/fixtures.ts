@@ -15,7 +15,6 @@ import { writeDocumentContent } from '../src/storage/queries/document-files.js';
 import { insertDocument } from '../src/storage/queries/documents.js';
 import { insertSigners } from '../src/storage/queries/signers.js';
 import { newDocumentRecord } from '../src/documents/create-document.js';
-import { SqliteDatabase } from '../src/storage/sqlite-database.js';
 import type { NewDocument, Storage } from '../src/storage/types.js';
 import { dataUrlOf, makePng } from '../test/submissions/test-png.js';
 import { storeDocument } from '../src/documents/create-document.js';
@@ -70,11 +69,11 @@ const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes
  * written in one transaction with the storage's own statements (`insertPendingDocuments`): through
  * `createDocument` each would be its own synced commit, tens of seconds for a pool this size.
  */
-export async function createFixtures(submitDocuments: number): Promise<BenchFixtures> {
+export async function createFixtures(submitDocuments: number, postgresUrl?: string): Promise<BenchFixtures> {
   const started = performance.now();
   const dir = mkdtempSync(join(tmpdir(), 'signet-bench-'));
   const databasePath = join(dir, 'bench.db');
-  const databaseUrl = `file:${databasePath}`;
+  const databaseUrl = postgresUrl ?? `file:${databasePath}`;
 
   const storage = await openStorage(databaseUrl);
   let apiKey: string;
@@ -106,7 +105,7 @@ export async function createFixtures(submitDocuments: number): Promise<BenchFixt
   }
 
   const spec = { pdf: await submitPdf(), pageCount: 1, fields: SUBMIT_FIELDS, filename: 'bench-agreement.pdf' };
-  const submitDocumentIds = await insertPendingDocuments(databasePath, organizationId, spec, submitDocuments);
+  const submitDocumentIds = await insertPendingDocuments(databaseUrl, organizationId, spec, submitDocuments);
   await checkRoundTrip(databaseUrl, submitDocumentIds[0]!, SUBMIT_FIELDS);
   return {
     dir,
@@ -129,13 +128,13 @@ export interface PendingDocumentSpec {
 }
 
 /**
- * Writes `count` pending documents of `spec` into the embedded database at `databasePath` in one transaction, with
+ * Writes `count` pending documents of `spec` into the database `databaseUrl` names in one transaction, with
  * the storage's own statements and row mapping (`INSERT_DOCUMENT`, `documentValues`, `writeChunks`,
  * `recordAuditEvent`: what `Storage.createDocument` writes, less the `document.created` webhook event, as the
  * benchmark registers no endpoint), and returns their ids.
  */
 export async function insertPendingDocuments(
-  databasePath: string,
+  databaseUrl: string,
   organizationId: string,
   spec: PendingDocumentSpec,
   count: number,
@@ -150,10 +149,10 @@ export async function insertPendingDocuments(
     sha256: sha256(pdf),
     fields: spec.fields,
   };
-  const db = new SqliteDatabase(databasePath);
+  const storage = await openStorage(databaseUrl);
   try {
     const createdAt = new Date().toISOString();
-    return await db.transaction(async (tx) => {
+    return await storage.db.transaction(async (tx) => {
       const ids: string[] = [];
       for (let i = 0; i < count; i++) {
         // The rows `storeDocument` writes, through the same queries, without its webhook lookup per document.
@@ -167,7 +166,7 @@ export async function insertPendingDocuments(
       return ids;
     });
   } finally {
-    await db.close();
+    await storage.close();
   }
 }
 

@@ -94,7 +94,7 @@ export async function createSealFixtures(
     owner: KindOwner = { organizationId, keys: { submit: submitKey, read: readKey } },
   ): Promise<SealDocumentKind> => {
     const spec = { pdf, pageCount, fields, filename: `bench-${pageCount}-pages.pdf` };
-    const ids = await insertPendingDocuments(databasePath, owner.organizationId, spec, count);
+    const ids = await insertPendingDocuments(databaseUrl, owner.organizationId, spec, count);
     await checkRoundTrip(databaseUrl, ids[0]!, fields);
     return { pageCount, fields, bytes: pdf.byteLength, ids, keys: owner.keys };
   };

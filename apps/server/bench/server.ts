@@ -12,13 +12,16 @@ import { printReport } from './report.js';
 import { measureSealing, type SealOutcome } from './seal.js';
 import { measureWebhooks, printWebhookReport } from './webhook-delivery.js';
 import { verifyDurability, type DurabilityReport, type SubmitLedger } from './verify.js';
+import { expectStatus, submitSource } from './submit-source.js';
+import { measurePostgresSubmit, printPostgresSubmit } from './postgres-submit.js';
 
 /*
  * `pnpm bench:server`: the real server (embedded store, request logging on) against a bare Hono app serving the
  * same JSON from memory (the ceiling), each in its own process, loaded in turn by autocannon over loopback.
  * Environment: BENCH_DURATION (s, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (50), BENCH_SUBMIT_POOL (fresh
- * documents for the submit phase), BENCH_PHASES (subset of ceiling-get,get,get-hostile,ceiling-submit,submit,seal,
- * get-sealing,webhooks; with both ceiling-get and get, the ceiling is measured again right after the real GET and the ratio
+ * documents for the submit phase), BENCH_PHASES (subset of ceiling-get,get,get-hostile,ceiling-submit,submit,
+ * submit-postgres,seal,get-sealing,webhooks; submit-postgres is the submit phase again on a PostgreSQL database of
+ * its own, created on BENCH_POSTGRES_URL's server and dropped after, with BENCH_PG_SUBMIT_POOL fresh documents; with both ceiling-get and get, the ceiling is measured again right after the real GET and the ratio
  * uses their mean; get-hostile is the real GET again while two clients upload the hostile-input suite's PDFs in a
  * loop; seal and get-sealing run last, on a server of their own: see seal.ts), BENCH_SEAL_IDLE (3-page seals waited
  * for one at a time, 15), BENCH_SEAL_BURST (3-page submissions sent at once, 20), BENCH_SEAL_LARGE (300-page seals,
@@ -38,7 +41,7 @@ import { verifyDurability, type DurabilityReport, type SubmitLedger } from './ve
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const LOAD_PHASES = ['ceiling-get', 'get', 'get-hostile', 'ceiling-submit', 'submit'] as const;
 const SEAL_PHASES = ['seal', 'get-sealing'] as const;
-const PHASES = [...LOAD_PHASES, ...SEAL_PHASES, 'webhooks'] as const;
+const PHASES = [...LOAD_PHASES, 'submit-postgres', ...SEAL_PHASES, 'webhooks'] as const;
 type PhaseName = (typeof PHASES)[number];
 type LoadPhaseName = (typeof LOAD_PHASES)[number];
 
@@ -69,6 +72,8 @@ function readSettings() {
     // Room for 5,000 submissions a second through warm-up and measurement, plus the sanity check.
     submitPool: Math.ceil(envNumber('BENCH_SUBMIT_POOL', selected.has('submit') ? (duration + warmup) * 5000 + 1000 : 2)),
     phases: selected,
+    // Room for 3,000 submissions a second through warm-up and measurement, plus the sanity check.
+    postgresPool: Math.ceil(envNumber('BENCH_PG_SUBMIT_POOL', !selected.has('submit-postgres') ? 0 : smoke ? 1000 : (duration + warmup) * 3000 + 1000)),
     seal: {
       idle: Math.max(1, Math.round(envNumber('BENCH_SEAL_IDLE', smoke ? 2 : 15))),
       burst: Math.max(1, Math.round(envNumber('BENCH_SEAL_BURST', smoke ? 3 : 20))),
@@ -97,43 +102,6 @@ function readSettings() {
   };
 }
 export type BenchSettings = ReturnType<typeof readSettings>;
-
-/** What one real submit request needs: the next fresh document, its body, and a ledger of what happened. */
-function submitSource(fixtures: BenchFixtures, bodies: SubmitBodies, ledger: SubmitLedger) {
-  let next = 0;
-  let exhausted = false;
-  return {
-    get exhausted() {
-      return exhausted;
-    },
-    take(): string {
-      const id = fixtures.submitDocumentIds[next++];
-      if (id !== undefined) return id;
-      exhausted = true;
-      // Out of fresh documents: resend the first (a replay), and report the run as failed.
-      return fixtures.submitDocumentIds[0]!;
-    },
-    setupRequest(request: autocannon.Request, context: Record<string, unknown>): autocannon.Request {
-      const documentId = this.take();
-      const { body, checksum } = bodies.build(documentId);
-      if (!ledger.sent.has(documentId)) ledger.sent.set(documentId, checksum);
-      context.documentId = documentId;
-      request.body = body;
-      return request;
-    },
-    onResponse(status: number, context: Record<string, unknown>) {
-      const documentId = context.documentId as string;
-      ledger.answered.add(documentId);
-      if (status === 201) ledger.accepted.add(documentId);
-    },
-  };
-}
-
-async function expectStatus(response: Response, status: number, what: string): Promise<string> {
-  const text = await response.text();
-  if (response.status !== status) throw new Error(`${what}: expected ${status}, got ${response.status}: ${text.slice(0, 500)}`);
-  return text;
-}
 
 export interface BenchOutcome {
   settings: BenchSettings;
@@ -295,6 +263,13 @@ try {
   fixtures = await createFixtures(settings.submitPool);
   outcome = await measure(settings, fixtures);
   printReport(outcome, { fields: SUBMIT_FIELDS.length });
+  if (settings.phases.has('submit-postgres')) {
+    process.stderr.write('running submit-postgres…\n');
+    const { duration, warmup, connections, postgresPool: pool, keep } = settings;
+    const postgres = await measurePostgresSubmit({ duration, warmup, connections, pool, keep }, APP_DIR);
+    printPostgresSubmit(postgres);
+    if (!postgres.durability.ok || (postgres.exhausted && !settings.smoke)) process.exitCode = 1;
+  }
   if (settings.phases.has('webhooks')) {
     process.stderr.write('running webhooks…\n');
     printWebhookReport(await measureWebhooks(settings.webhooks, APP_DIR, settings.webhookPool, settings.keep));

@@ -1,4 +1,5 @@
 import Database from 'libsql';
+import { openStorage } from '../src/storage/index.js';
 
 /** What the client saw of the submit load, to be held against what the database kept. */
 export interface SubmitLedger {
@@ -29,16 +30,34 @@ export interface DurabilityReport {
  */
 export function verifyDurability(databasePath: string, ledger: SubmitLedger): DurabilityReport {
   const db = new Database(databasePath, { readonly: true });
-  let rows: Array<{ document_id: string; checksum: string }>;
-  let completedDocuments: number;
   try {
-    rows = db.prepare('SELECT document_id, checksum FROM submissions').all([]) as typeof rows;
+    const rows = db.prepare('SELECT document_id, checksum FROM submissions').all([]) as StoredRow[];
     const completed = db.prepare("SELECT count(*) AS n FROM documents WHERE status = 'completed'").get([]) as { n: number };
-    completedDocuments = Number(completed.n);
+    return judgeDurability(rows, Number(completed.n), ledger);
   } finally {
     db.close();
   }
+}
 
+/** `verifyDurability` of a store on PostgreSQL (or any `databaseUrl`), read through the storage's typed queries. */
+export async function verifyDurabilityAt(databaseUrl: string, ledger: SubmitLedger): Promise<DurabilityReport> {
+  const storage = await openStorage(databaseUrl);
+  try {
+    const rows = await storage.db.query.selectFrom('submissions').select(['document_id', 'checksum']).execute();
+    const completed = await storage.db.query
+      .selectFrom('documents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'completed')
+      .executeTakeFirstOrThrow();
+    return judgeDurability(rows, Number(completed.n), ledger);
+  } finally {
+    await storage.close();
+  }
+}
+
+type StoredRow = { document_id: string; checksum: string };
+
+function judgeDurability(rows: StoredRow[], completedDocuments: number, ledger: SubmitLedger): DurabilityReport {
   const problems: string[] = [];
   const stored = new Map(rows.map((row) => [row.document_id, row.checksum]));
   let missing = 0;
