@@ -4,6 +4,7 @@ const STATUS_TEXT: Record<DocumentMetadata['status'], string> = {
   pending: 'Awaiting signature',
   completed: 'Signed',
   declined: 'Declined',
+  draft: 'Draft',
 };
 
 /** The organization's documents, newest first, with their status. */

@@ -19,6 +19,8 @@ import { sealedDocumentHandlers } from './routes/sealed-documents.js';
 import { verifyHandler } from './routes/verify.js';
 import { sessionHandlers } from './routes/sessions.js';
 import { declineHandler } from './routes/sdk-decline.js';
+import { draftHandlers } from './routes/drafts.js';
+import { builderSessionHandlers } from './routes/builder-sessions.js';
 import { webhookHandlers } from './routes/webhooks.js';
 import { registerReferenceRoutes } from './routes/reference.js';
 import { registerHealthRoute } from './routes/health.js';
@@ -57,6 +59,9 @@ export function createApp(dependencies: AppDependencies, options: { isShuttingDo
   app.use('/sdk/*', sdkCors());
   // `POST /verify` takes pk keys too: a host page may check a file its user holds.
   app.use('/verify', sdkCors());
+  // A draft's routes take builder session keys, which a host page uses from its own origin.
+  app.use('/documents/:documentId/draft', sdkCors());
+  app.use('/documents/:documentId/send', sdkCors());
 
   // Every endpoint of the contract's table (`endpoints`), each with its handler; the service routes below
   // (reference, health) are not part of the API contract.
@@ -71,6 +76,8 @@ export function createApp(dependencies: AppDependencies, options: { isShuttingDo
     ...webhookHandlers(deps),
     ...sessionHandlers(deps),
     ...declineHandler(deps),
+    ...draftHandlers(deps),
+    ...builderSessionHandlers(deps),
   });
   registerReferenceRoutes(app);
   registerHealthRoute(app, deps, options.isShuttingDown ?? (() => false));

@@ -396,6 +396,42 @@ describe('several signers with session keys', () => {
   });
 });
 
+describe('drafts and builder sessions', () => {
+  it('creates a draft, mints a builder session, saves with the version, is told of a conflict and of problems, sends', async () => {
+    const sk = client(await server.createKey({ kind: 'sk' }));
+    const pdf = (await generateSamplePdf({ pages: 2 })) as Uint8Array<ArrayBuffer>;
+    const created = await sk.createDraft({ file: new Blob([pdf]), filename: 'lease.pdf' });
+    expect(created).toMatchObject({ status: 'draft', version: 1, fields: [] });
+
+    const session = await sk.createBuilderSession(created.id, { allowSend: true, origins: ['https://host.example'] });
+    expect(session).toMatchObject({ documentId: created.id, allowSend: true, origins: ['https://host.example'], revokedAt: null });
+    const builder = client(session.key);
+    const draft = await builder.getDraft(created.id);
+    expect(draft).toMatchObject({ id: created.id, version: 1, documentUrl: expect.stringContaining('/file?token=') });
+
+    const signers = [...LEASE_SIGNERS];
+    const saved = await builder.updateDraft(created.id, { version: draft.version, fields: sampleLeaseFields(2).slice(0, 1), signers });
+    expect(saved).toMatchObject({ version: 2, signingOrder: 'parallel', signers: [{ id: 'tenant' }, { id: 'landlord' }] });
+    expect(await failure(builder.updateDraft(created.id, { version: 1, fields: [] }))).toMatchObject({
+      code: 'PRECONDITION_FAILED',
+      status: 412,
+      details: { currentVersion: 2 },
+    });
+    const refused = await failure(builder.sendDocument(created.id, { version: 2 }));
+    expect(refused).toMatchObject({ code: 'VALIDATION_ERROR', status: 422 });
+    expect((refused.details as { problems: Array<{ field: string }> }).problems.map((problem) => problem.field)).toEqual(['signers[0]', 'signers[1]']);
+
+    await builder.updateDraft(created.id, { version: 2, fields: sampleLeaseFields(2), signers, signingOrder: 'sequential' });
+    const sent = await builder.sendDocument(created.id, { version: 3 });
+    expect(sent).toMatchObject({ status: 'pending', version: 4, signingOrder: 'sequential' });
+    expect(await failure(builder.getManagedDocument(created.id))).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS', status: 403 });
+
+    const revoked = await sk.revokeBuilderSession(created.id, session.id);
+    expect(revoked).toMatchObject({ id: session.id, revokedAt: expect.any(String) });
+    expect(await failure(builder.getDraft(created.id))).toMatchObject({ code: 'INVALID_API_KEY', status: 401 });
+  });
+});
+
 describe('declining', () => {
   it('declineDocument: the document is declined; a repeat answers the first decline; a submission is refused', async () => {
     const document = await server.createDocument({ pages: 1 });
@@ -444,6 +480,12 @@ describe('the endpoint table', () => {
     declineDocument: (c, id) => c.declineDocument(id, 'The terms changed'),
     createSession: (c, id) => c.createSession(id, {}),
     revokeSession: (c, id) => c.revokeSession(id, 'key_R2wXn8TqL5vBmK3pZ7cYd4Hs'),
+    createDraft: async (c) => c.createDraft({ file: new Blob([(await generateSamplePdf({ pages: 1 })) as Uint8Array<ArrayBuffer>]) }),
+    getDraft: (c, id) => c.getDraft(id),
+    updateDraft: (c, id) => c.updateDraft(id, { version: 1, fields: [] }),
+    sendDocument: (c, id) => c.sendDocument(id, { version: 1 }),
+    createBuilderSession: (c, id) => c.createBuilderSession(id),
+    revokeBuilderSession: (c, id) => c.revokeBuilderSession(id, 'key_R2wXn8TqL5vBmK3pZ7cYd4Hs'),
   };
 
   it('the client calls every endpoint reached with a key, and nothing outside the table', async () => {

@@ -6,6 +6,10 @@ import {
   type EndpointCheckTable,
   type AnswerCheck,
   type AuditTrail,
+  type BuilderSession,
+  type CreateBuilderSessionRequest,
+  type CreatedBuilderSession,
+  type Draft,
   type CreateSessionRequest,
   type CreateWebhookRequest,
   type CreatedSession,
@@ -100,6 +104,38 @@ export interface SigningClient {
     input: { file: Blob; filename?: string; fields: FieldDefinition[]; signers?: SignerDefinition[]; signingOrder?: SigningOrder },
     options?: { signal?: AbortSignal },
   ): Promise<ManagedDocument>;
+  /**
+   * `POST /documents?draft=true` (sk key): a draft, not signable until `sendDocument`; its fields may be left out
+   * and placed later (`updateDraft`, or a builder). Retried only after a 429, like `createDocument`.
+   */
+  createDraft(
+    input: { file: Blob; filename?: string; fields?: FieldDefinition[]; signers?: SignerDefinition[]; signingOrder?: SigningOrder },
+    options?: { signal?: AbortSignal },
+  ): Promise<ManagedDocument>;
+  /** `GET /documents/{documentId}/draft` (sk key, or the draft's builder session key): its content, `version` and `documentUrl`. */
+  getDraft(documentId: string, options?: { signal?: AbortSignal }): Promise<Draft>;
+  /**
+   * `PUT /documents/{documentId}/draft`: replaces its fields, signers and signing order, made on `version` (sent as
+   * `If-Match`). A change made on an older version rejects with `PRECONDITION_FAILED` (`details.currentVersion`):
+   * reload with `getDraft`, then change again. Retried only after a 429.
+   */
+  updateDraft(
+    documentId: string,
+    change: { version: number; fields: FieldDefinition[]; signers?: SignerDefinition[]; signingOrder?: SigningOrder },
+    options?: { signal?: AbortSignal },
+  ): Promise<Draft>;
+  /**
+   * `POST /documents/{documentId}/send`: checks the draft at `version` and makes it signable. Problems reject with a
+   * 422 `VALIDATION_ERROR` whose `details.problems` lists each. Retried only after a 429.
+   */
+  sendDocument(documentId: string, change: { version: number }, options?: { signal?: AbortSignal }): Promise<ManagedDocument>;
+  /**
+   * `POST /documents/{documentId}/builder-sessions` (sk key): a `pk_` key that may only read and edit this draft (and
+   * send it with `allowSend`), for the author's browser; shown this once. Retried only after a 429.
+   */
+  createBuilderSession(documentId: string, body?: CreateBuilderSessionRequest, options?: { signal?: AbortSignal }): Promise<CreatedBuilderSession>;
+  /** `DELETE /documents/{documentId}/builder-sessions/{keyId}` (sk key): the key is refused from then on. */
+  revokeBuilderSession(documentId: string, keyId: string, options?: { signal?: AbortSignal }): Promise<BuilderSession>;
   /** `GET /documents/{documentId}` (sk key): the document with its field definitions and status. */
   getManagedDocument(documentId: string, options?: { signal?: AbortSignal }): Promise<ManagedDocument>;
   /** `GET /documents/{documentId}/submission` (sk key): the stored submission of a completed document without signers. */
@@ -189,7 +225,7 @@ function createCaller(options: SigningClientOptions, table: Partial<EndpointChec
     const path = endpointPath<{ path: string }>(endpoint, (params ?? {}) as Record<string, string>);
     const answers = { check: endpoint.answer, ...(endpoint.refusal ? { failureCheck: endpoint.refusal } : {}) };
     return transport.send({
-      method: endpoint.method.toUpperCase() as 'GET' | 'POST' | 'PATCH' | 'DELETE',
+      method: endpoint.method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
       path: search.size > 0 ? `${path}?${search}` : path,
       ...request,
       ...(answers as { check: AnswerCheck<Answer<Endpoints[N]>>; failureCheck?: AnswerCheck<Answer<Endpoints[N]>> }),
@@ -258,15 +294,19 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
     async *allDocuments(list = {}) {
       for await (const page of documentPages(list)) yield* page.data;
     },
-    createDocument: async ({ file, filename, fields, signers, signingOrder }, { signal } = {}) => {
-      const form = new FormData();
-      form.set('file', file, filename ?? 'document.pdf');
-      form.set('fields', JSON.stringify(fields));
-      if (filename) form.set('filename', filename);
-      if (signers) form.set('signers', JSON.stringify(signers));
-      if (signingOrder) form.set('signingOrder', signingOrder);
-      return (await call('createDocument', { body: form, signal, replayable: false })).data;
-    },
+    createDocument: async (input, { signal } = {}) =>
+      (await call('createDocument', { body: uploadForm(input), signal, replayable: false })).data,
+    createDraft: async (input, { signal } = {}) =>
+      (await call('createDocument', { query: { draft: 'true' }, body: uploadForm(input), signal, replayable: false })).data,
+    getDraft: async (documentId, { signal } = {}) => (await call('getDraft', { params: { documentId }, signal })).data,
+    updateDraft: async (documentId, { version, ...body }, { signal } = {}) =>
+      (await call('updateDraft', { params: { documentId }, body, headers: { 'If-Match': `"${version}"` }, signal, replayable: false })).data,
+    sendDocument: async (documentId, { version }, { signal } = {}) =>
+      (await call('sendDocument', { params: { documentId }, headers: { 'If-Match': `"${version}"` }, signal, replayable: false })).data,
+    createBuilderSession: async (documentId, body = {}, { signal } = {}) =>
+      (await call('createBuilderSession', { params: { documentId }, body, signal, replayable: false })).data,
+    revokeBuilderSession: async (documentId, keyId, { signal } = {}) =>
+      (await call('revokeBuilderSession', { params: { documentId, keyId }, signal })).data,
     getManagedDocument: async (documentId, { signal } = {}) =>
       (await call('getManagedDocument', { params: { documentId }, signal })).data,
     getSubmission: async (documentId, { signal } = {}) =>
@@ -313,6 +353,17 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
 }
 
 /** The query of a list endpoint (an empty cursor is the first page). */
+/** The multipart form of `POST /documents`: the file, its fields (when given), signers and signing order. */
+function uploadForm(input: { file: Blob; filename?: string; fields?: FieldDefinition[]; signers?: SignerDefinition[]; signingOrder?: SigningOrder }) {
+  const form = new FormData();
+  form.set('file', input.file, input.filename ?? 'document.pdf');
+  if (input.fields) form.set('fields', JSON.stringify(input.fields));
+  if (input.filename) form.set('filename', input.filename);
+  if (input.signers) form.set('signers', JSON.stringify(input.signers));
+  if (input.signingOrder) form.set('signingOrder', input.signingOrder);
+  return form;
+}
+
 function pageQuery({ limit, cursor }: Pick<ListOptions, 'limit' | 'cursor'>) {
   return { limit: limit === undefined ? undefined : String(limit), cursor: cursor || undefined };
 }

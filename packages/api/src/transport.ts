@@ -21,7 +21,7 @@ export interface TransportOptions {
 
 /** One API call: what to send, and the check of the contract its successful answer must pass. */
 export interface ApiRequest<T> {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   /** Sent as JSON, or as multipart/form-data when it is a `FormData`. */
   body?: unknown;

@@ -12,6 +12,14 @@ import {
 } from './schemas/document.js';
 import { SubmissionPayloadSchema, SubmissionRecordSchema, SubmissionResultSchema } from './schemas/submission.js';
 import { CreateSessionRequestSchema, CreatedSessionSchema, SessionSchema } from './schemas/signers.js';
+import {
+  BuilderSessionSchema,
+  CreateBuilderSessionRequestSchema,
+  CreatedBuilderSessionSchema,
+  DraftSchema,
+  IfMatchSchema,
+  UpdateDraftRequestSchema,
+} from './schemas/drafts.js';
 import { AuditTrailSchema, VerifyResultSchema, VerifyUploadSchema } from './schemas/audit.js';
 import {
   CreateWebhookRequestSchema,
@@ -34,6 +42,11 @@ export type EndpointAccess =
       readonly scopes: readonly Scope[];
       /** Whether a session key (a `pk_` key bound to one document and signer) may call it; the handler checks the binding. */
       readonly sessions?: true;
+      /**
+       * Whether a builder session key (a `pk_` key bound to one draft) may call it: any (`edit`), or only one created
+       * with `allowSend` (`send`); the handler checks the binding.
+       */
+      readonly builders?: 'edit' | 'send';
     }
   | { readonly by: 'document-token' };
 
@@ -61,7 +74,7 @@ export interface EndpointError {
 
 /** One endpoint of the Signet API, as the server serves it, documents it (OpenAPI) and the client calls it. */
 export interface Endpoint {
-  readonly method: 'get' | 'post' | 'patch' | 'delete';
+  readonly method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI form: `{name}` for a path parameter. */
   readonly path: string;
   readonly tags: readonly string[];
@@ -136,6 +149,17 @@ export const DocumentUploadSchema = z.strictObject({
   }),
 });
 
+/** The query of `POST /documents`: whether the new document is a draft (docs/api.md, "Drafts"). */
+export const DocumentCreateQuerySchema = z.object({
+  draft: z.enum(['true', 'false']).optional().meta({
+    description:
+      '`true`: a draft, not signable until sent (`POST /documents/{documentId}/send`); the `fields` part may then be left out, and hold fields still being set up. Default `false`: the document is sent at creation',
+  }),
+});
+
+/** The path parameters of a route about one builder session key of a document. */
+export const BuilderSessionParamsSchema = SessionParamsSchema;
+
 /** `Idempotency-Key` of a submit (docs/api.md, "Idempotency"). */
 export const IdempotencyKeySchema = z
   .string()
@@ -176,6 +200,29 @@ const sessionRefused: EndpointError = {
   description:
     'As for any key (`details.required`, origins, kinds); and a session key used for another document than its own (`details.reason`)',
 };
+const isDraft: EndpointError = {
+  codes: ['SUBMISSION_FAILED'],
+  description: 'The document is a draft: it cannot be signed or opened for signing until it is sent (`details.reason: "draft"`)',
+};
+const notDraft: EndpointError = {
+  codes: ['DOCUMENT_NOT_DRAFT'],
+  description: 'The document is no draft: it was sent (at creation, or since) and can no longer be edited (`details.status`)',
+};
+const builderRefused: EndpointError = {
+  codes: ['INSUFFICIENT_PERMISSIONS'],
+  description:
+    'As for any key (`details.required`, origins, kinds); and a builder session key used for another document than its own (`details.reason`)',
+};
+const versionConflict: EndpointError = {
+  codes: ['PRECONDITION_FAILED'],
+  description: '`If-Match` names another version than the current one (`details.currentVersion`): reload, then change again',
+};
+const versionRequired: EndpointError = {
+  codes: ['PRECONDITION_REQUIRED'],
+  description: 'No `If-Match`: a write to a draft must name the version it was made on',
+};
+const ifMatch = z.object({ 'if-match': IfMatchSchema.optional() });
+const versionTag = z.object({ ETag: z.string().regex(/^"\d+"$/).meta({ description: 'The document\'s `version`, quoted' }) });
 const documentNotFound: EndpointError = { codes: ['DOCUMENT_NOT_FOUND'], description: "No such document in the key's organization" };
 const tooLarge: EndpointError = { codes: ['VALIDATION_ERROR'], description: 'Body or file over the size limit' };
 const notJson: EndpointError = {
@@ -272,7 +319,7 @@ export const endpoints = {
     tags: ['SDK'],
     summary: 'Validate the API key',
     description: 'Tells whether the key of `X-API-Key` is usable, and its organization and scopes. No envelope.',
-    access: { by: 'key', kinds: ['pk', 'sk'], scopes: [], sessions: true },
+    access: { by: 'key', kinds: ['pk', 'sk'], scopes: [], sessions: true, builders: 'edit' },
     request: {},
     responses: {
       200: { description: 'The key is valid (a session key: with its `documentId` and `signerId`)', content: json(KeyValidationResultSchema) },
@@ -290,7 +337,7 @@ export const endpoints = {
     access: { by: 'key', kinds: ['pk', 'sk'], scopes: ['documents:read'], sessions: true },
     request: { params: DocumentIdParamsSchema },
     responses: { 200: { description: 'The document', content: json(SdkDocumentSchema) } },
-    errors: { 400: invalid, ...keyErrors, 403: sessionRefused, 404: documentNotFound, 500: internal },
+    errors: { 400: invalid, ...keyErrors, 403: sessionRefused, 404: documentNotFound, 409: isDraft, 500: internal },
   },
   submitDocument: {
     method: 'post',
@@ -316,7 +363,7 @@ export const endpoints = {
       409: {
         codes: ['SUBMISSION_FAILED'],
         description:
-          'The document (or this signer) has already completed; or it was declined (`details.reason: "declined"`); or, in sequential order, an earlier signer has not signed yet (`details.reason: "not_your_turn"`, `details.waitingFor`); or the same Idempotency-Key is in flight (then with `Retry-After`)',
+          'The document is a draft, not sent yet (`details.reason: "draft"`); or it (or this signer) has already completed; or it was declined (`details.reason: "declined"`); or, in sequential order, an earlier signer has not signed yet (`details.reason: "not_your_turn"`, `details.waitingFor`); or the same Idempotency-Key is in flight (then with `Retry-After`)',
         headers: z.object({ 'Retry-After': seconds.optional() }),
       },
       413: tooLarge,
@@ -351,7 +398,7 @@ export const endpoints = {
       404: documentNotFound,
       409: {
         codes: ['SUBMISSION_FAILED'],
-        description: 'The document is completed, or this signer has already signed (`details.reason`)',
+        description: 'The document is completed, or a draft not sent yet, or this signer has already signed (`details.reason`)',
       },
       413: tooLarge,
       415: notJson,
@@ -413,8 +460,8 @@ export const endpoints = {
     summary: 'Create a document',
     description: 'Multipart upload of a PDF and its field definitions.',
     access: { by: 'key', kinds: ['sk'], scopes: ['documents:write'] },
-    request: { body: { mediaType: 'multipart/form-data', schema: DocumentUploadSchema } },
-    responses: { 201: { description: 'The document', content: json(successEnvelope(ManagedDocumentSchema)) } },
+    request: { query: DocumentCreateQuerySchema, body: { mediaType: 'multipart/form-data', schema: DocumentUploadSchema } },
+    responses: { 201: { description: 'The document', content: json(successEnvelope(ManagedDocumentSchema)), headers: versionTag } },
     errors: {
       400: invalid,
       ...keyErrors,
@@ -446,8 +493,103 @@ export const endpoints = {
     summary: 'Get a document',
     access: { by: 'key', kinds: ['sk'], scopes: ['documents:read'] },
     request: { params: DocumentIdParamsSchema },
-    responses: { 200: { description: 'The document', content: json(successEnvelope(ManagedDocumentSchema)) } },
+    responses: { 200: { description: 'The document', content: json(successEnvelope(ManagedDocumentSchema)), headers: versionTag } },
     errors: { 400: invalid, ...keyErrors, 404: documentNotFound, 500: internal },
+  },
+  getDraft: {
+    method: 'get',
+    path: '/documents/{documentId}/draft',
+    tags: ['Drafts'],
+    summary: "Get a draft's content",
+    description:
+      "Its fields, signers and signing order as its author edits them, its `version` (also the `ETag`) and the `documentUrl` of its PDF. A builder session key of the document may call it from a browser. A sent document answers the same, with its status.",
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:read'], builders: 'edit' },
+    request: { params: DocumentIdParamsSchema },
+    responses: { 200: { description: 'The draft', content: json(successEnvelope(DraftSchema)), headers: versionTag } },
+    errors: { 400: invalid, ...keyErrors, 403: builderRefused, 404: documentNotFound, 500: internal },
+  },
+  updateDraft: {
+    method: 'put',
+    path: '/documents/{documentId}/draft',
+    tags: ['Drafts'],
+    summary: "Replace a draft's fields and signers",
+    description:
+      'The whole content at once (a builder saves it so): fields, and signers with their signing order (without `signers`, one implicit signer). Checked as at creation, except what may still be missing while a field is set up (sending checks it). `If-Match` with the `ETag` it was made on is required: a change made on an older version is refused (412).',
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:write'], builders: 'edit' },
+    request: { params: DocumentIdParamsSchema, headers: ifMatch, body: json(UpdateDraftRequestSchema) },
+    responses: { 200: { description: 'The draft as saved, with its new version', content: json(successEnvelope(DraftSchema)), headers: versionTag } },
+    errors: {
+      400: invalid,
+      ...keyErrors,
+      403: builderRefused,
+      404: documentNotFound,
+      409: notDraft,
+      412: versionConflict,
+      413: tooLarge,
+      415: notJson,
+      428: versionRequired,
+      500: internal,
+    },
+  },
+  sendDocument: {
+    method: 'post',
+    path: '/documents/{documentId}/send',
+    tags: ['Drafts'],
+    summary: 'Send a draft',
+    description:
+      'Checks the draft and makes it signable (`pending`): `document.sent` in its audit trail and to webhook endpoints. A builder session key may call it when created with `allowSend`. `If-Match` names the version sent.',
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:write'], builders: 'send' },
+    request: { params: DocumentIdParamsSchema, headers: ifMatch },
+    responses: { 200: { description: 'The document, sent', content: json(successEnvelope(ManagedDocumentSchema)), headers: versionTag } },
+    errors: {
+      400: invalid,
+      ...keyErrors,
+      403: {
+        codes: ['INSUFFICIENT_PERMISSIONS'],
+        description: `${builderRefused.description}; or a builder session key created without \`allowSend\``,
+      },
+      404: documentNotFound,
+      409: notDraft,
+      412: versionConflict,
+      422: {
+        codes: ['VALIDATION_ERROR'],
+        description:
+          'The draft cannot be sent yet: `details.problems` lists every problem (a signer without a field or without a signature field, a choice field without options, rules that disagree), each with its `field` and `reason`',
+      },
+      428: versionRequired,
+      500: internal,
+    },
+  },
+  createBuilderSession: {
+    method: 'post',
+    path: '/documents/{documentId}/builder-sessions',
+    tags: ['Drafts'],
+    summary: 'Create a builder session key',
+    description:
+      "A `pk_` key that may only read and edit this draft (`GET` and `PUT /documents/{documentId}/draft`, its PDF), and send it when `allowSend`: give it to the author's browser, so that the host page never holds an sk key. Shown this once; only its hash is stored.",
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:write'] },
+    request: { params: DocumentIdParamsSchema, body: json(CreateBuilderSessionRequestSchema) },
+    responses: { 201: { description: 'The builder session key', content: json(successEnvelope(CreatedBuilderSessionSchema)) } },
+    errors: { 400: invalid, ...keyErrors, 404: documentNotFound, 409: notDraft, 413: tooLarge, 415: notJson, 500: internal },
+  },
+  revokeBuilderSession: {
+    method: 'delete',
+    path: '/documents/{documentId}/builder-sessions/{keyId}',
+    tags: ['Drafts'],
+    summary: 'Revoke a builder session key',
+    description: 'From now on the key is refused (401 `INVALID_API_KEY`), and so are the document URLs it obtained. Revoking a revoked key changes nothing.',
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:write'] },
+    request: { params: BuilderSessionParamsSchema },
+    responses: { 200: { description: 'The revoked builder session key', content: json(successEnvelope(BuilderSessionSchema)) } },
+    errors: {
+      400: invalid,
+      ...keyErrors,
+      404: {
+        codes: ['DOCUMENT_NOT_FOUND', 'NOT_FOUND'],
+        description: "No such document in the key's organization (`DOCUMENT_NOT_FOUND`), or no such builder session key of it (`NOT_FOUND`)",
+      },
+      500: internal,
+    },
   },
   getSubmission: {
     method: 'get',
@@ -500,6 +642,7 @@ export const endpoints = {
         codes: ['VALIDATION_ERROR'],
         description: '`signerId` names no signer of the document, or is missing on a document with signers, or is given on one without (`details.field: "signerId"`)',
       },
+      409: isDraft,
       500: internal,
     },
   },

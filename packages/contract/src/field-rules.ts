@@ -11,10 +11,16 @@ export interface FieldDefinitionIssue {
 
 /**
  * The rules a document's field definitions must keep beyond their shape (docs/api.md, "Fields"): on an existing page,
- * inside the page, non-empty, unique ids, a prefill of the field's own type.
+ * inside the page, non-empty, unique ids, a prefill of the field's own type. With `draft`, only those of where a field
+ * is and what it is: a draft may hold a field still being set up (a choice without options yet, a `min` above its
+ * `max`, a pattern half typed), and sending it checks the rest (`draftProblems`).
  * @example fieldDefinitionIssues(fields, 3) // [] when every field is valid
  */
-export function fieldDefinitionIssues(fields: readonly FieldDefinition[], pageCount: number): FieldDefinitionIssue[] {
+export function fieldDefinitionIssues(
+  fields: readonly FieldDefinition[],
+  pageCount: number,
+  options: { draft?: boolean } = {},
+): FieldDefinitionIssue[] {
   const issues: FieldDefinitionIssue[] = [];
   const seen = new Set<string>();
   fields.forEach((field, index) => {
@@ -31,7 +37,7 @@ export function fieldDefinitionIssues(fields: readonly FieldDefinition[], pageCo
     if (field.value && field.value.type !== field.type) {
       issues.push({ field: at('value.type'), reason: `a ${field.type} field cannot hold a ${field.value.type} value` });
     }
-    issues.push(...typeRuleIssues(field, at));
+    issues.push(...typeRuleIssues(field, at, !options.draft));
   });
   return issues;
 }
@@ -40,10 +46,21 @@ const CHOICE_TYPES: ReadonlySet<FieldType> = new Set(['select', 'radio']);
 const TEXT_RULES = ['minLength', 'maxLength', 'pattern', 'message'] as const;
 const NUMBER_RULES = ['min', 'max', 'step'] as const;
 
-/** The rules of a field's `options` and `validation`: which types take them, and that they agree. */
-function typeRuleIssues(field: FieldDefinition, at: (member: string) => string): FieldDefinitionIssue[] {
+/**
+ * The rules of a field's `options` and `validation`: which types take them, and (`complete`) that a choice has its
+ * options and the rules agree.
+ */
+function typeRuleIssues(field: FieldDefinition, at: (member: string) => string, complete: boolean): FieldDefinitionIssue[] {
   const issues: FieldDefinitionIssue[] = [];
   const { type, options, validation = {} } = field;
+  const allowed: readonly string[] = isTextType(type) ? TEXT_RULES : type === 'number' ? NUMBER_RULES : [];
+  if (!complete) {
+    if (options && !CHOICE_TYPES.has(type)) issues.push({ field: at('options'), reason: `a ${type} field takes no options` });
+    for (const rule of Object.keys(validation)) {
+      if (!allowed.includes(rule)) issues.push({ field: at(`validation.${rule}`), reason: `a ${type} field takes no ${rule} rule` });
+    }
+    return issues;
+  }
   if (CHOICE_TYPES.has(type)) {
     if (!options) issues.push({ field: at('options'), reason: `a ${type} field needs options` });
     const values = new Set<string>();
@@ -54,7 +71,6 @@ function typeRuleIssues(field: FieldDefinition, at: (member: string) => string):
   } else if (options) {
     issues.push({ field: at('options'), reason: `a ${type} field takes no options` });
   }
-  const allowed: readonly string[] = isTextType(type) ? TEXT_RULES : type === 'number' ? NUMBER_RULES : [];
   for (const rule of Object.keys(validation)) {
     if (!allowed.includes(rule)) issues.push({ field: at(`validation.${rule}`), reason: `a ${type} field takes no ${rule} rule` });
   }

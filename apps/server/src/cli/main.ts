@@ -17,6 +17,7 @@ import { parseIsoTime, parseOrigins, parseScopes, parseWholeNumber } from './opt
 import { CliError, print, readInput, withStorage } from './common.js';
 import { registerSealingCommands } from './sealing-commands.js';
 import { registerWebhookCommands } from './webhook-commands.js';
+import { registerDraftCommands } from './draft-commands.js';
 import { revokeApiKey } from '../storage/queries/api-keys.js';
 import { ensureOrganization, findOrganizationBySlug } from '../storage/queries/organizations.js';
 
@@ -103,31 +104,35 @@ documents
   .description("create a document from a PDF and a JSON file of field definitions, in an existing organization")
   .requiredOption('--org <slug>', 'organization slug')
   .requiredOption('--pdf <file>', 'the PDF')
-  .requiredOption('--fields <file>', 'JSON array of field definitions')
+  .option('--fields <file>', 'JSON array of field definitions (required unless --draft)')
   .option('--signers <file>', 'JSON array of signers [{ id, name, email?, order? }]; each field then names its signerId')
   .option('--signing-order <order>', 'with --signers: parallel (default) or sequential')
+  .option('--draft', 'create a draft: not signable until `signet documents send`; --fields may be left out')
   .option('--json', 'print the document metadata as JSON')
-  .action((options: { org: string; pdf: string; fields: string; signers?: string; signingOrder?: string; json?: boolean }) =>
+  .action((options: { org: string; pdf: string; fields?: string; signers?: string; signingOrder?: string; draft?: boolean; json?: boolean }) =>
     withStorage(async (storage) => {
       const organization = await findOrganizationBySlug(storage.db.query, options.org);
       if (!organization) throw new CliError(`no organization ${options.org} (create one with: signet keys create --org ${options.org} …)`);
       // One after the other: when both are unreadable, the error always names --pdf (read at once, whichever failed
       // first was reported, and the CLI's test raced).
       const bytes = await readInput('--pdf', options.pdf);
-      const fields = await readInput('--fields', options.fields);
+      if (options.fields === undefined && !options.draft) throw new CliError("required option '--fields <file>' not specified");
+      const fields = options.fields === undefined ? undefined : await readInput('--fields', options.fields);
       const signers = options.signers === undefined ? undefined : await readInput('--signers', options.signers);
       const document = await createDocument(storage, {
         organizationId: organization.id,
         filename: basename(options.pdf),
         bytes,
-        fields: new TextDecoder().decode(fields),
+        fields: fields === undefined ? undefined : new TextDecoder().decode(fields),
+        draft: options.draft === true,
         ...(signers ? { signers: new TextDecoder().decode(signers) } : {}),
         ...(options.signingOrder ? { signingOrder: options.signingOrder } : {}),
         maxPdfBytes: loadConfig().maxPdfBytes,
       });
       if (options.json) return print({ ...documentMetadata(document), ...signersPart(document) });
       const who = !document.implicitSigner ? `, ${document.signers.length} signers (${document.signingOrder})` : '';
-      print(`Created ${document.id}: ${document.filename}, ${document.pageCount} pages, ${document.fields.length} fields${who}.`);
+      const draft = document.status === 'draft' ? ` A draft: send it with signet documents send ${document.id}` : '';
+      print(`Created ${document.id}: ${document.filename}, ${document.pageCount} pages, ${document.fields.length} fields${who}.${draft}`);
     }),
   );
 
@@ -153,6 +158,7 @@ program
 
 registerSealingCommands(program, documents);
 registerWebhookCommands(program);
+registerDraftCommands(program, documents);
 
 function describeFailure(error: unknown): string {
   if (error instanceof ApiError && error.details?.field) return `${error.details.field}: ${error.details.reason}`;

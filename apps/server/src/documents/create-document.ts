@@ -5,6 +5,8 @@ import {
   SigningOrderSchema,
   fieldDefinitionIssues,
   signerIssues,
+  type FieldDefinition,
+  type FieldDefinitionIssue,
   type SignerDefinition,
   type SigningOrder,
 } from '@signet/contract';
@@ -35,6 +37,11 @@ export interface CreateDocumentInput {
   signers?: unknown;
   /** `parallel` (default) or `sequential`; only with `signers`. */
   signingOrder?: unknown;
+  /**
+   * A draft (docs/api.md, "Drafts"): not signable until sent; `fields` may be left out, and hold fields still being
+   * set up (sending checks them).
+   */
+  draft?: boolean;
   maxPdfBytes: number;
   /** Where a first page that cannot be drawn as a preview is reported (default: warnings on stderr). */
   logger?: Logger;
@@ -96,16 +103,16 @@ export async function createDocument(storage: Storage, input: CreateDocumentInpu
   const pdfPool = input.pdfPool ?? sharedPdfPool();
   const { pageCount } = await inspectUpload(pdfPool, input.bytes);
 
+  const draft = input.draft === true;
   const fields = input.fields === undefined ? undefined : parseJsonPart('fields', input.fields, 'a JSON array of field definitions');
-  if (fields === undefined) throw validationError('fields', 'is required: a JSON array of field definitions');
-  const parsed = FieldDefinitionListSchema.safeParse(fields);
+  if (fields === undefined && !draft) throw validationError('fields', 'is required: a JSON array of field definitions');
+  const parsed = FieldDefinitionListSchema.safeParse(fields ?? []);
   if (!parsed.success) {
     const { field, reason } = issueDetails(parsed.error, ['fields']);
     throw validationError(field, reason);
   }
   const { signers, signingOrder } = parseSigners(input);
-  const issue =
-    fieldDefinitionIssues(parsed.data, pageCount)[0] ?? unsafePatternIssues(parsed.data)[0] ?? signerIssues(signers, parsed.data)[0];
+  const issue = contentIssues(parsed.data, signers, pageCount, draft)[0];
   if (issue) throw validationError(issue.field, issue.reason);
 
   const document = await storeDocument(
@@ -121,6 +128,7 @@ export async function createDocument(storage: Storage, input: CreateDocumentInpu
       fields: parsed.data,
       ...(signers ? { signers, signingOrder } : {}),
       createdAt: new Date().toISOString(),
+      ...(draft ? { draft } : {}),
     },
     input.bytes,
   );
@@ -131,16 +139,33 @@ export async function createDocument(storage: Storage, input: CreateDocumentInpu
 
 /** A new document as it is stored: pending, version 1, with its signers (the implicit one when it has none). */
 export function newDocumentRecord(document: NewDocument): DocumentRecord {
-  const { signers, signingOrder = 'parallel' } = document;
+  const { signers, signingOrder = 'parallel', draft, ...rest } = document;
   return {
-    ...document,
+    ...rest,
     signers: signers ?? [{ ...IMPLICIT_SIGNER }],
     signingOrder,
     implicitSigner: signers === undefined,
     updatedAt: document.createdAt,
     version: 1,
-    status: 'pending',
+    status: draft ? 'draft' : 'pending',
   };
+}
+
+/**
+ * What fields and signers must keep to be stored: as at creation (docs/api.md, "Fields"), or, for a draft, only
+ * where each field is and what it is, and whose (the rest is checked when it is sent: `draftProblems`).
+ */
+export function contentIssues(
+  fields: readonly FieldDefinition[],
+  signers: SignerDefinition[] | undefined,
+  pageCount: number,
+  draft: boolean,
+): FieldDefinitionIssue[] {
+  return [
+    ...fieldDefinitionIssues(fields, pageCount, { draft }),
+    ...(draft ? [] : unsafePatternIssues(fields)),
+    ...signerIssues(signers, fields),
+  ];
 }
 
 /**
@@ -181,7 +206,7 @@ function parseJsonPart(part: string, value: unknown, what: string): unknown {
 }
 
 /** The `signers` and `signingOrder` parts: both absent, or valid signers and an order (default `parallel`). */
-function parseSigners(input: CreateDocumentInput): { signers?: SignerDefinition[]; signingOrder?: SigningOrder } {
+export function parseSigners(input: CreateDocumentInput): { signers?: SignerDefinition[]; signingOrder?: SigningOrder } {
   if (input.signers === undefined) {
     if (input.signingOrder !== undefined) throw validationError('signingOrder', 'applies only to a document with "signers"');
     return {};

@@ -1,4 +1,4 @@
-import type { DocumentMetadata, ManagedDocument, Sealing, SubmissionRecord } from '@signet/contract';
+import type { DocumentMetadata, Draft, ManagedDocument, Sealing, SubmissionRecord } from '@signet/contract';
 import { IMPLICIT_SIGNER, type DocumentRecord, type SealState, type SignerState, type StoredSubmission } from '../storage/types.js';
 import { signersOf } from './signers.js';
 
@@ -32,6 +32,17 @@ export function managedDocument(document: DocumentRecord, sealing: Sealing, stat
   }
   if (document.implicitSigner) return managed;
   return { ...managed, signingOrder: document.signingOrder, signers: signersOf(document, states) };
+}
+
+/**
+ * A document as its author edits it (`GET /documents/{id}/draft`): its fields, signers as defined (with their emails
+ * and orders) and signing order, and the `documentUrl` of its PDF.
+ */
+export function draftOf(document: DocumentRecord, documentUrl: string): Draft {
+  const draft: Draft = { ...documentMetadata(document), fields: document.fields, documentUrl };
+  if (document.implicitSigner) return draft;
+  const signers = document.signers.map(({ id, name, email, order }) => ({ id, name, ...(email ? { email } : {}), order: order ?? 1 }));
+  return { ...draft, signingOrder: document.signingOrder, signers };
 }
 
 /** The sealed copy's file name: the original's with "-signed" before its extension. */

@@ -29,6 +29,8 @@ export interface NewApiKeyOptions {
   /** A session key: the document it is bound to, and the signer it signs as. */
   documentId?: string;
   signerId?: string;
+  /** A builder session key of `documentId` (a draft): `edit`, or `send` when it may also send it. */
+  builder?: 'edit' | 'send';
   /** Default: now. */
   createdAt?: string;
 }
@@ -64,6 +66,7 @@ export async function createApiKeyRecord(storage: Storage, options: NewApiKeyOpt
     rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT,
     createdAt: options.createdAt ?? new Date().toISOString(),
     ...(options.documentId ? { documentId: options.documentId, signerId: options.signerId ?? null } : {}),
+    ...(options.builder ? { builder: options.builder } : {}),
   };
   await insertApiKey(storage.db.query, record);
   return {

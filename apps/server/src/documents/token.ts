@@ -4,6 +4,14 @@ function mac(secret: string, documentId: string, version: number, expires: numbe
   return createHmac('sha256', secret).update(`${documentId}\n${version}\n${expires}\n${keyId}`).digest();
 }
 
+/**
+ * The version a document token binds: its file's, and a document's file never changes once uploaded. A draft's edits
+ * raise the document's `version` (its ETag) but leave its file as it was, so the `documentUrl` a builder holds keeps
+ * working while it saves (docs/decisions.md, "Drafts and builder sessions"). Every document's `version` was 1 until
+ * drafts, so the tokens signed before are the same.
+ */
+export const FILE_VERSION = 1;
+
 /** What a document token grants: this version of this document, until `expires`, while the key `keyId` is usable. */
 export interface DocumentGrant {
   documentId: string;

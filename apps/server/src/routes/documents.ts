@@ -9,6 +9,7 @@ import type { AppContext } from '../app-context.js';
 import { pdfUploadLimit, readMultipartForm } from '../http/multipart.js';
 import { handler, type EndpointHandlers } from './serve.js';
 import { findOwnDocument } from './sdk-documents.js';
+import { versionTag } from '../http/if-match.js';
 import { listDocuments } from '../storage/queries/documents.js';
 import { findSubmissionForDocument, listSubmissions } from '../storage/queries/submissions.js';
 import { findSealState } from '../storage/queries/seals.js';
@@ -25,8 +26,9 @@ export function documentHandlers(
     createDocument: handler(endpoints.createDocument, {
       after: [pdfUploadLimit(deps.config.maxPdfBytes)],
       readsItself: ['body'],
-      async handle(c) {
-        const form = await readMultipartForm(c, '"file" and "fields"');
+      async handle(c, { query }) {
+        const draft = query.draft === 'true';
+        const form = await readMultipartForm(c, draft ? '"file"' : '"file" and "fields"');
         // Strict like every JSON body: a misspelt part (`signingorder`) is refused, not ignored.
         const stray = Object.keys(form).find((name) => !Object.hasOwn(UPLOAD_PARTS, name));
         if (stray !== undefined) {
@@ -35,7 +37,10 @@ export function documentHandlers(
         const file = form['file'];
         if (!(file instanceof File)) throw validationError('file', 'a PDF file is required');
         const fields = form['fields'];
-        if (typeof fields !== 'string') throw validationError('fields', 'a JSON array of field definitions is required');
+        // A draft may come without fields: its author places them later.
+        if (typeof fields !== 'string' && !(draft && fields === undefined)) {
+          throw validationError('fields', 'a JSON array of field definitions is required');
+        }
         const filename = typeof form['filename'] === 'string' ? form['filename'] : file.name;
         const signers = textPart(form, 'signers');
         const signingOrder = textPart(form, 'signingOrder');
@@ -46,10 +51,12 @@ export function documentHandlers(
           fields,
           signers,
           signingOrder,
+          draft,
           maxPdfBytes: deps.config.maxPdfBytes,
           logger: deps.logger,
           pdfPool: deps.pdfPool,
         });
+        c.header('ETag', versionTag(document.version));
         return sendEnvelope(c, managedDocument(document, { status: 'pending' }, []), 201);
       },
     }),
@@ -78,6 +85,7 @@ export function documentHandlers(
       async handle(c, { params }) {
         const document = await findOwnDocument(deps, c.get('apiKey').organizationId, params.documentId);
         const [seal, states] = await Promise.all([findSealState(deps.storage.db.query, document.id), signerStatesOf(deps, document)]);
+        c.header('ETag', versionTag(document.version));
         return sendEnvelope(c, managedDocument(document, sealingOf(seal), states), 200);
       },
     }),

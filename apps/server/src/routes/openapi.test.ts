@@ -112,6 +112,17 @@ async function sealedDocument() {
   return { document, pk, signed: urls.file.replace('/file?', '/signed.pdf?') };
 }
 
+/** A draft of `t`'s organization (`?draft=true`), with the sample fields of one page unless told. */
+async function newDraft(fields: unknown[] | null = sampleFields(1)) {
+  const sk = (await t.createKey({ kind: 'sk' })).secret;
+  const form = await uploadForm();
+  if (fields) form.set('fields', JSON.stringify(fields));
+  else form.delete('fields');
+  const response = await t.app.request('/documents?draft=true', { method: 'POST', headers: { 'X-API-Key': sk }, body: form });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { data: { id: string } }).data;
+}
+
 /** A public address (no DNS here): an endpoint URL any server accepts; nothing is sent, this app has no dispatcher. */
 const HOOK_URL = 'https://93.184.216.34/signet';
 const WH = `wh_${'Z'.repeat(24)}`;
@@ -167,6 +178,7 @@ const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
       await call(t, 'GET', path),
       await call(t, 'GET', path, { key: (await t.createKey({ scopes: ['documents:submit'] })).secret }),
       await call(t, 'GET', `/sdk/documents/${DOC}`, { key: (await t.createKey()).secret }),
+      await call(t, 'GET', `/sdk/documents/${(await newDraft()).id}`, { key: (await t.createKey()).secret }),
       await call(t, 'GET', path, { key: limited }),
       await call(t, 'GET', path, { key: limited }),
       await call(broken(), 'GET', path, { key: KEY }),
@@ -364,6 +376,7 @@ const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
       await call(t, 'POST', path(DOC), { key: sk, body }),
       await call(t, 'POST', path(lease.id), { key: sk, body: { signerId: 'tenant', pad: 'x'.repeat(20_000) } }),
       await call(t, 'POST', path(lease.id), { key: sk, body: { signerId: 'nobody' } }),
+      await call(t, 'POST', path((await newDraft()).id), { key: sk, body: {} }),
       await call(t, 'POST', path(lease.id), { key: sk, body: JSON.stringify(body), headers: { 'Content-Type': 'text/plain' } }),
       await call(t, 'POST', path(lease.id), { key: limited, body }),
       await call(t, 'POST', path(lease.id), { key: limited, body }),
@@ -386,6 +399,109 @@ const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
       await call(t, 'DELETE', path(lease.id), { key: limited }),
       await call(t, 'DELETE', path(lease.id), { key: limited }),
       await call(broken(), 'DELETE', path(lease.id), { key: KEY }),
+    ];
+  },
+  async getDraft() {
+    const draft = await newDraft();
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const path = (id: string) => `/documents/${id}/draft`;
+    return [
+      await call(t, 'GET', path(draft.id), { key: sk }),
+      await call(t, 'GET', path('xyz'), { key: sk }),
+      await call(t, 'GET', path(draft.id)),
+      await call(t, 'GET', path(draft.id), { key: (await t.createKey()).secret }),
+      await call(t, 'GET', path(DOC), { key: sk }),
+      await call(t, 'GET', path(draft.id), { key: limited }),
+      await call(t, 'GET', path(draft.id), { key: limited }),
+      await call(broken(), 'GET', path(draft.id), { key: KEY }),
+    ];
+  },
+  async updateDraft() {
+    const draft = await newDraft(null);
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const path = (id: string) => `/documents/${id}/draft`;
+    const body = { fields: sampleFields(1) };
+    const put = (id: string, options: { key?: string; body?: unknown; headers?: Record<string, string> }, app: { app: TestApp['app'] } = t) =>
+      call(app, 'PUT', path(id), { body, ...options, headers: { 'If-Match': '"1"', ...options.headers } });
+    return [
+      await put(draft.id, { key: sk }),
+      await put(draft.id, { key: sk }),
+      await put(draft.id, { key: sk, headers: { 'If-Match': '1' } }),
+      await put(draft.id, { key: sk, headers: { 'If-Match': '' } }),
+      await put('xyz', { key: sk }),
+      await put(draft.id, {}),
+      await put(draft.id, { key: (await t.createKey()).secret }),
+      await put(DOC, { key: sk }),
+      await put((await t.createDocument({ pages: 1 })).id, { key: sk }),
+      await put(draft.id, { key: (await small.createKey({ kind: 'sk' })).secret, body: { fields: [], pad: 'x'.repeat(4096) } }, small),
+      await put(draft.id, { key: sk, body: JSON.stringify(body), headers: { 'Content-Type': 'text/plain' } }),
+      await put(draft.id, { key: limited }),
+      await put(draft.id, { key: limited }),
+      await put(draft.id, { key: KEY }, broken()),
+    ];
+  },
+  async sendDocument() {
+    const [draft, empty] = [await newDraft(), await newDraft(null)];
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const path = (id: string) => `/documents/${id}/send`;
+    const send = (id: string, key?: string, ifMatch = '"1"', app: { app: TestApp['app'] } = t) =>
+      call(app, 'POST', path(id), { ...(key ? { key } : {}), headers: { 'If-Match': ifMatch } });
+    return [
+      await send(draft.id, sk, '"2"'),
+      await send(draft.id, sk),
+      await send(draft.id, sk),
+      await send(empty.id, sk),
+      await send(empty.id, sk, ''),
+      await send(empty.id, sk, 'nope'),
+      await send('xyz', sk),
+      await send(empty.id),
+      await send(empty.id, (await t.createKey()).secret),
+      await send(DOC, sk),
+      await send(empty.id, limited),
+      await send(empty.id, limited),
+      await send(empty.id, KEY, '"1"', broken()),
+    ];
+  },
+  async createBuilderSession() {
+    const draft = await newDraft();
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const path = (id: string) => `/documents/${id}/builder-sessions`;
+    const body = { allowSend: true, origins: ['https://host.example'] };
+    return [
+      await call(t, 'POST', path(draft.id), { key: sk, body }),
+      await call(t, 'POST', path(draft.id), { key: sk, body: { expiresInSeconds: 1 } }),
+      await call(t, 'POST', path(draft.id), { body }),
+      await call(t, 'POST', path(draft.id), { key: (await t.createKey()).secret, body }),
+      await call(t, 'POST', path(DOC), { key: sk, body }),
+      await call(t, 'POST', path((await t.createDocument({ pages: 1 })).id), { key: sk, body }),
+      await call(t, 'POST', path(draft.id), { key: sk, body: { pad: 'x'.repeat(20_000) } }),
+      await call(t, 'POST', path(draft.id), { key: sk, body: JSON.stringify(body), headers: { 'Content-Type': 'text/plain' } }),
+      await call(t, 'POST', path(draft.id), { key: limited, body }),
+      await call(t, 'POST', path(draft.id), { key: limited, body }),
+      await call(broken(), 'POST', path(draft.id), { key: KEY, body }),
+    ];
+  },
+  async revokeBuilderSession() {
+    const draft = await newDraft();
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    const created = await call(t, 'POST', `/documents/${draft.id}/builder-sessions`, { key: sk, body: {} });
+    const session = ((await created.json()) as { data: { id: string } }).data;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const path = (documentId: string, keyId = session.id) => `/documents/${documentId}/builder-sessions/${keyId}`;
+    return [
+      await call(t, 'DELETE', path(draft.id), { key: sk }),
+      await call(t, 'DELETE', path(draft.id, 'xyz'), { key: sk }),
+      await call(t, 'DELETE', path(draft.id)),
+      await call(t, 'DELETE', path(draft.id), { key: (await t.createKey()).secret }),
+      await call(t, 'DELETE', path(DOC), { key: sk }),
+      await call(t, 'DELETE', path(draft.id, `key_${'Q'.repeat(24)}`), { key: sk }),
+      await call(t, 'DELETE', path(draft.id), { key: limited }),
+      await call(t, 'DELETE', path(draft.id), { key: limited }),
+      await call(broken(), 'DELETE', path(draft.id), { key: KEY }),
     ];
   },
   async getSignedDocumentFile() {

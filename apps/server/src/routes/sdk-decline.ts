@@ -20,6 +20,8 @@ function declineResult(document: DocumentRecord): DeclineResult {
   return { documentId: document.id, status: 'declined', reason, declinedAt: at, ...(signerId ? { signerId } : {}) };
 }
 
+import { draftNotSignable } from '../documents/drafts.js';
+
 const refused = (message: string, reason: string) => new ApiError('SUBMISSION_FAILED', message, { details: { reason } });
 
 /** `POST /sdk/documents/{documentId}/decline`: a signer declines, with a reason; idempotent. */
@@ -36,6 +38,7 @@ export function declineHandler(deps: AppContext): Pick<EndpointHandlers, 'declin
         // Declining again (a retry, a second tab) answers the first decline.
         if (document.declined) return c.json(declineResult(document), 200);
         if (document.status === 'completed') throw refused(`Document ${document.id} is completed`, 'completed');
+        if (document.status === 'draft') throw draftNotSignable(document);
         const signer = document.signers.find((candidate) => candidate.id === key.signerId);
         if (signer && (await findSubmissionOfSigner(deps.storage.db.query, document.id, signer.id))) {
           throw refused(`${signer.name} has already signed document ${document.id}`, 'already_signed');

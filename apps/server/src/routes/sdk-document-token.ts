@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { DocumentIdParamsSchema } from '@signet/contract';
 import { ApiError } from '../errors.js';
-import { checkDocumentToken } from '../documents/token.js';
+import { FILE_VERSION, checkDocumentToken } from '../documents/token.js';
 import type { AppEnv } from '../http/env.js';
 import type { AppContext } from '../app-context.js';
 import { parseOrThrow } from '../http/validation.js';
@@ -22,7 +22,7 @@ export async function documentByToken(c: Context<AppEnv>, deps: AppContext): Pro
   const document = await deps.reads.document(documentId);
   const now = deps.now?.() ?? new Date();
   const check = document
-    ? checkDocumentToken(deps.secret, c.req.query('token'), { documentId, version: document.version, now })
+    ? checkDocumentToken(deps.secret, c.req.query('token'), { documentId, version: FILE_VERSION, now })
     : { status: 'invalid' as const };
   const reason =
     check.status === 'valid'

@@ -7,7 +7,7 @@ import { clientIp } from '../middleware/api-key/client-ip.js';
 import { documentMetadata } from '../documents/present.js';
 import { sdkSignersOf, submittedValuesOf } from '../documents/signers.js';
 import { requestHeader } from '../http/request-header.js';
-import { signDocumentToken } from '../documents/token.js';
+import { FILE_VERSION, signDocumentToken } from '../documents/token.js';
 import type { AppEnv } from '../http/env.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthenticatedKey, DocumentRecord } from '../storage/types.js';
@@ -15,6 +15,7 @@ import { handler, type EndpointHandlers } from './serve.js';
 import { recordSignerOpened } from '../documents/opening.js';
 import { findSignerStates } from '../storage/queries/signers.js';
 import { findSealState } from '../storage/queries/seals.js';
+import { draftNotSignable } from '../documents/drafts.js';
 
 /** `scheme://host[:port]` of an absolute URL, without parsing it. */
 function requestOrigin(url: string): string {
@@ -44,7 +45,7 @@ export function sdkDocumentHandlers(deps: AppContext): Pick<EndpointHandlers, 'v
         if (error instanceof ApiError && error.status === 401) return c.json({ valid: false, error: error.message }, 401);
         throw error;
       }
-      await admit(c, deps, key, { sessions: true });
+      await admit(c, deps, key, { sessions: true, builders: 'edit' });
       return c.json(
         {
           valid: true,
@@ -63,16 +64,14 @@ export function sdkDocumentHandlers(deps: AppContext): Pick<EndpointHandlers, 'v
   // A document's response changes only with its state and its token; tokens expire on a step of 1/60 of their
   // lifetime (a minute by default), so one rendering serves every request within the step.
   const rendered = new LRUCache<string, RenderedDocument>({ max: 1000 });
-  const ttl = deps.config.documentTokenTtlSeconds;
-  const step = Math.max(1, Math.floor(ttl / 60));
 
   const getDocument = handler(endpoints.getDocument, {
     async handle(c, { params }) {
       const key = c.get('apiKey');
       assertSessionDocument(key, params.documentId);
       const document = await findOwnDocument(deps, key.organizationId, params.documentId);
-      const now = Math.floor((deps.now ? deps.now().getTime() : Date.now()) / 1000);
-      const expires = (Math.floor((now + ttl) / step) + 1) * step;
+      if (document.status === 'draft') throw draftNotSignable(document);
+      const expires = tokenExpiry(deps);
       const base = deps.config.publicBaseUrl ?? requestOrigin(c.req.url);
       const render = (sealed: boolean) => renderDocument(deps, document, key.id, base, expires, sealed);
       if (!document.implicitSigner) {
@@ -93,6 +92,27 @@ export function sdkDocumentHandlers(deps: AppContext): Pick<EndpointHandlers, 'v
   });
 
   return { validateKey, getDocument };
+}
+
+/**
+ * When a document token made now expires: `DOCUMENT_TOKEN_TTL_SECONDS` ahead, rounded up to a step of 1/60 of it, so
+ * that the tokens of one step are the same text.
+ */
+function tokenExpiry(deps: AppContext): number {
+  const ttl = deps.config.documentTokenTtlSeconds;
+  const step = Math.max(1, Math.floor(ttl / 60));
+  const now = Math.floor((deps.now ? deps.now().getTime() : Date.now()) / 1000);
+  return (Math.floor((now + ttl) / step) + 1) * step;
+}
+
+/**
+ * The `documentUrl` of `document` for the key `keyId`, as `GET /sdk/documents/{id}` gives it (a builder's draft).
+ * @example draftOf(document, documentUrlFor(deps, c, document, key.id))
+ */
+export function documentUrlFor(deps: AppContext, c: Context<AppEnv>, document: DocumentRecord, keyId: string): string {
+  const base = deps.config.publicBaseUrl ?? requestOrigin(c.req.url);
+  const token = signDocumentToken(deps.secret, { documentId: document.id, version: FILE_VERSION, expires: tokenExpiry(deps), keyId });
+  return `${base}${endpointPath(endpoints.getDocumentFile, { documentId: document.id })}?token=${token}`;
 }
 
 /** A rendered `GET /sdk/documents/{id}` body and what it was rendered from (the cached record itself). */
@@ -121,7 +141,7 @@ function renderDocument(
   expires: number,
   sealed: boolean,
 ): SdkDocument {
-  const token = signDocumentToken(deps.secret, { documentId: document.id, version: document.version, expires, keyId });
+  const token = signDocumentToken(deps.secret, { documentId: document.id, version: FILE_VERSION, expires, keyId });
   const url = (endpoint: { path: '/sdk/documents/{documentId}/file' | '/sdk/documents/{documentId}/signed.pdf' }) =>
     `${base}${endpointPath(endpoint, { documentId: document.id })}?token=${token}`;
   return {

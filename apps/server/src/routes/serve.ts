@@ -77,7 +77,12 @@ const requestParts = {
 function accessCheck(deps: AppContext, endpoint: Endpoint): MiddlewareHandler<AppEnv> {
   const { access } = endpoint;
   if (access.by === 'key') {
-    return apiKey(deps, { scopes: [...access.scopes], secretOnly: !access.kinds.includes('pk'), sessions: access.sessions === true });
+    return apiKey(deps, {
+      scopes: [...access.scopes],
+      secretOnly: !access.kinds.includes('pk'),
+      sessions: access.sessions === true,
+      ...(access.builders ? { builders: access.builders } : {}),
+    });
   }
   return async function documentTokenAccess(c, next) {
     c.set('tokenDocument', await documentByToken(c, deps));

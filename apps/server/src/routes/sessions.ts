@@ -9,6 +9,7 @@ import type { DocumentRecord, SessionKeyRecord } from '../storage/types.js';
 import { handler, type EndpointHandlers } from './serve.js';
 import { findOwnDocument } from './sdk-documents.js';
 import { revokeSessionKey } from '../storage/queries/api-keys.js';
+import { draftNotSignable } from '../documents/drafts.js';
 
 /** A session request is a signer id, a lifetime and a few origins: 16 KiB is plenty. */
 const MAX_SESSION_BODY_BYTES = 16 * 1024;
@@ -50,6 +51,7 @@ export function sessionHandlers(deps: AppContext): Pick<EndpointHandlers, 'creat
         const body = parseOrThrow(endpoints.createSession.request.body.schema, await readJsonObject(c));
         const organizationId = c.get('apiKey').organizationId;
         const document = await findOwnDocument(deps, organizationId, params.documentId);
+        if (document.status === 'draft') throw draftNotSignable(document);
         const signerId = sessionSigner(document, body.signerId);
         const seconds = body.expiresInSeconds ?? SESSION_TTL_SECONDS.default;
         const createdAt = now();

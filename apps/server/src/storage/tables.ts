@@ -26,6 +26,8 @@ export interface Tables {
     created_at: Millis;
     document_id: string | null;
     signer_id: string | null;
+    /** A builder session key: `edit` (read and edit its draft) or `send` (and send it); null on every other key. */
+    builder: 'edit' | 'send' | null;
   };
   documents: {
     id: string;
@@ -49,6 +51,10 @@ export interface Tables {
     declined_by: string | null;
     declined_ip: string | null;
     declined_user_agent: string | null;
+    /** 1 while the document is a draft (its `status` is then `pending`, and it reads as `draft`). */
+    draft: number;
+    /** When a draft was sent; null on a draft and on a document created ready to sign. */
+    sent_at: Millis | null;
   };
   document_chunks: { document_id: string; idx: number; data: Uint8Array };
   document_previews: {

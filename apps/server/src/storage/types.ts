@@ -41,10 +41,12 @@ export interface ApiKeyRecord {
   documentId?: string | null;
   /** A session key of a document with signers: the signer it signs as. */
   signerId?: string | null;
+  /** A builder session key (bound to `documentId`, a draft): `edit`, or `send` when it may also send it. */
+  builder?: 'edit' | 'send';
 }
 
 /** What the API shows of a session key. */
-export type SessionKeyRecord = Pick<ApiKeyRecord, 'id' | 'expiresAt' | 'revokedAt' | 'allowedOrigins' | 'createdAt' | 'documentId' | 'signerId'>;
+export type SessionKeyRecord = Pick<ApiKeyRecord, 'id' | 'expiresAt' | 'revokedAt' | 'allowedOrigins' | 'createdAt' | 'documentId' | 'signerId' | 'builder'>;
 
 export interface AuthenticatedKey extends ApiKeyRecord {
   organization: Organization;
@@ -75,6 +77,8 @@ export interface DocumentRecord {
   implicitSigner: boolean;
   /** Present once a signer declined it (`status` is then `declined`). */
   declined?: DocumentDecline;
+  /** When it was sent, for a document created as a draft and sent since (`status` is `draft` until then). */
+  sentAt?: IsoTime;
 }
 
 /** Why, when, by whom and from where a document was declined. */
@@ -98,8 +102,14 @@ export interface SignerState {
 }
 
 /** A document to create; without `signers` it gets `IMPLICIT_SIGNER` (and `signingOrder` defaults to `parallel`). */
-export type NewDocument = Omit<DocumentRecord, 'updatedAt' | 'version' | 'status' | 'declined' | 'implicitSigner' | 'signers' | 'signingOrder'> &
-  Partial<Pick<DocumentRecord, 'signers' | 'signingOrder'>>;
+export type NewDocument = Omit<
+  DocumentRecord,
+  'updatedAt' | 'version' | 'status' | 'declined' | 'implicitSigner' | 'signers' | 'signingOrder' | 'sentAt'
+> &
+  Partial<Pick<DocumentRecord, 'signers' | 'signingOrder'>> & {
+    /** A draft, not signable until sent (docs/api.md, "Drafts"). */
+    draft?: boolean;
+  };
 
 /**
  * The one signer of a document created without signers. Its id is empty, which no signer id a host chooses can be,

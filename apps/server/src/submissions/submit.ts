@@ -8,6 +8,7 @@ import { declined, refuseBrokenRules, storeSubmission, type SubmitRequest, type 
 import { checkSubmission } from './validate.js';
 import { findSignerStates } from '../storage/queries/signers.js';
 import { findSubmissionOfSigner } from '../storage/queries/submissions.js';
+import { draftNotSignable } from '../documents/drafts.js';
 
 export type { SubmitRequest, SubmitResponse } from './store-submission.js';
 
@@ -84,6 +85,8 @@ function assertOwnFields(request: SubmitRequest, signer: SignerDefinition): void
  */
 export async function submitDocument(deps: AppContext, request: SubmitRequest): Promise<SubmitResponse> {
   const { document, payload, checksum } = request;
+  // A draft becomes signable only when sent, never back: checked once, ahead of everything about the payload.
+  if (document.status === 'draft') throw draftNotSignable(document);
   if (checksum !== payload.checksum) {
     throw new ApiError('VALIDATION_ERROR', 'The checksum does not match the payload', {
       status: 422,

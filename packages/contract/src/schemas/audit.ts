@@ -4,6 +4,7 @@ import { TimestampSchema } from './timestamp.js';
 
 export const AUDIT_EVENT_TYPES = [
   'document.created',
+  'document.sent',
   'document.opened',
   'signer.opened',
   'signer.completed',

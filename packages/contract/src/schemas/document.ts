@@ -5,8 +5,11 @@ import { TimestampSchema } from './timestamp.js';
 import { DECLINE_REASON_MAX_LENGTH } from '../submission-limits.js';
 import { SdkSignerSchema, SignerIdSchema, SignerSchema, SigningOrderSchema } from './signers.js';
 
-/** `pending` until signed, `completed` once every signer has, `declined` once a signer declined. */
-export const DOCUMENT_STATUSES = ['pending', 'completed', 'declined'] as const;
+/**
+ * `draft` while its author edits it (not signable; docs/api.md, "Drafts"), `pending` until signed, `completed` once
+ * every signer has, `declined` once a signer declined.
+ */
+export const DOCUMENT_STATUSES = ['pending', 'completed', 'declined', 'draft'] as const;
 export const DocumentStatusSchema = z.enum(DOCUMENT_STATUSES);
 export type DocumentStatus = z.infer<typeof DocumentStatusSchema>;
 

@@ -10,6 +10,11 @@ export const ErrorDetailsSchema = z
     reason: z.string().optional(),
     missingFields: z.array(z.string()).optional(),
     required: z.array(z.string()).optional(),
+    currentVersion: z.number().int().optional().meta({ description: "412: the document's current version (its ETag)" }),
+    problems: z
+      .array(z.object({ field: z.string(), reason: z.string() }))
+      .optional()
+      .meta({ description: 'Sending a draft (422): every problem found, each naming where it is' }),
   })
   .catchall(z.unknown())
   .meta({ id: 'ErrorDetails' });

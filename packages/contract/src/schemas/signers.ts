@@ -71,7 +71,7 @@ export const SdkSignerSchema = SignerSchema.pick({ id: true, name: true, order: 
 export type SdkSigner = z.infer<typeof SdkSignerSchema>;
 
 /** An origin, `scheme://host[:port]`, as a browser sends it in `Origin`. */
-const OriginSchema = z
+export const OriginSchema = z
   .string()
   .max(255)
   .regex(/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/, 'must be an origin: http(s)://host[:port], without a path');

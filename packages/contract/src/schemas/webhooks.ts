@@ -5,6 +5,7 @@ import { TimestampSchema } from './timestamp.js';
 /** The events an endpoint may subscribe to; `webhook.test` is sent on request to any endpoint. */
 export const WEBHOOK_EVENT_TYPES = [
   'document.created',
+  'document.sent',
   'document.viewed',
   'signer.opened',
   'signer.completed',
@@ -112,6 +113,11 @@ export const DocumentCreatedDataSchema = z.object({
   pageCount: z.number().int(),
   createdAt: TimestampSchema,
 });
+/**
+ * `document.sent`: a draft was sent (`POST /documents/{id}/send`) and can be signed from now on. A document created
+ * ready to sign is sent at creation and has no such event: its `document.created` is the one.
+ */
+export const DocumentSentDataSchema = z.object({ documentId, sentAt: TimestampSchema, version: z.number().int().min(1) });
 /** `document.viewed`: the signer's browser fetched the PDF for the first time. */
 export const DocumentViewedDataSchema = z.object({ documentId, viewedAt: TimestampSchema });
 /** `signer.opened`: a signer of a document with signers opened it with their session key, the first time. */
@@ -170,6 +176,7 @@ const envelope = <T extends string, D extends z.ZodType>(type: T, data: D) =>
 export const WebhookEventSchema = z
   .discriminatedUnion('type', [
     envelope('document.created', DocumentCreatedDataSchema),
+    envelope('document.sent', DocumentSentDataSchema),
     envelope('document.viewed', DocumentViewedDataSchema),
     envelope('signer.opened', SignerOpenedDataSchema),
     envelope('signer.completed', SignerCompletedDataSchema),

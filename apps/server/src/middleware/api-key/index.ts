@@ -15,6 +15,11 @@ export interface ApiKeyOptions {
   secretOnly?: boolean;
   /** Whether a session key (bound to one document) may call the route; its handler checks the document. */
   sessions?: boolean;
+  /**
+   * Whether a builder session key (bound to one draft) may call the route: any (`edit`), or only one that may send
+   * (`send`); its handler checks the document.
+   */
+  builders?: 'edit' | 'send';
 }
 
 type KeyRefusal = { code: 'INVALID_API_KEY' | 'EXPIRED_API_KEY'; message: string };
@@ -75,6 +80,10 @@ function authorize(c: Context<AppEnv>, key: AuthenticatedKey, options: ApiKeyOpt
       details: { reason: 'sk_ keys are for servers only; use a pk_ key in the browser' },
     });
   }
+  if (key.builder) {
+    authorizeBuilder(key, options, origin);
+    return;
+  }
   if (key.kind === 'pk' && options.secretOnly) {
     throw new ApiError('INSUFFICIENT_PERMISSIONS', 'This endpoint needs a secret (sk_) key', {
       details: { reason: 'pk_ keys reach the /sdk endpoints only', required: options.scopes ?? [] },
@@ -94,6 +103,30 @@ function authorize(c: Context<AppEnv>, key: AuthenticatedKey, options: ApiKeyOpt
   if (missing.length > 0) {
     throw new ApiError('INSUFFICIENT_PERMISSIONS', `This API key lacks the scope ${missing.join(', ')}`, {
       details: { required: options.scopes, reason: `missing scope ${missing.join(', ')}` },
+    });
+  }
+}
+
+/**
+ * A builder session key (docs/api.md, "Drafts"): only the routes that let builders in, `send` ones only when it may
+ * send, and from its origins. Its handler then checks that the document is its own.
+ */
+function authorizeBuilder(key: AuthenticatedKey, options: ApiKeyOptions, origin: string | undefined): void {
+  if (!options.builders) {
+    throw new ApiError('INSUFFICIENT_PERMISSIONS', 'A builder session key works only for its own draft', {
+      details: {
+        reason: `this builder session key is bound to document ${key.documentId}: it reaches GET and PUT /documents/{id}/draft, POST /documents/{id}/send when allowed, and POST /sdk/validate-key`,
+      },
+    });
+  }
+  if (options.builders === 'send' && key.builder !== 'send') {
+    throw new ApiError('INSUFFICIENT_PERMISSIONS', 'This builder session key may not send the document', {
+      details: { reason: 'the builder session was created without allowSend: the host sends the document itself' },
+    });
+  }
+  if (origin && key.allowedOrigins.length > 0 && !key.allowedOrigins.includes(origin)) {
+    throw new ApiError('INSUFFICIENT_PERMISSIONS', 'This API key may not be used from this origin', {
+      details: { reason: `origin ${origin} is not allowed for this key` },
     });
   }
 }

@@ -25,6 +25,7 @@ function toApiKey(row: ApiKeyRow): ApiKeyRecord {
     rateLimit: row.rate_limit,
     createdAt: toIso(row.created_at),
     ...(row.document_id === null ? {} : { documentId: row.document_id, signerId: row.signer_id }),
+    ...(row.builder === null ? {} : { builder: row.builder }),
   };
 }
 
@@ -46,6 +47,7 @@ export async function insertApiKey(db: Db, key: ApiKeyRecord): Promise<void> {
       created_at: toMillis(key.createdAt),
       document_id: key.documentId ?? null,
       signer_id: key.signerId ?? null,
+      builder: key.builder ?? null,
     })
     .execute();
 }
@@ -86,17 +88,24 @@ export async function revokeApiKey(db: Db, id: string, revokedAt: IsoTime): Prom
   return (await db.selectFrom('api_keys').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
-/** Revokes a session key of a document; the key's record (its revocation time the first one), or null. */
-export async function revokeSessionKey(db: Db, documentId: string, keyId: string, revokedAt: IsoTime): Promise<SessionKeyRecord | null> {
-  await db
-    .updateTable('api_keys')
-    .set({ revoked_at: toMillis(revokedAt) })
-    .where('id', '=', keyId)
-    .where('document_id', '=', documentId)
-    .where('revoked_at', 'is', null)
-    .execute();
-  const row = await db.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('document_id', '=', documentId).executeTakeFirst();
+/**
+ * Revokes a session key of a document (`builder`: a builder session key, else a signer's); the key's record (its
+ * revocation time the first one), or null when the document has no such key of that kind.
+ */
+export async function revokeSessionKey(
+  db: Db,
+  documentId: string,
+  keyId: string,
+  revokedAt: IsoTime,
+  { builder = false }: { builder?: boolean } = {},
+): Promise<SessionKeyRecord | null> {
+  const ofKind = <Q extends { where: (column: 'builder', op: 'is' | 'is not', value: null) => Q }>(query: Q) =>
+    query.where('builder', builder ? 'is not' : 'is', null);
+  await ofKind(
+    db.updateTable('api_keys').set({ revoked_at: toMillis(revokedAt) }).where('id', '=', keyId).where('document_id', '=', documentId).where('revoked_at', 'is', null),
+  ).execute();
+  const row = await ofKind(db.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('document_id', '=', documentId)).executeTakeFirst();
   if (!row) return null;
   const { id, expiresAt, revokedAt: revoked, allowedOrigins, createdAt } = toApiKey(row);
-  return { id, expiresAt, revokedAt: revoked, allowedOrigins, createdAt, documentId, signerId: row.signer_id };
+  return { id, expiresAt, revokedAt: revoked, allowedOrigins, createdAt, documentId, signerId: row.signer_id, builder: row.builder ?? undefined };
 }

@@ -55,7 +55,7 @@ const INSERT_EVENT = prepare(
 /**
  * A document's events, oldest first (ties in the order of `AUDIT_EVENT_TYPES`): the stored ones, `signer.opened` and
  * `signer.completed` of each signer the document was created with (the implicit signer's are the document's own
- * events), and `document.declined`.
+ * events), `document.sent` (of a draft sent since) and `document.declined`.
  */
 export async function listAuditEvents(db: Db, documentId: string): Promise<AuditEvent[]> {
   const [rows, document, activity] = await Promise.all([
@@ -81,6 +81,7 @@ export async function listAuditEvents(db: Db, documentId: string): Promise<Audit
       }
     }
   }
+  if (document?.sentAt) events.push({ type: 'document.sent', occurredAt: document.sentAt, ip: null, userAgent: null });
   if (document?.declined) {
     const { at, ip, userAgent } = document.declined;
     events.push({ type: 'document.declined', occurredAt: at, ip, userAgent });

@@ -12,7 +12,7 @@ import { toIso, toMillis } from '../schema.js';
 
 type DocumentRow = Tables['documents'];
 
-/** A `documents` row as a record: `declined` once declined (its status then reads `declined`). */
+/** A `documents` row as a record: `draft` while a draft, `declined` once declined (its status then reads so). */
 export function toDocument(row: DocumentRow): DocumentRecord {
   const signers = JSON.parse(row.signers) as DocumentRecord['signers'];
   return {
@@ -26,7 +26,7 @@ export function toDocument(row: DocumentRow): DocumentRecord {
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
     version: row.version,
-    status: row.declined_at === null ? (row.status as DocumentStatus) : 'declined',
+    status: row.draft === 1 ? 'draft' : row.declined_at === null ? (row.status as DocumentStatus) : 'declined',
     fields: JSON.parse(row.fields) as DocumentRecord['fields'],
     signers,
     signingOrder: row.signing_order,
@@ -42,6 +42,7 @@ export function toDocument(row: DocumentRow): DocumentRecord {
             userAgent: row.declined_user_agent,
           },
         }),
+    ...(row.sent_at === null ? {} : { sentAt: toIso(row.sent_at) }),
   };
 }
 
@@ -69,6 +70,8 @@ export async function insertDocument(db: Db, document: DocumentRecord): Promise<
       declined_by: document.declined?.signerId ?? null,
       declined_ip: document.declined?.ip ?? null,
       declined_user_agent: document.declined?.userAgent ?? null,
+      draft: document.status === 'draft' ? 1 : 0,
+      sent_at: document.sentAt ? toMillis(document.sentAt) : null,
     })
     .execute();
 }
@@ -127,6 +130,7 @@ export async function declineDocument(db: Db, id: string, decline: DocumentDecli
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .where('declined_at', 'is', null)
+    .where('draft', '=', 0)
     .executeTakeFirst();
   return result.numUpdatedRows === 1n;
 }
