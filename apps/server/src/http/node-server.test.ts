@@ -172,8 +172,10 @@ describe('connection limits', () => {
     for (const { raw } of answers) {
       expect(refusal(raw)).toMatchObject({ status: 408, error: { code: 'VALIDATION_ERROR', details: { field: 'body' } } });
     }
-    // 400 ms, plus 1 ms a byte received (1,000 bytes a second), plus the period of the check.
-    expect(performance.now() - started).toBeLessThan(limits.bodyTimeoutMs + 1_500);
+    // 400 ms, plus 1 ms a byte received (1,000 bytes a second), plus the period of the check; plus room for a CI
+    // machine running other suites beside this one (3.1 s over the allowance seen there). A body read to its end at
+    // 10 bytes a second would take minutes.
+    expect(performance.now() - started).toBeLessThan(limits.bodyTimeoutMs + 5_000);
     // Each is logged once, as a refusal; the app, whose body read failed, logs no error.
     const answered = new Set(answers.map(({ raw }) => parse(raw).headers.get('x-request-id')));
     expect(serverLog.logs.filter((line) => answered.has(line.requestId as string))).toHaveLength(300);

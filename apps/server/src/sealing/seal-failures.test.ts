@@ -171,7 +171,8 @@ function hasTimestampToken(sealed: Uint8Array): boolean {
   return signerInfo.unsignedAttrs?.attributes.some((attribute) => attribute.type === OID_TIMESTAMP_TOKEN) ?? false;
 }
 
-describe('seal jobs that fail', () => {
+// Tests run `signet` commands, each a process loading the server from source: a minute each, as the CLI's own tests.
+describe('seal jobs that fail', { timeout: 60_000 }, () => {
   let document: DocumentRecord;
 
   it('an expired certificate: failed at once, the reason in seal_jobs and the log, the server serving', async () => {

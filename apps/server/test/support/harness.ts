@@ -73,8 +73,11 @@ export interface TestApp {
     signerId?: string,
     options?: { expiresAt?: string; origins?: string[]; rateLimit?: number },
   ): Promise<{ id: string; secret: string }>;
-  /** A document of `pdf` (one page, no fields) put straight into storage, as those created before previews: none. */
-  createDocumentWithoutPreview(pdf: Uint8Array): Promise<DocumentRecord>;
+  /**
+   * A document of `pdf` (one page, no fields) put straight into storage, as those created before previews: none.
+   * Also what a test that needs many documents, not their previews, creates them with.
+   */
+  createDocumentWithoutPreview(pdf: Uint8Array, options?: { organizationId?: string }): Promise<DocumentRecord>;
   /**
    * Runs the seal jobs that are due, one after the other, with the real worker, the process's PDF pool and the
    * test PKI's self-signed key (or `key`); resolves with how many ran.
@@ -183,11 +186,11 @@ export async function createTestApp(
       });
       return { id: created.id, secret: created.key };
     },
-    async createDocumentWithoutPreview(pdf) {
+    async createDocumentWithoutPreview(pdf, options = {}) {
       return storeDocument(storage,
         {
           id: newId('doc'),
-          organizationId: org.id,
+          organizationId: options.organizationId ?? org.id,
           filename: 'before-previews.pdf',
           mimeType: 'application/pdf',
           pageCount: 1,
