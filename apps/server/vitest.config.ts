@@ -8,5 +8,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Files share one PostgreSQL and Redis; each uses its own schema and key prefix, so files may run in parallel.
     pool: 'forks',
+    // dist/ built once, for the processes tests start (test/support/build-once.ts).
+    globalSetup: ['test/support/build-once.ts'],
   },
 });

@@ -1,7 +1,7 @@
 /**
  * The server as it ships (docs/decisions.md, "The server runs built"): built with tsdown, the `signet` command line
  * runs with plain node, its PDF workers start from the built files, and `signet serve` answers and serves the embed
- * script as the source does. The build (about a second) runs once, here, into `dist/`.
+ * script as the source does. The build (about a second) is the run's, made once by test/support/build-once.ts.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
@@ -17,7 +17,6 @@ import { SERVER_DIR, signetEntry, startServerProcess, type ServerProcess } from 
 import { capturingLogger } from './support/harness.js';
 
 const run = promisify(execFile);
-const TSDOWN = fileURLToPath(new URL('../../../node_modules/.bin/tsdown', import.meta.url));
 let dir: string;
 let server: ServerProcess | undefined;
 
@@ -27,9 +26,8 @@ function signet(args: string[], env: Record<string, string> = {}) {
 }
 
 beforeAll(async () => {
-  await run(TSDOWN, [], { cwd: SERVER_DIR, timeout: 60_000 });
   dir = await mkdtemp(join(tmpdir(), 'signet-built-'));
-}, 90_000);
+});
 afterAll(async () => {
   await server?.stop();
   await rm(dir, { recursive: true, force: true });

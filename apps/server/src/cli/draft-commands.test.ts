@@ -13,15 +13,15 @@ import { ensureOrganization } from '../storage/queries/organizations.js';
 
 /* `signet documents create --draft`, `documents send` and `builder-sessions …` as a user runs them, on a store of their own. */
 
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
-const TSX = fileURLToPath(new URL('../../../../node_modules/.bin/tsx', import.meta.url));
+/** The built command line (`dist/`, built once per run by test/support/build-once.ts), run with plain node. */
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 let dir: string;
 let databaseUrl: string;
 
 function signet(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
-      TSX,
+      process.execPath,
       [MAIN, ...args],
       { env: { ...process.env, DATABASE_URL: databaseUrl, SIGNET_SECRET: 's'.repeat(40) }, cwd: dir },
       (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
@@ -40,7 +40,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-// Each command starts a process that loads the server from source (several seconds on a busy CI machine).
+// Each command starts a process that loads the built server (seconds on a busy CI machine).
 describe('signet drafts', { timeout: 90_000 }, () => {
   it('creates a draft without fields, refuses to send it naming why, mints and revokes a builder session, sends it', async () => {
     const created = await signet('documents', 'create', '--org', 'acme', '--pdf', 'a.pdf', '--draft', '--json');

@@ -10,16 +10,15 @@ import { hashApiKey } from '../keys.js';
 import { findApiKeyByHash } from '../storage/queries/api-keys.js';
 import { findDocument } from '../storage/queries/documents.js';
 
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
-/** The repository's tsx, so the command runs from any working directory. */
-const TSX = fileURLToPath(new URL('../../../../node_modules/.bin/tsx', import.meta.url));
+/** The built command line (`dist/`, built once per run by test/support/build-once.ts), run with plain node. */
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 let dir: string;
 let databaseUrl: string;
 
 function signet(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
-      TSX,
+      process.execPath,
       [MAIN, ...args],
       { env: { ...process.env, DATABASE_URL: databaseUrl }, cwd: dir },
       (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
@@ -33,7 +32,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-// Each command starts a process that loads the server from source (several seconds on a busy CI machine).
+// Each command starts a process that loads the built server (seconds on a busy CI machine).
 describe('signet', { timeout: 60_000 }, () => {
   it('keys create --json prints the key once, creating the organization, and stores only its hash', async () => {
     const { code, stdout } = await signet('keys', 'create', '--org', 'acme', '--kind', 'pk', '--origins', 'https://app.acme.com', '--rate-limit', '120', '--expires-at', '2030-01-01T00:00:00Z', '--json');

@@ -11,15 +11,15 @@ import { enqueueWebhookEventTo } from '../storage/queries/webhook-deliveries.js'
 
 /* `signet webhooks …` as a user runs it, on an embedded store of its own. */
 
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
-const TSX = fileURLToPath(new URL('../../../../node_modules/.bin/tsx', import.meta.url));
+/** The built command line (`dist/`, built once per run by test/support/build-once.ts), run with plain node. */
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 let dir: string;
 let databaseUrl: string;
 
 function signet(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
-      TSX,
+      process.execPath,
       [MAIN, ...args],
       { env: { ...process.env, DATABASE_URL: databaseUrl, SIGNET_SECRET: 's'.repeat(40), ...env }, cwd: dir },
       (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
@@ -36,7 +36,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-// Each command starts a process that loads the server from source (several seconds on a busy CI machine).
+// Each command starts a process that loads the built server (seconds on a busy CI machine).
 describe('signet webhooks', { timeout: 60_000 }, () => {
   it('create prints the secret once; list, deliveries, retry and delete find the endpoint', async () => {
     const created = await signet({}, 'webhooks', 'create', '--org', 'acme', '--url', 'https://93.184.216.34/hooks', '--events', 'document.completed,document.sealed', '--json');

@@ -50,7 +50,8 @@ export function signet(env: Record<string, string>, ...args: string[]): Promise<
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', ...args],
+      // The build of this run (test/support/build-once.ts), as an operator runs it.
+      ['dist/cli/main.js', ...args],
       { cwd: SERVER_DIR, env: { ...process.env, ...env } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
