@@ -10,8 +10,8 @@ import { seedDemo } from './documents/seed.js';
 import { buildPayload } from '../test/support/harness.js';
 import { findDocument } from './storage/queries/documents.js';
 
-const MAIN = fileURLToPath(new URL('./cli/main.ts', import.meta.url));
-const TSX = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
+/** The built command line (made once per run by test/support/build-once.ts), as an operator runs it. */
+const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 let dir: string;
 
 beforeAll(async () => {
@@ -21,7 +21,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** Starts `signet serve` on a free port over `databaseUrl`; resolves with its URL and the child process. */
 async function serveOn(databaseUrl: string) {
-  const child = spawn(TSX, [MAIN, 'serve', '--port', '0'], {
+  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0'], {
     env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -36,10 +36,10 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 /**
- * How node runs `signet`: the source through tsx, or with `built` the build (`dist/cli/main.js`, made by
- * `pnpm --filter @signet/server build`) with plain node.
+ * How node runs `signet`: with `built` (the default) the build (`dist/cli/main.js`, made once per test run by
+ * test/support/build-once.ts) with plain node, otherwise the source through tsx.
  */
-export function signetEntry(built = false): string[] {
+export function signetEntry(built = true): string[] {
   return built ? ['dist/cli/main.js'] : ['--import', 'tsx', 'src/cli/main.ts'];
 }
 
@@ -53,7 +53,8 @@ const READY = {
  * Starts `signet serve --port 0` (on 127.0.0.1) or `signet worker` with `env` over this process's environment
  * (log level warn unless `env` says otherwise), and resolves once it says it is ready. Rejects with its stderr when
  * it exits first or stays silent `timeoutMs`. With `keepLogs` its JSON log lines are kept for `logs()`; otherwise
- * they are read and dropped, so the pipe never fills and stalls it. With `built` it runs the build (`signetEntry`).
+ * they are read and dropped, so the pipe never fills and stalls it. It runs the build unless `built` is false
+ * (`signetEntry`).
  * @example const worker = await startSignet('worker', { DATABASE_URL, LOG_LEVEL: 'info' }, { keepLogs: true });
  */
 export function startSignet(
@@ -61,7 +62,7 @@ export function startSignet(
   env: Record<string, string>,
   options: { timeoutMs?: number; keepLogs?: boolean; built?: boolean } = {},
 ): Promise<SignetProcess> {
-  const { timeoutMs = 30_000, keepLogs = false, built = false } = options;
+  const { timeoutMs = 30_000, keepLogs = false, built = true } = options;
   const args = command === 'serve' ? ['serve', '--port', '0'] : ['worker'];
   const child = spawn(process.execPath, [...signetEntry(built), ...args], {
     cwd: SERVER_DIR,
