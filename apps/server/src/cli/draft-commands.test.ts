@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { runSignet } from '../../test/support/cli.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStorage } from '../storage/index.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
@@ -13,20 +12,11 @@ import { ensureOrganization } from '../storage/queries/organizations.js';
 
 /* `signet documents create --draft`, `documents send` and `builder-sessions …` as a user runs them, on a store of their own. */
 
-/** The built command line (`dist/`, built once per run by test/support/build-once.ts), run with plain node. */
-const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 let dir: string;
 let databaseUrl: string;
 
-function signet(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [MAIN, ...args],
-      { env: { ...process.env, DATABASE_URL: databaseUrl, SIGNET_SECRET: 's'.repeat(40) }, cwd: dir },
-      (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
-    );
-  });
+function signet(...args: string[]) {
+  return runSignet(args, { env: { DATABASE_URL: databaseUrl, SIGNET_SECRET: 's'.repeat(40) }, cwd: dir });
 }
 
 beforeAll(async () => {

@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { runSignet } from '../../test/support/cli.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStorage } from '../storage/index.js';
 import { WEBHOOK_EVENT_TYPES } from '@signet/contract';
@@ -11,20 +10,11 @@ import { enqueueWebhookEventTo } from '../storage/queries/webhook-deliveries.js'
 
 /* `signet webhooks …` as a user runs it, on an embedded store of its own. */
 
-/** The built command line (`dist/`, built once per run by test/support/build-once.ts), run with plain node. */
-const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 let dir: string;
 let databaseUrl: string;
 
-function signet(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [MAIN, ...args],
-      { env: { ...process.env, DATABASE_URL: databaseUrl, SIGNET_SECRET: 's'.repeat(40), ...env }, cwd: dir },
-      (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
-    );
-  });
+function signet(env: Record<string, string>, ...args: string[]) {
+  return runSignet(args, { env: { DATABASE_URL: databaseUrl, SIGNET_SECRET: 's'.repeat(40), ...env }, cwd: dir });
 }
 
 beforeAll(async () => {

@@ -7,7 +7,6 @@ import { execFile } from 'node:child_process';
 import { hash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createApiKeyRecord } from '../../src/documents/seed.js';
 import { pendingDocument, type SamplePdf } from '../hardening/fuzz-targets.js';
@@ -19,13 +18,13 @@ export type { LogLine, SignetProcess };
 import { openStorage } from '../../src/storage/index.js';
 import type { SealJob, SealedDocument, Storage } from '../../src/storage/types.js';
 import { buildPayload } from '../support/harness.js';
+import { runSignet, type CommandResult } from '../support/cli.js';
 import { withPdfFile } from './render/test-poppler.js';
 import { listAuditEvents } from '../../src/storage/queries/audit.js';
 import { ensureOrganization } from '../../src/storage/queries/organizations.js';
 import { findSealState, listSealJobs, readSealedContent } from '../../src/storage/queries/seals.js';
 
 const run = promisify(execFile);
-const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * `signet serve` or `signet worker` with its log kept (level info): `startSignet` of `hardening/server-process.ts`.
@@ -36,26 +35,12 @@ export function startSealing(command: 'serve' | 'worker', env: Record<string, st
 }
 
 /** What a `signet` command printed, and its exit code. */
-export interface CommandResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /**
  * Runs the real `signet` command line to its end with `env` over this process's environment.
  * @example const { code, stdout } = await signet({ DATABASE_URL }, 'jobs', 'list', '--json');
  */
 export function signet(env: Record<string, string>, ...args: string[]): Promise<CommandResult> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      // The build of this run (test/support/build-once.ts), as an operator runs it.
-      ['dist/cli/main.js', ...args],
-      { cwd: SERVER_DIR, env: { ...process.env, ...env } },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-    );
-  });
+  return runSignet(args, { env });
 }
 
 /** The documents a process's log says it sealed, in order. */
