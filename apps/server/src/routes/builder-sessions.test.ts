@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorEnvelopeSchema } from '@signet/contract';
+import { expectError } from '../../test/support/envelope.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
 import { createApiKeyRecord } from '../documents/seed.js';
 import { call, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
@@ -10,13 +10,6 @@ import { ensureOrganization } from '../storage/queries/organizations.js';
  * when allowed; every other endpoint refuses it. The auth matrix of every draft endpoint, and hostile input to them.
  * On both engines.
  */
-
-async function expectError(response: Response, status: number, code: string) {
-  expect(response.status).toBe(status);
-  const body = ErrorEnvelopeSchema.parse(await response.json());
-  expect(body.error.code).toBe(code);
-  return body.error;
-}
 
 const data = async (response: Response) => ((await response.json()) as { data: any }).data;
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorEnvelopeSchema, fieldsOfSigner } from '@signet/contract';
+import { expectError } from '../../test/support/envelope.js';
+import { fieldsOfSigner } from '@signet/contract';
 import { storageEngines } from '../../test/storage/test-engines.js';
 import { buildPayload, call, completeValues, createTestApp, type TestApp } from '../../test/support/harness.js';
 import { findDocument } from '../storage/queries/documents.js';
@@ -13,13 +14,6 @@ import { fanOutWebhookEvents, listWebhookDeliveries } from '../storage/queries/w
  */
 
 const engines = await storageEngines();
-
-async function expectError(response: Response, status: number, code: string) {
-  expect(response.status).toBe(status);
-  const body = ErrorEnvelopeSchema.parse(await response.json());
-  expect(body.error.code).toBe(code);
-  return body.error;
-}
 
 describe.each(engines)('declining on $name', (engine) => {
   let t: TestApp;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorEnvelopeSchema, type FieldDefinition } from '@signet/contract';
+import { expectError } from '../../test/support/envelope.js';
+import { type FieldDefinition } from '@signet/contract';
 import { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } from '../pdf/sample.js';
 import { buildPayload, call, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
 import { findSignerStates } from '../storage/queries/signers.js';
@@ -8,13 +9,6 @@ import { findSignerStates } from '../storage/queries/signers.js';
  * Drafts (docs/api.md, "Drafts"): created with `?draft=true`, edited whole with `If-Match`, checked and made
  * signable by sending; not signable before. On both engines.
  */
-
-async function expectError(response: Response, status: number, code: string) {
-  expect(response.status).toBe(status);
-  const body = ErrorEnvelopeSchema.parse(await response.json());
-  expect(body.error.code).toBe(code);
-  return body.error;
-}
 
 const data = async (response: Response) => ((await response.json()) as { data: any }).data;
 

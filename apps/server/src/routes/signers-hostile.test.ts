@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorEnvelopeSchema } from '@signet/contract';
+import { expectError } from '../../test/support/envelope.js';
 import { generateSamplePdf, sampleFields, sampleLeaseFields } from '../pdf/sample.js';
 import type { DocumentRecord } from '../storage/types.js';
 import { call, createTestApp, type TestApp } from '../../test/support/harness.js';
@@ -25,13 +25,6 @@ beforeAll(async () => {
   plain = await t.createDocument({ pages: 1 });
 });
 afterAll(() => t.close());
-
-async function expectError(response: Response, status: number, code: string) {
-  expect(response.status).toBe(status);
-  const body = ErrorEnvelopeSchema.parse(await response.json());
-  expect(body.error.code).toBe(code);
-  return body.error;
-}
 
 function upload(parts: Record<string, string | File>) {
   const form = new FormData();

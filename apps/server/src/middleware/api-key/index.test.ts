@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorEnvelopeSchema } from '@signet/contract';
+import { expectError } from '../../../test/support/envelope.js';
 import { buildPayload, call, createTestApp, type TestApp } from '../../../test/support/harness.js';
 import type { DocumentRecord } from '../../storage/types.js';
 import { generateSamplePdf, sampleFields } from '../../pdf/sample.js';
@@ -125,14 +125,6 @@ function request(endpoint: Endpoint, key: string | undefined, headers: Record<st
 }
 
 /** Asserts the status and code of a response whose body must be exactly the contract's error envelope. */
-async function expectError(res: Response, status: number, code: string) {
-  expect(res.status).toBe(status);
-  const body = ErrorEnvelopeSchema.parse(await res.json());
-  expect(body.error.code).toBe(code);
-  expect(body.meta.requestId).toBe(res.headers.get('X-Request-Id'));
-  return body.error;
-}
-
 /** validate-key answers 401 with `{ valid: false, error }` rather than the envelope (docs/api.md, "Key validation"). */
 async function expect401(endpoint: Endpoint, res: Response, code: string) {
   if (endpoint.management || endpoint.name !== 'POST /sdk/validate-key') return expectError(res, 401, code);
