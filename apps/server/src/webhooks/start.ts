@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import type { JobKind } from '../jobs/types.js';
 import type { ClaimedWebhookDelivery, Storage } from '../storage/types.js';
 import type { DeliveryAttempt } from './delivery-queue.js';
-import { deliveryKind } from './delivery-kind.js';
+import { deliveryKind, type DeliveryOutcome } from './delivery-kind.js';
 import { webhookSecrets } from './secrets.js';
 import { createWebhookSender } from './send.js';
 
@@ -16,14 +16,15 @@ export function webhookJobKind(options: {
   secret: string;
   /** Whether the process is answering API requests right now (deliveries then go in small, spaced batches). */
   busy?: () => boolean;
+  onAttempt?: (outcome: DeliveryOutcome) => void;
 }): { kind: JobKind<ClaimedWebhookDelivery, DeliveryAttempt>; close(): Promise<void> } {
-  const { config, storage, secret, busy } = options;
+  const { config, storage, secret, busy, onAttempt } = options;
   const sender = createWebhookSender({
     allowPrivate: config.webhooks.allowPrivate,
     timeoutMs: config.webhooks.timeoutMs,
     connections: config.webhooks.concurrency,
   });
-  const kind = deliveryKind({ storage, sender, secrets: webhookSecrets(secret), config: config.webhooks, busy });
+  const kind = deliveryKind({ storage, sender, secrets: webhookSecrets(secret), config: config.webhooks, busy, ...(onAttempt ? { onAttempt } : {}) });
   return { kind, close: () => sender.close() };
 }
 
