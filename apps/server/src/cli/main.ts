@@ -17,6 +17,7 @@ import { parseIsoTime, parseOrigins, parseScopes, parseWholeNumber } from './opt
 import { CliError, print, readInput, withStorage } from './common.js';
 import { registerSealingCommands } from './sealing-commands.js';
 import { registerWebhookCommands } from './webhook-commands.js';
+import { registerOperationsCommands } from './operations-commands.js';
 import { revokeApiKey } from '../storage/queries/api-keys.js';
 import { ensureOrganization, findOrganizationBySlug } from '../storage/queries/organizations.js';
 
@@ -153,6 +154,7 @@ program
 
 registerSealingCommands(program, documents);
 registerWebhookCommands(program);
+registerOperationsCommands(program);
 
 function describeFailure(error: unknown): string {
   if (error instanceof ApiError && error.details?.field) return `${error.details.field}: ${error.details.reason}`;
