@@ -52,7 +52,7 @@ export async function startJobs(options: {
     const { sealJobKind } = await import('../sealing/start.js');
     runner.register(await sealJobKind({ ...options, ...(options.observe?.sealEnded ? { onSealEnded: options.observe.sealEnded } : {}) }));
   }
-  let closeSender = async () => {};
+  let closeSender = async (_options?: { abort?: boolean }) => {};
   let unsubscribe = () => {};
   if (options.webhooks ?? true) {
     const { kind, close } = webhookJobKind({ ...options, ...(options.observe?.webhookAttempt ? { onAttempt: options.observe.webhookAttempt } : {}) });
@@ -68,7 +68,8 @@ export async function startJobs(options: {
     async stop(stopOptions = {}) {
       unsubscribe();
       const stopped = await runner.stop(stopOptions);
-      await closeSender();
+      // Attempts still under way were given back to the queue: their requests end now, not at their timeout.
+      await closeSender({ abort: stopped.released > 0 });
       return stopped;
     },
   };

@@ -7,7 +7,8 @@ import { webhookSecrets } from './secrets.js';
 import { createWebhookSender } from './send.js';
 
 /**
- * The `webhook` job kind of this process, with the HTTP sender it owns (`close` once the runner has stopped).
+ * The `webhook` job kind of this process, with the HTTP sender it owns (`close` once the runner has stopped; with
+ * `abort`, the requests still under way end at once: their deliveries were given back to the queue).
  * @example const { kind, close } = webhookJobKind({ config, storage, secret }); runner.register(kind); … await close();
  */
 export function webhookJobKind(options: {
@@ -17,7 +18,7 @@ export function webhookJobKind(options: {
   /** Whether the process is answering API requests right now (deliveries then go in small, spaced batches). */
   busy?: () => boolean;
   onAttempt?: (outcome: DeliveryOutcome) => void;
-}): { kind: JobKind<ClaimedWebhookDelivery, DeliveryAttempt>; close(): Promise<void> } {
+}): { kind: JobKind<ClaimedWebhookDelivery, DeliveryAttempt>; close(options?: { abort?: boolean }): Promise<void> } {
   const { config, storage, secret, busy, onAttempt } = options;
   const sender = createWebhookSender({
     allowPrivate: config.webhooks.allowPrivate,
@@ -25,7 +26,7 @@ export function webhookJobKind(options: {
     connections: config.webhooks.concurrency,
   });
   const kind = deliveryKind({ storage, sender, secrets: webhookSecrets(secret), config: config.webhooks, busy, ...(onAttempt ? { onAttempt } : {}) });
-  return { kind, close: () => sender.close() };
+  return { kind, close: (closing = {}) => (closing.abort ? sender.abort() : sender.close()) };
 }
 
 /**
