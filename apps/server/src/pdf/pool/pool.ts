@@ -254,6 +254,10 @@ export class PdfPool {
       execArgv: [...loaderArgs(this.#worker.module), `--max-old-space-size=${Math.max(64, Math.floor(memoryLimitMb / 2))}`],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      // A process group of its own: a Ctrl-C in the terminal (SIGINT to the whole foreground group) reaches the
+      // server, which finishes its work and closes the pool, and not the workers, not even one still starting, before
+      // it can ignore the signal. A worker whose parent is gone exits (`child.ts`).
+      detached: true,
     });
     // Below the server in the scheduler's eyes: on a busy machine requests are answered first, PDFs wait.
     if (child.pid !== undefined) {
