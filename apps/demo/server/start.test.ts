@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** A one-page PDF, written by hand (offsets computed), so the test needs no PDF library. */
-function minimalPdf(): Uint8Array {
+function minimalPdf(): Uint8Array<ArrayBuffer> {
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
