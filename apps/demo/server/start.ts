@@ -16,6 +16,7 @@ import { prepareDemoRun } from '@signet/server/seed';
 import { startServer } from '@signet/server/server';
 import { openStorage } from '@signet/server/storage';
 import { writeFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { WEBHOOK_PATH, createDemoApp } from './demo-app.js';
 import { registerDemoWebhook } from './register-webhook.js';
@@ -67,19 +68,28 @@ console.log(
   ].join('\n'),
 );
 
+// Ctrl-C reaches every process of the terminal's group: the PDF workers leave their stopping to the API's pool,
+// which closes them once the work under way is done. A second Ctrl-C exits at once.
 let stopping = false;
-const stop = async () => {
-  if (stopping) return;
+const stop = (signal: NodeJS.Signals) => {
+  if (stopping) process.exit(128 + (constants.signals[signal] ?? 0));
   stopping = true;
-  await Promise.all([
+  Promise.all([
     new Promise<void>((resolve) => {
       demo.close(() => resolve());
       if ('closeAllConnections' in demo) demo.closeAllConnections();
     }),
     api.close(),
-  ]);
-  console.log('  Stopped.');
-  process.exit(0);
+  ]).then(
+    () => {
+      console.log('  Stopped.');
+      process.exit(0);
+    },
+    (error: unknown) => {
+      console.error(`  Could not stop cleanly: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    },
+  );
 };
-process.once('SIGINT', () => void stop());
-process.once('SIGTERM', () => void stop());
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

@@ -8,6 +8,7 @@ import type { RateLimits } from './rate-limit/index.js';
 import type { Logger } from './logger.js';
 import type { ReadCache } from './http/read-cache.js';
 import type { PdfPool } from './pdf/pool/index.js';
+import type { Metrics } from './metrics/metrics.js';
 
 /** What the app is built from: storage, rate limits, settings, a logger and a clock. */
 export interface AppDependencies {
@@ -27,6 +28,8 @@ export interface AppDependencies {
   webhookDispatcher?: { wake(): void };
   /** Counts the requests being answered, for background work that yields to them (the webhook dispatcher). */
   activity?: RequestActivity;
+  /** This server's metrics (default: new ones that count requests, the PDF queue and the jobs, not the pool's tasks). */
+  metrics?: Metrics;
 }
 
 /** How many requests the app is answering right now. */
@@ -38,4 +41,5 @@ export interface RequestActivity {
 export interface AppContext extends AppDependencies {
   reads: ReadCache;
   pdfPool: PdfPool;
+  metrics: Metrics;
 }

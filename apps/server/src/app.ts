@@ -25,6 +25,8 @@ import { webhookHandlers } from './routes/webhooks.js';
 import { registerReferenceRoutes } from './routes/reference.js';
 import { registerHealthRoute } from './routes/health.js';
 import { registerEmbedRoutes } from './routes/embed-script.js';
+import { registerMetricsRoute } from './routes/metrics.js';
+import { createMetrics } from './metrics/metrics.js';
 
 export type { AppDependencies } from './app-context.js';
 
@@ -49,13 +51,16 @@ function methodsByPath(app: SignetApp): (path: string) => string[] {
  * @example const app = createApp({ storage, rateLimits, config, secret, logger })
  */
 export function createApp(dependencies: AppDependencies, options: { isShuttingDown?: () => boolean } = {}): SignetApp {
+  const pdfPool = dependencies.pdfPool ?? sharedPdfPool();
   const deps: AppContext = {
     ...dependencies,
     reads: createReadCache(dependencies.storage),
-    pdfPool: dependencies.pdfPool ?? sharedPdfPool(),
+    pdfPool,
+    metrics: dependencies.metrics ?? createMetrics({ db: dependencies.storage.db, pdfPool, logger: dependencies.logger }),
   };
   const app = createOpenApiApp();
   app.use('*', requestContext({ logger: deps.logger, activity: deps.activity }));
+  app.use('*', deps.metrics.http());
   app.use('/sdk/*', sdkCors());
   // `POST /verify` takes pk keys too: a host page may check a file its user holds.
   app.use('/verify', sdkCors());
@@ -82,6 +87,7 @@ export function createApp(dependencies: AppDependencies, options: { isShuttingDo
   registerReferenceRoutes(app);
   registerHealthRoute(app, deps, options.isShuttingDown ?? (() => false));
   registerEmbedRoutes(app);
+  registerMetricsRoute(app, deps);
 
   let allowedMethods: ((path: string) => string[]) | undefined;
   app.notFound((c) => {

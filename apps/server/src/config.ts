@@ -19,6 +19,11 @@ const EnvSchema = z.object({
   DATABASE_URL: z.string().optional(),
   REDIS_URL: z.string().optional(),
   SIGNET_SECRET: z.string().min(32, 'SIGNET_SECRET must be at least 32 characters').optional(),
+  SIGNET_METRICS_TOKEN: z
+    .string()
+    .min(32, 'SIGNET_METRICS_TOKEN must be at least 32 characters')
+    .regex(/^[\x21-\x7e]+$/, 'SIGNET_METRICS_TOKEN must be printable ASCII without spaces')
+    .optional(),
   PUBLIC_BASE_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   DOCUMENT_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
@@ -90,6 +95,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** HMAC key of document tokens; resolved by `resolveSecret` when not given. */
   secret: string | undefined;
+  /** `SIGNET_METRICS_TOKEN`: the bearer token `GET /metrics` asks for; unset, the endpoint answers 404. */
+  metricsToken: string | undefined;
   /** Base of `documentUrl`; the request's own origin when unset. */
   publicBaseUrl: string | undefined;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
@@ -177,6 +184,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     secret: e.SIGNET_SECRET,
+    metricsToken: e.SIGNET_METRICS_TOKEN,
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,
     documentTokenTtlSeconds: e.DOCUMENT_TOKEN_TTL_SECONDS,

@@ -100,6 +100,7 @@ describe('signet serve', () => {
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
 
+    let refused: Promise<string> | undefined;
     // A submission whose body is still arriving when the signal comes.
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request(
@@ -118,11 +119,19 @@ describe('signet serve', () => {
       req.write(body.slice(0, 1000));
       setTimeout(() => {
         child.kill('SIGTERM');
-        setTimeout(() => req.end(body.slice(1000)), 500);
+        setTimeout(() => {
+          // A new connection while the request is still in flight: refused, the server no longer listens.
+          refused = fetch(new URL('/healthz', url)).then(
+            (answer) => `answered ${answer.status}`,
+            (error: { cause?: { code?: string } }) => error.cause?.code ?? 'failed',
+          );
+          void refused.then(() => req.end(body.slice(1000)));
+        }, 500);
       }, 300);
     });
 
     const { status, body: text } = await response;
+    expect(await refused).toBe('ECONNREFUSED');
     expect(status).toBe(201);
     expect(JSON.parse(text)).toMatchObject({ success: true, documentId: document.id });
     expect(await exited).toBe(0);

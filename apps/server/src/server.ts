@@ -7,16 +7,22 @@ import { resolveSecret } from './secret.js';
 import { openStorage } from './storage/index.js';
 import { createPdfPool } from './pdf-worker/index.js';
 import { startJobs } from './jobs/start.js';
+import { createMetrics } from './metrics/metrics.js';
+import { constants } from 'node:os';
 
 export interface RunningServer {
   url: string;
-  /** Stops taking connections, lets in-flight requests and seals finish, then closes storage and Redis. */
+  /**
+   * Stops taking connections and jobs, lets in-flight requests and jobs finish within `SHUTDOWN_TIMEOUT_MS` (jobs
+   * still running then are given back to the queue, due at once), then closes the PDF pool, storage and Redis.
+   */
   close(): Promise<void>;
 }
 
 /**
  * Starts the API on `config.host:config.port` (0 picks a free port): storage migrated, rate limits on Redis when
- * configured. SIGTERM and SIGINT close it gracefully when `handleSignals` is set.
+ * configured. SIGTERM and SIGINT close it gracefully when `handleSignals` is set, and exit 0; a second signal exits
+ * at once.
  * @example const server = await startServer({ config: loadConfig() }); console.log(server.url)
  */
 export async function startServer(options: {
@@ -35,6 +41,7 @@ export async function startServer(options: {
   });
   const pdfPool = createPdfPool(config.pdfPool);
   pdfPool.warm();
+  const metrics = createMetrics({ db: storage.db, pdfPool, observePool: true, processMetrics: true, logger });
   // The one job runner: seals completed submissions unless SEAL_WORKER=false, and sends webhook events unless
   // WEBHOOK_DISPATCHER=false (both left to `signet worker` then). Deliveries yield to the requests this server is
   // answering (`activity`): they wait, durably, while clients do not.
@@ -42,13 +49,13 @@ export async function startServer(options: {
   const { sealing, webhooks } = config;
   const jobs =
     sealing.worker || webhooks.dispatcher
-      ? await startJobs({ config, storage, pdfPool, secret, logger, seal: sealing.worker, webhooks: webhooks.dispatcher, busy: () => activity.inFlight > 0 })
+      ? await startJobs({ config, storage, pdfPool, secret, logger, seal: sealing.worker, webhooks: webhooks.dispatcher, busy: () => activity.inFlight > 0, observe: metrics.jobs })
       : undefined;
   const sealWorker = sealing.worker && jobs ? { wake: () => jobs.wake('seal') } : undefined;
   const webhookDispatcher = webhooks.dispatcher && jobs ? { wake: () => jobs.wake('webhook') } : undefined;
   let shuttingDown = false;
   const app = createApp(
-    { storage, rateLimits, config, secret, logger, pdfPool, sealWorker, webhookDispatcher, activity },
+    { storage, rateLimits, config, secret, logger, pdfPool, sealWorker, webhookDispatcher, activity, metrics },
     { isShuttingDown: () => shuttingDown },
   );
 
@@ -69,18 +76,25 @@ export async function startServer(options: {
   const close = () =>
     (closing ??= (async () => {
       shuttingDown = true;
-      logger.info('shutting down: finishing in-flight requests');
+      const limitMs = config.shutdownTimeoutMs;
+      logger.info({ limitMs }, 'shutting down: finishing in-flight requests and jobs');
+      // From now on no job is taken; the ones under way have until the limit, then go back to the queue, due at once,
+      // for another instance (their leases released rather than left to run out).
+      const jobsStopped = jobs?.stop({ graceMs: limitMs }).then(({ released }) => {
+        if (released > 0) logger.warn({ released }, 'jobs still running at the shutdown limit were given back to the queue');
+      });
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       // A keep-alive connection goes idle once its request is answered; close each as it does, rather than
       // waiting for the client to hang up.
       const reaper = setInterval(() => server.closeIdleConnections(), 50);
-      const timeout = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref());
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, limitMs).unref()));
       await Promise.race([drained, timeout]);
+      clearTimeout(timer);
       clearInterval(reaper);
       server.closeAllConnections();
-      // Jobs under way end: a seal is durable once stored, a webhook attempt takes 15 s at most; one cut short is
-      // taken over when its lease runs out.
-      await jobs?.stop();
+      await jobsStopped;
+      metrics.close();
       await pdfPool.close();
       await storage.close();
       await rateLimits.close();
@@ -89,9 +103,26 @@ export async function startServer(options: {
     })());
 
   if (options.handleSignals) {
-    const onSignal = () => void close().then(() => process.exit(0));
-    process.once('SIGTERM', onSignal);
-    process.once('SIGINT', onSignal);
+    let signalled = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (signalled) {
+        // Asked twice: the operator does not want to wait for the in-flight work.
+        logger.warn({ signal }, 'second signal: exiting without finishing in-flight work');
+        logger.flush();
+        process.exit(128 + (constants.signals[signal] ?? 0));
+      }
+      signalled = true;
+      close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          logger.flush();
+          process.exit(1);
+        },
+      );
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
   }
   return { url, close };
 }

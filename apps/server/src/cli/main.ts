@@ -18,6 +18,7 @@ import { CliError, print, readInput, withStorage } from './common.js';
 import { registerSealingCommands } from './sealing-commands.js';
 import { registerWebhookCommands } from './webhook-commands.js';
 import { registerDraftCommands } from './draft-commands.js';
+import { registerOperationsCommands } from './operations-commands.js';
 import { revokeApiKey } from '../storage/queries/api-keys.js';
 import { ensureOrganization, findOrganizationBySlug } from '../storage/queries/organizations.js';
 
@@ -159,6 +160,7 @@ program
 registerSealingCommands(program, documents);
 registerWebhookCommands(program);
 registerDraftCommands(program, documents);
+registerOperationsCommands(program);
 
 function describeFailure(error: unknown): string {
   if (error instanceof ApiError && error.details?.field) return `${error.details.field}: ${error.details.reason}`;

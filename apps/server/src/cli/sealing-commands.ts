@@ -2,6 +2,7 @@
  * The sealing commands of `signet`: the worker on its own, the jobs, a sealed document's file, and verification.
  */
 import { writeFile } from 'node:fs/promises';
+import { constants } from 'node:os';
 import { Option, type Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
@@ -46,16 +47,23 @@ export function registerSealingCommands(program: Command, documents: Command): v
       // Seals and webhooks both: a deployment that moves background work out of `signet serve` moves all of it.
       const jobs = await startJobs({ config, storage, pdfPool, secret, logger });
       process.stderr.write(`Signet seal worker ${jobs.owner} running (${storage.engine})\n`);
-      const stop = () =>
+      // As `signet serve` stops (server.ts): jobs under way get SHUTDOWN_TIMEOUT_MS, then go back to the queue; a
+      // second signal exits at once.
+      let stopping = false;
+      const stop = (signal: NodeJS.Signals) => {
+        if (stopping) process.exit(128 + (constants.signals[signal] ?? 0));
+        stopping = true;
         void (async () => {
-          await jobs.stop();
+          const { released } = await jobs.stop({ graceMs: config.shutdownTimeoutMs });
+          if (released > 0) logger.warn({ released }, 'jobs still running at the shutdown limit were given back to the queue');
           await pdfPool.close();
           await storage.close();
           logger.flush();
           process.exit(0);
         })();
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
+      };
+      process.on('SIGTERM', stop);
+      process.on('SIGINT', stop);
     });
 
   const queues = jobQueues();

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Queryable } from '../storage/sql-database.js';
-import { renewLeases, settledColumns } from './lease.js';
+import { countStates, releaseLeases, renewLeases, settledColumns, type LeaseTable } from './lease.js';
 import type { Tables } from '../storage/tables.js';
 import type { ClaimedJob, HandlerResult, JobContext, JobKind, JobKindOptions, JobQueue, JobState, JobSummary } from './types.js';
 
@@ -12,6 +12,10 @@ import type { ClaimedJob, HandlerResult, JobContext, JobKind, JobKindOptions, Jo
  */
 
 type JobRow = Tables['jobs'];
+
+const TABLE: LeaseTable = { name: 'jobs', id: 'id', running: 'running', due: 'run_at' };
+/** The `jobs` table's statuses are the runner's states. */
+const GENERIC_STATES: Record<JobState, JobState> = { pending: 'pending', running: 'running', done: 'done', dead: 'dead' };
 
 /** A job of the `jobs` table, taken with a lease; its kind's handler gets its payload checked by the schema. */
 export interface GenericJob<P = unknown> extends ClaimedJob {
@@ -106,7 +110,9 @@ export function genericQueue(name: string): JobQueue<GenericJob> {
         return rows.map((row) => ({ id: row.id, kind: row.kind, key: row.key, attempts: Number(row.attempts), payload: JSON.parse(row.payload) as unknown }));
       });
     },
-    renew: (db, owner, ids, until) => renewLeases(db, { name: 'jobs', id: 'id', running: 'running' }, owner, ids, until),
+    renew: (db, owner, ids, until) => renewLeases(db, TABLE, owner, ids, until),
+    release: (db, owner, ids, at) => releaseLeases(db, TABLE, owner, ids, at),
+    counts: (db) => countStates(db, 'jobs', GENERIC_STATES, name),
     async settle(tx, owner, job, settlement) {
       const result = await tx.query
         .updateTable('jobs')

@@ -4,6 +4,8 @@ import { storageEngines } from '../../test/storage/test-engines.js';
 import { capturingLogger } from '../../test/support/harness.js';
 import type { Storage } from '../storage/types.js';
 import { defineJobKind, enqueueJob, genericQueue, NonRetryable, type GenericJob } from './generic-queue.js';
+import { jobStats } from './admin.js';
+import { jobQueues } from './queues.js';
 import { JobRunner } from './runner.js';
 import type { HandlerResult, JobKindOptions } from './types.js';
 
@@ -193,6 +195,57 @@ describe.each(engines)('the job runner on $name', (engine) => {
     release();
     await until(async () => ((await live.list({ state: 'done', limit: 1 })).length ? true : undefined));
     expect(await live.list({ limit: 1 })).toMatchObject([{ attempts: 1 }]);
+  });
+
+  it('stops within its grace: a job that ends in time is recorded, one still running is given back, due now', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const done: string[] = [];
+    const { kind, runner: created } = greetings(async (job) => {
+      if (job.payload.to === 'slow') await gate;
+      done.push(job.payload.to);
+    }, { concurrency: 2 });
+    runner = created;
+    clock = Date.now();
+    const fast = (await enqueueJob(storage.db, kind, { to: 'fast', times: 1 }))!;
+    const slow = (await enqueueJob(storage.db, kind, { to: 'slow', times: 1 }))!;
+    const live = new JobRunner({ db: storage.db, logger: capturingLogger().logger });
+    live.register(kind);
+    live.start();
+    await until(async () => ((await live.list({ state: 'running', limit: 5 })).some((job) => job.id === slow) && done.includes('fast') ? true : undefined));
+    const started = Date.now();
+    expect(await live.stop({ graceMs: 300 })).toEqual({ released: 1 });
+    expect(Date.now() - started).toBeLessThan(2000);
+    const jobs = await live.list({ limit: 5 });
+    expect(jobs.find((job) => job.id === fast)).toMatchObject({ state: 'done' });
+    const given = jobs.find((job) => job.id === slow)!;
+    expect(given).toMatchObject({ state: 'pending', leaseOwner: null, attempts: 1 });
+    expect(Date.parse(given.runAt!)).toBeLessThanOrEqual(Date.now());
+    // Another runner takes it at once, not when the lease (10 s) would have run out.
+    const [taken] = await genericQueue('greeting').claim(storage.db, { owner: 'other', now: new Date(), leaseMs: 60_000, limit: 1 });
+    expect(taken!.id).toBe(slow);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await live.list({ limit: 5 })).find((job) => job.id === slow)).toMatchObject({ state: 'running', leaseOwner: 'other' });
+    expect(await created.stop({ graceMs: 100 })).toEqual({ released: 0 });
+  });
+
+  it('counts the jobs of every kind by state, with the age of the oldest due one (jobStats)', async () => {
+    const { kind, runner: created } = greetings(async (job) => {
+      if (job.payload.times > 1) throw new NonRetryable('no');
+    });
+    const now = Date.now();
+    await enqueueJob(storage.db, kind, { to: 'Ada', times: 1 }, { runAt: new Date(now - 5000) });
+    await enqueueJob(storage.db, kind, { to: 'Bob', times: 2 }, { runAt: new Date(now - 4000) });
+    await enqueueJob(storage.db, kind, { to: 'Cy', times: 1 }, { runAt: new Date(now - 3000) });
+    await enqueueJob(storage.db, kind, { to: 'Di', times: 1 }, { runAt: new Date(now + 60_000) });
+    clock = now - 4000;
+    expect(await created.runOnce('greeting')).toBe(true);
+    expect(await created.runOnce('greeting')).toBe(true);
+    const stats = await jobStats(storage.db, jobQueues(), new Date(now));
+    expect(stats.map((row) => row.kind)).toEqual(['seal', 'webhook', 'greeting']);
+    expect(stats[0]).toEqual({ kind: 'seal', counts: { pending: 0, running: 0, done: 0, dead: 0 }, oldestDueMs: 0 });
+    expect(stats[2]).toEqual({ kind: 'greeting', counts: { pending: 2, running: 0, done: 1, dead: 1 }, oldestDueMs: 3000 });
   });
 
   it('wakes at once on an enqueue in this process, long before its poll', async () => {

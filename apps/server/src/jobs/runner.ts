@@ -22,6 +22,8 @@ interface Loop {
   lane: string;
   concurrency: number;
   inFlight: Set<Promise<void>>;
+  /** The ids of the jobs it runs now, whose leases are this runner's. */
+  leased: Set<string>;
   woken: boolean;
   wakeUp?: () => void;
   done?: Promise<void>;
@@ -82,13 +84,44 @@ export class JobRunner {
     }
   }
 
-  /** Takes no more jobs and waits for the ones under way. */
-  async stop(): Promise<void> {
+  /**
+   * Takes no more jobs and waits for the ones under way; with `graceMs`, that long at most: the jobs still running
+   * then are given back (pending and due now, `JobQueue.release`), so that another runner takes them at once, and
+   * their ends, if they come, are not recorded (the lease is no longer this runner's). Resolves with how many jobs
+   * were given back.
+   * @example const { released } = await runner.stop({ graceMs: 10_000 });
+   */
+  async stop(options: { graceMs?: number } = {}): Promise<{ released: number }> {
     this.#running = false;
     this.wake();
     const loops = this.#loops.splice(0);
-    await Promise.all(loops.map((loop) => loop.done));
-    await Promise.all(loops.flatMap((loop) => [...loop.inFlight]));
+    const ended = (async () => {
+      await Promise.all(loops.map((loop) => loop.done));
+      await Promise.all(loops.flatMap((loop) => [...loop.inFlight]));
+    })();
+    if (options.graceMs === undefined) {
+      await ended;
+      return { released: 0 };
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = await Promise.race([
+      ended.then(() => false),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), options.graceMs))),
+    ]);
+    clearTimeout(timer);
+    if (!late) return { released: 0 };
+    let released = 0;
+    for (const loop of loops) {
+      const ids = [...loop.leased];
+      if (ids.length === 0) continue;
+      try {
+        released += await loop.kind.queue.release(this.#options.db, this.owner, ids, this.#now());
+      } catch (error) {
+        // Their leases run out instead, and another runner takes them then.
+        this.#options.logger.error({ err: error, kind: loop.kind.name }, 'job runner: could not give back the jobs still running');
+      }
+    }
+    return { released };
   }
 
   /** Takes one due job of `kind` (in `lane`) and runs it to its end; false when none was due. */
@@ -126,7 +159,7 @@ export class JobRunner {
   #startLoops(kind: JobKind<ClaimedJob>): void {
     const lanes = kind.options.lanes ?? [{ name: 'default', concurrency: kind.options.concurrency ?? 1 }];
     for (const lane of lanes) {
-      const loop: Loop = { kind, lane: lane.name, concurrency: Math.max(1, lane.concurrency), inFlight: new Set(), woken: false };
+      const loop: Loop = { kind, lane: lane.name, concurrency: Math.max(1, lane.concurrency), inFlight: new Set(), leased: new Set(), woken: false };
       this.#loops.push(loop);
       loop.done = this.#run(loop);
     }
@@ -163,7 +196,9 @@ export class JobRunner {
   async #start(loop: Loop, limit: number): Promise<number> {
     const jobs = await this.#claim(loop.kind, loop.lane, limit);
     for (const job of jobs) {
+      loop.leased.add(job.id);
       const attempt: Promise<void> = this.#attempt(loop.kind, loop.lane, job).finally(() => {
+        loop.leased.delete(job.id);
         loop.inFlight.delete(attempt);
         loop.woken = true;
         loop.wakeUp?.();

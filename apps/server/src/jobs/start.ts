@@ -5,6 +5,14 @@ import type { Storage } from '../storage/types.js';
 import { webhookJobKind } from '../webhooks/start.js';
 import { onWebhookEvents } from '../webhooks/wake.js';
 import { JobRunner } from './runner.js';
+import type { SealEnd } from '../sealing/seal-kind.js';
+import type { DeliveryOutcome } from '../webhooks/delivery-kind.js';
+
+/** What is told how jobs end: metrics (`metrics/`). */
+export interface JobObservers {
+  sealEnded?(end: SealEnd): void;
+  webhookAttempt?(outcome: DeliveryOutcome): void;
+}
 
 /** The one job runner of a process, started, and what it owns. */
 export interface RunningJobs {
@@ -12,8 +20,11 @@ export interface RunningJobs {
   readonly owner: string;
   /** Looks for due jobs of `kind` (every kind without one) now: this process just enqueued some. */
   wake(kind?: string): void;
-  /** Takes no more jobs, waits for the ones under way, and closes the webhook sender's connections. */
-  stop(): Promise<void>;
+  /**
+   * Takes no more jobs, waits for the ones under way (`graceMs` at most: the rest are given back, due at once, for
+   * another instance), and closes the webhook sender's connections.
+   */
+  stop(options?: { graceMs?: number }): Promise<{ released: number }>;
 }
 
 /**
@@ -31,18 +42,20 @@ export async function startJobs(options: {
   webhooks?: boolean;
   /** Whether the process is answering API requests right now (webhook deliveries then yield to them). */
   busy?: () => boolean;
+  /** Told how seals and webhook attempts end (`metrics/`). */
+  observe?: JobObservers;
 }): Promise<RunningJobs> {
   const { storage, logger } = options;
   const runner = new JobRunner({ db: storage.db, logger });
   if (options.seal ?? true) {
     // Loaded only here: the signing libraries (@libpdf/core, ~33 MiB, 0.4 s) stay out of a process that does not seal.
     const { sealJobKind } = await import('../sealing/start.js');
-    runner.register(await sealJobKind(options));
+    runner.register(await sealJobKind({ ...options, ...(options.observe?.sealEnded ? { onSealEnded: options.observe.sealEnded } : {}) }));
   }
-  let closeSender = async () => {};
+  let closeSender = async (_options?: { abort?: boolean }) => {};
   let unsubscribe = () => {};
   if (options.webhooks ?? true) {
-    const { kind, close } = webhookJobKind(options);
+    const { kind, close } = webhookJobKind({ ...options, ...(options.observe?.webhookAttempt ? { onAttempt: options.observe.webhookAttempt } : {}) });
     runner.register(kind);
     closeSender = close;
     unsubscribe = onWebhookEvents(storage.db, () => runner.wake('webhook'));
@@ -52,10 +65,12 @@ export async function startJobs(options: {
     runner,
     owner: runner.owner,
     wake: (kind) => runner.wake(kind),
-    async stop() {
+    async stop(stopOptions = {}) {
       unsubscribe();
-      await runner.stop();
-      await closeSender();
+      const stopped = await runner.stop(stopOptions);
+      // Attempts still under way were given back to the queue: their requests end now, not at their timeout.
+      await closeSender({ abort: stopped.released > 0 });
+      return stopped;
     },
   };
 }

@@ -52,6 +52,13 @@ export interface JobQueue<J extends ClaimedJob = ClaimedJob, D = unknown> {
   settle(tx: Queryable, owner: string, job: J, settlement: Settlement<D>): Promise<boolean>;
   /** When the next pending job is due (epoch ms), or null. */
   nextDue(db: SqlDatabase): Promise<number | null>;
+  /** How many jobs are in each state, for metrics (a state without jobs may be absent). */
+  counts(db: SqlDatabase): Promise<Partial<Record<JobState, number>>>;
+  /**
+   * Makes the jobs `ids` that `owner` still runs pending and due at `at` (a runner stopping before they ended);
+   * resolves with how many it did.
+   */
+  release(db: SqlDatabase, owner: string, ids: readonly string[], at: Date): Promise<number>;
   /** Newest first. */
   list(db: SqlDatabase, options: { state?: JobState; limit: number }): Promise<JobSummary[]>;
   /** Makes a dead (or pending) job due now with a fresh count of attempts; false when there is none, or it runs. */

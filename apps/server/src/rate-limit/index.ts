@@ -42,6 +42,11 @@ export interface RateLimits {
   recordAuthFailure(ip: string): Promise<void>;
   /** Where the counters live as configured; during a Redis outage a `'redis'` backend counts in memory. */
   readonly backend: 'memory' | 'redis';
+  /**
+   * Whether the counters' Redis answers now (`PING`, within the connection's command timeout): resolves, or rejects
+   * with why not; the memory backend always resolves. For `/readyz`.
+   */
+  ping(): Promise<void>;
   /** Disconnects from Redis. Idempotent; counting still works (in memory) afterwards. */
   close(): Promise<void>;
 }
@@ -178,6 +183,13 @@ export function createRateLimits(options: RateLimitsOptions = {}): RateLimits {
       } catch (err) {
         warnUnexpected(err, 'recordAuthFailure');
       }
+    },
+
+    async ping() {
+      if (redis === null) return;
+      if (redis.connecting) await redis.connecting;
+      // Commands fail at once while disconnected (no offline queue), so an unreachable Redis answers quickly too.
+      await redis.client.ping();
     },
 
     close: () => (redis === null ? Promise.resolve() : redis.close()),

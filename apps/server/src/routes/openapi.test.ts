@@ -12,6 +12,7 @@ import { dataUrlOf } from '../../test/submissions/test-png.js';
 import { buildPayload, call, capturingLogger, completeValues, createTestApp, type TestApp } from '../../test/support/harness.js';
 import { ensureOrganization } from '../storage/queries/organizations.js';
 import { failingReads } from '../../test/support/failing-storage.js';
+import { sqlite as sqliteEngine } from '../../test/support/harness.js';
 
 /**
  * Every endpoint's real answers, checked against `/openapi.json` as a client generated from it would read them:
@@ -40,7 +41,7 @@ function validate(schema: object, value: unknown): string[] {
 }
 
 /** Checks one real answer of `operationId` against its description, and returns its status. */
-async function documented(operationId: EndpointName, response: Response): Promise<number> {
+async function documented(operationId: EndpointName | ServiceOperation, response: Response): Promise<number> {
   const described = operations[operationId]!.responses[String(response.status)];
   expect(described, `${operationId} answered ${response.status}, which /openapi.json does not list`).toBeDefined();
   for (const [name, header] of Object.entries(described!.headers ?? {})) {
@@ -688,6 +689,43 @@ describe('/openapi.json describes every real answer', () => {
   it.each(Object.keys(endpoints) as EndpointName[])('%s', async (operationId) => {
     const statuses = new Set<number>();
     for (const response of await scenarios[operationId]()) statuses.add(await documented(operationId, response));
+    const listed = Object.keys(operations[operationId]!.responses).map(Number);
+    expect([...statuses].sort((a, b) => a - b)).toEqual(listed.sort((a, b) => a - b));
+  });
+});
+
+/** The service routes `/openapi.json` describes beside the contract's endpoints (health, readiness, metrics). */
+type ServiceOperation = 'getHealth' | 'getReadiness' | 'getMetrics';
+
+const METRICS_TOKEN = `mt_${randomBytes(24).toString('base64url')}`;
+
+const serviceScenarios: Record<ServiceOperation, () => Promise<Response[]>> = {
+  getHealth: async () => {
+    const { logger } = capturingLogger();
+    const stopping = createApp({ storage: t.storage, rateLimits: t.rateLimits, config: t.config, secret: t.secret, logger }, { isShuttingDown: () => true });
+    return [await call(t, 'GET', '/healthz'), await stopping.request('/healthz')];
+  },
+  getReadiness: async () => {
+    const closed = await sqliteEngine.open();
+    await closed.close();
+    return [await call(t, 'GET', '/readyz'), await call(alteredApp({ storage: closed }), 'GET', '/readyz')];
+  },
+  getMetrics: async () => {
+    const { logger } = capturingLogger();
+    const config = { ...t.config, metricsToken: METRICS_TOKEN };
+    const enabled = { app: createApp({ storage: t.storage, rateLimits: t.rateLimits, config, secret: t.secret, logger }) };
+    return [
+      await call(enabled, 'GET', '/metrics', { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } }),
+      await call(enabled, 'GET', '/metrics', { key: (await t.createKey({ kind: 'sk' })).secret }),
+      await call(t, 'GET', '/metrics'),
+    ];
+  },
+};
+
+describe('/openapi.json describes the service routes as they answer', () => {
+  it.each(Object.keys(serviceScenarios) as ServiceOperation[])('%s', async (operationId) => {
+    const statuses = new Set<number>();
+    for (const response of await serviceScenarios[operationId]()) statuses.add(await documented(operationId, response));
     const listed = Object.keys(operations[operationId]!.responses).map(Number);
     expect([...statuses].sort((a, b) => a - b)).toEqual(listed.sort((a, b) => a - b));
   });

@@ -5,8 +5,13 @@ import { createTestApp, type TestApp } from '../../test/support/harness.js';
 import { createOpenApiApp } from './openapi.js';
 import { serveEndpoints, type EndpointHandlers } from './serve.js';
 
-/** Routes that are not part of the API contract: the OpenAPI document, its reference page and script, health, the script tag. */
-const SERVICE_ROUTES = ['GET /openapi.json', 'GET /docs', 'GET /docs/scalar.js', 'GET /healthz', 'GET /embed.js', 'GET /embed/{version}/{file}'];
+/**
+ * Routes that are not part of the API contract: the OpenAPI document, its reference page and script, health and
+ * readiness, metrics, the script tag.
+ */
+const SERVICE_ROUTES = ['GET /openapi.json', 'GET /docs', 'GET /docs/scalar.js', 'GET /healthz', 'GET /readyz', 'GET /metrics', 'GET /embed.js', 'GET /embed/{version}/{file}'];
+/** The service routes `/openapi.json` describes too (operations, outside the contract's table). */
+const DESCRIBED_SERVICE_ROUTES = ['getHealth: GET /healthz', 'getReadiness: GET /readyz', 'getMetrics: GET /metrics'];
 /** A fixed path that a parameter route of another method would take, answered 405 (`serveEndpoints`). */
 const METHOD_GUARDS = ['GET /sdk/documents/submit'];
 
@@ -26,14 +31,14 @@ describe('the endpoint table and the server', () => {
     expect([...served].sort()).toEqual([...table.map(({ route }) => route), ...SERVICE_ROUTES, ...METHOD_GUARDS].sort());
   });
 
-  it('/openapi.json describes exactly the endpoints of the table, each under its name as operationId', async () => {
+  it('/openapi.json describes exactly the endpoints of the table, each under its name as operationId, and the operations routes', async () => {
     const document = (await (await t.app.request('/openapi.json')).json()) as {
       paths: Record<string, Record<string, { operationId: string }>>;
     };
     const described = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, operation]) => `${operation.operationId}: ${method.toUpperCase()} ${path}`),
     );
-    expect(described.sort()).toEqual(table.map(({ name, route }) => `${name}: ${route}`).sort());
+    expect(described.sort()).toEqual([...table.map(({ name, route }) => `${name}: ${route}`), ...DESCRIBED_SERVICE_ROUTES].sort());
   });
 
   it('a method guard answers 405 with the methods the table allows', async () => {

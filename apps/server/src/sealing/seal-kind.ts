@@ -49,7 +49,12 @@ export interface SealKindOptions {
   concurrency?: number;
   /** Origin of the sealed PDF's URL in `document.sealed` webhook events (default: a path without one). */
   publicBaseUrl?: string;
+  /** Told how each recorded attempt ended, and a sealed one's time in the pool (metrics, `metrics/`). */
+  onSealEnded?: (end: SealEnd) => void;
 }
+
+/** How a seal attempt ended: `sealed` (with its time), `retry` (it runs again) or `failed` (dead). */
+export type SealEnd = { outcome: 'sealed'; ms: number; pages: number } | { outcome: 'retry' | 'failed' };
 
 /** What the log line of a stored seal says. */
 interface SealDetails {
@@ -132,6 +137,11 @@ export function sealKind(options: SealKindOptions): JobKind<ClaimedSeal, SealDet
     },
     logFields: (job) => ({ documentId: job.documentId, submissionId: job.submissionId }),
     logSettled(job, settlement, recorded, log) {
+      if (recorded && options.onSealEnded) {
+        const { details } = settlement;
+        if (settlement.state === 'done') options.onSealEnded({ outcome: 'sealed', ms: details?.ms ?? 0, pages: details?.pages ?? 0 });
+        else options.onSealEnded({ outcome: settlement.state === 'pending' ? 'retry' : 'failed' });
+      }
       if (!recorded) log.warn('seal discarded: the job was taken over by another worker or is already sealed');
       else if (settlement.state === 'done') log.info(settlement.details ?? {}, 'document sealed');
       else if (settlement.state === 'pending') log.warn({ reason: settlement.error, retryAt: settlement.runAt.toISOString() }, 'seal attempt failed; it will be retried');

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { renewLeases, settledColumns } from '../jobs/lease.js';
+import { countStates, releaseLeases, renewLeases, settledColumns, type LeaseTable } from '../jobs/lease.js';
 import type { JobQueue, JobState, Settlement } from '../jobs/types.js';
 import { listSealJobs, retrySealJob, toSealJob } from '../storage/queries/seals.js';
 import type { SqlDatabase } from '../storage/sql-database.js';
@@ -17,6 +17,7 @@ export type ClaimedSeal = SealJob & { id: string };
 
 const STATUS: Record<JobState, SealJobStatus> = { pending: 'pending', running: 'running', done: 'sealed', dead: 'failed' };
 const STATE: Record<SealJobStatus, JobState> = { pending: 'pending', running: 'running', sealed: 'done', failed: 'dead' };
+const TABLE: LeaseTable = { name: 'seal_jobs', id: 'document_id', running: 'running', due: 'run_at' };
 
 /**
  * The document of a due job, fairly: first of the organizations with the fewest seals running now (so one
@@ -84,7 +85,9 @@ export function sealQueue(options: { lanes?: Record<string, SealJobSizeLimit> } 
         return claimed;
       });
     },
-    renew: (db, owner, ids, until) => renewLeases(db, { name: 'seal_jobs', id: 'document_id', running: 'running' }, owner, ids, until),
+    renew: (db, owner, ids, until) => renewLeases(db, TABLE, owner, ids, until),
+    release: (db, owner, ids, at) => releaseLeases(db, TABLE, owner, ids, at),
+    counts: (db) => countStates(db, 'seal_jobs', STATE),
     async settle(tx, owner, job, settlement: Settlement) {
       const result = await tx.query
         .updateTable('seal_jobs')

@@ -4,7 +4,7 @@ import type { PdfPool } from '../pdf/pool/index.js';
 import type { Storage } from '../storage/types.js';
 import { SealError } from './errors.js';
 import type { JobKind } from '../jobs/types.js';
-import { sealKind } from './seal-kind.js';
+import { sealKind, type SealKindOptions } from './seal-kind.js';
 import type { ClaimedSeal } from './seal-queue.js';
 import { signedDocumentUrlBase } from '../webhooks/start.js';
 import { resolveSigningKey, type SigningCredential } from './signing/credentials.js';
@@ -47,8 +47,9 @@ export async function sealJobKind(options: {
   pdfPool: PdfPool;
   secret: string;
   logger: Logger;
+  onSealEnded?: SealKindOptions['onSealEnded'];
 }): Promise<JobKind<ClaimedSeal>> {
-  const { config, storage, pdfPool, logger } = options;
+  const { config, storage, pdfPool, logger, onSealEnded } = options;
   const signingKey = signingKeyProvider(options);
   await signingKey().catch((error: Error) => logger.error({ reason: error.message }, 'sealing will fail until the signing certificate is fixed'));
   return sealKind({
@@ -58,5 +59,6 @@ export async function sealJobKind(options: {
     signingKey,
     concurrency: config.pdfPool.workers,
     publicBaseUrl: signedDocumentUrlBase(config),
+    ...(onSealEnded ? { onSealEnded } : {}),
   });
 }

@@ -43,7 +43,14 @@ export interface DeliveryKindOptions {
   config: Pick<WebhooksConfig, 'pollMs' | 'leaseMs' | 'concurrency' | 'retryScheduleMs'>;
   /** Whether the process is answering API requests right now (default: never). */
   busy?: () => boolean;
+  /** Told how each recorded attempt ended (metrics, `metrics/`). */
+  onAttempt?: (outcome: DeliveryOutcome) => void;
 }
+
+/** How a delivery attempt ended: `delivered`, `failed` (it is retried) or `dead` (no attempt left, or 410 Gone). */
+export type DeliveryOutcome = 'delivered' | 'failed' | 'dead';
+
+const OUTCOME = { done: 'delivered', pending: 'failed', dead: 'dead' } as const;
 
 /**
  * The `webhook` job kind: sends the deliveries of the `webhook_deliveries` outbox, up to `concurrency` at once.
@@ -93,6 +100,7 @@ export function deliveryKind(options: DeliveryKindOptions): JobKind<ClaimedWebho
     },
     logFields: (delivery) => ({ deliveryId: delivery.id, webhookId: delivery.webhookId, eventId: delivery.eventId }),
     logSettled(delivery, settlement, recorded, log) {
+      if (recorded) options.onAttempt?.(OUTCOME[settlement.state]);
       const fields = { eventType: delivery.eventType, attempt: delivery.attempts, status: settlement.details?.statusCode ?? null, ms: Math.round(settlement.details?.durationMs ?? 0) };
       const reason = settlement.details?.error ?? (settlement.state === 'done' ? null : settlement.error);
       if (!recorded) log.warn(fields, 'webhook attempt ended after its lease was taken over; its outcome is not recorded');

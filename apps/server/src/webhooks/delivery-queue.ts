@@ -1,5 +1,5 @@
 import type { ExpressionBuilder } from 'kysely';
-import { renewLeases } from '../jobs/lease.js';
+import { countStates, releaseLeases, renewLeases, type LeaseTable } from '../jobs/lease.js';
 import type { JobQueue, JobState, JobSummary, Settlement } from '../jobs/types.js';
 import { toMillis } from '../storage/schema.js';
 import type { Queryable, SqlDatabase } from '../storage/sql-database.js';
@@ -15,6 +15,7 @@ import { CLAIMED_SELECT, toClaimed } from '../storage/queries/webhook-deliveries
 
 const STATUS: Record<JobState, WebhookDeliveryStatus> = { pending: 'pending', running: 'sending', done: 'succeeded', dead: 'failed' };
 const STATE: Record<WebhookDeliveryStatus, JobState> = { pending: 'pending', sending: 'running', succeeded: 'done', failed: 'dead' };
+const TABLE: LeaseTable = { name: 'webhook_deliveries', id: 'id', running: 'sending', due: 'next_attempt_at' };
 
 /** How an attempt ended, as the delivery history keeps it. */
 export interface DeliveryAttempt {
@@ -161,7 +162,9 @@ function toOutcome(settlement: Settlement<DeliveryAttempt>): WebhookAttemptOutco
 export function deliveryQueue(): JobQueue<ClaimedWebhookDelivery, DeliveryAttempt> {
   return {
     claim: (db, { owner, now, leaseMs, limit }) => claimWebhookDeliveries(db, owner, { now, leaseMs, limit }),
-    renew: (db, owner, ids, until) => renewLeases(db, { name: 'webhook_deliveries', id: 'id', running: 'sending' }, owner, ids, until),
+    renew: (db, owner, ids, until) => renewLeases(db, TABLE, owner, ids, until),
+    release: (db, owner, ids, at) => releaseLeases(db, TABLE, owner, ids, at),
+    counts: (db) => countStates(db, 'webhook_deliveries', STATE),
     settle: (tx, owner, job, settlement) => recordDeliveryAttempt(tx, owner, job.id, toOutcome(settlement)),
     nextDue,
     async list(db, { state, limit }) {

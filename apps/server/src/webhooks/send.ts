@@ -43,8 +43,10 @@ export interface WebhookSenderOptions {
 
 export interface WebhookSender {
   send(request: WebhookRequest): Promise<WebhookAttempt>;
-  /** Closes the kept connections. */
+  /** Closes the kept connections, once the requests under way have ended. */
   close(): Promise<void>;
+  /** Closes every connection now, ending the requests under way (their attempts fail). */
+  abort(): Promise<void>;
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -160,5 +162,5 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     }
   }
 
-  return { send, close: () => agent.close() };
+  return { send, close: () => agent.close(), abort: () => agent.destroy() };
 }

@@ -58,6 +58,11 @@ export function serveTasks(tasks: PdfTaskDefinitions, errors: readonly PdfTaskEr
     return { error: { kind: 'failed', message }, exit: definition?.exitOnFailure === true };
   }
 
+  // The pool decides when a worker stops: it kills it, or the worker ends when its parent is gone. A Ctrl-C in the
+  // terminal, or a SIGTERM to the whole process group, reaches the workers too, and must not cut short the tasks a
+  // server finishes while it shuts down (docs/decisions.md, "Operations: metrics, readiness, shutdown").
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => {});
+  process.on('disconnect', () => process.exit(0));
   // A parent that went away while this worker started or worked (the server stopping) leaves nobody to answer: the
   // worker exits quietly rather than throw on the closed channel.
   process.on('message', (request: TaskRequest) => {

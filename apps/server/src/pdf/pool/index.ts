@@ -1,4 +1,4 @@
-export { DEFAULT_PDF_POOL_OPTIONS, PdfLimitError, PdfPool, PdfPoolBusyError, type PdfPoolOptions, type PdfTaskLimits } from './pool.js';
+export { DEFAULT_PDF_POOL_OPTIONS, PdfLimitError, PdfPool, PdfPoolBusyError, type PdfPoolEvent, type PdfPoolOptions, type PdfTaskLimits } from './pool.js';
 export type {
   PdfTaskContext,
   PdfTaskDefinition,

@@ -14,7 +14,7 @@ import { formPdf, sealInput, signaturePng, testFields } from '../../../test/seal
 import { createTestPki } from '../../../test/sealing/signing/test-pki.js';
 import { generateSamplePdf } from '../sample.js';
 import { createPdfPool } from '../../pdf-worker/index.js';
-import { DEFAULT_PDF_POOL_OPTIONS, PdfLimitError, PdfPoolBusyError, type PdfPool, type PdfPoolOptions } from './index.js';
+import { DEFAULT_PDF_POOL_OPTIONS, PdfLimitError, PdfPoolBusyError, type PdfPool, type PdfPoolEvent, type PdfPoolOptions } from './index.js';
 
 const TSX = fileURLToPath(new URL('../../../../../node_modules/.bin/tsx', import.meta.url));
 
@@ -67,6 +67,32 @@ describe('PdfPool', () => {
     expect(residentBytes(before!)).toBeUndefined();
     expect(await pool.run('inspect', await generateSamplePdf({ pages: 3 }))).toEqual({ pageCount: 3 });
     expect(pool.stats().pids).not.toContain(before);
+  });
+
+  it("reports each task's end, each refusal as busy and each kill to its observers (observe)", async () => {
+    const pool = newPool({ taskTimeoutMs: 800, maxQueue: 1, queueTimeoutMs: 10_000 });
+    const events: PdfPoolEvent[] = [];
+    const stop = pool.observe((event) => events.push(event));
+    const sample = await generateSamplePdf({ pages: 1 });
+    await pool.run('inspect', sample);
+    await failure(pool.run('inspect', new TextEncoder().encode('<html>')));
+    const slow = failure(pool.run('preview', slowToDrawPdf()));
+    const waiting = pool.run('inspect', sample);
+    expect(await failure(pool.run('inspect', sample))).toBeInstanceOf(PdfPoolBusyError);
+    await slow;
+    await waiting;
+    stop();
+    await pool.run('inspect', sample);
+    expect(events.map((event) => ({ ...event, ...('ms' in event ? { ms: typeof event.ms } : {}) }))).toEqual([
+      { type: 'task', kind: 'inspect', ms: 'number', outcome: 'ok' },
+      { type: 'task', kind: 'inspect', ms: 'number', outcome: 'failed' },
+      { type: 'busy', kind: 'inspect' },
+      { type: 'kill', limit: 'time' },
+      { type: 'task', kind: 'preview', ms: 'number', outcome: 'time' },
+      { type: 'task', kind: 'inspect', ms: 'number', outcome: 'ok' },
+    ]);
+    const timed = events.find((event) => event.type === 'task' && event.outcome === 'time') as { ms: number };
+    expect(timed.ms).toBeGreaterThanOrEqual(700);
   });
 
   it("kills a worker whose resident memory passes the cap (the inspection inflating a 1 GiB object stream to find page 1)", async () => {

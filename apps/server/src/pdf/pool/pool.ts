@@ -65,8 +65,19 @@ export interface PdfTaskLimits {
   memoryLimitMb?: number;
 }
 
+/**
+ * What the pool reports as it works (`observe`), for metrics kept outside it: each task that ran (its kind, its wall
+ * time from when a worker took it, how it ended), each task refused as busy, and each worker it killed at a limit.
+ */
+export type PdfPoolEvent =
+  | { type: 'task'; kind: string; ms: number; outcome: 'ok' | 'failed' | 'time' | 'memory' | 'image' | 'crashed' }
+  | { type: 'busy'; kind: string }
+  | { type: 'kill'; limit: 'time' | 'memory' };
+
 interface Task {
   request: TaskRequest;
+  /** When a worker took it (`performance.now()`). */
+  startedAt?: number;
   timeoutMs: number;
   memoryLimitMb: number;
   /** Refuses the task as busy when it has waited too long for a worker. */
@@ -118,6 +129,7 @@ export class PdfPool {
   readonly #worker: PdfWorkerEntry;
   readonly #workers: Worker[] = [];
   readonly #queue: Task[] = [];
+  readonly #listeners = new Set<(event: PdfPoolEvent) => void>();
   #nextId = 1;
   #closed = false;
 
@@ -158,7 +170,10 @@ export class PdfPool {
     const timeoutMs = limits.timeoutMs ?? this.options.taskTimeoutMs;
     const memoryLimitMb = Math.min(limits.memoryLimitMb ?? this.options.memoryLimitMb, this.#memoryCeilingMb());
     if (this.#closed) return Promise.reject(new Error('the PDF pool is closed'));
-    if (!this.#workers.some(takesTask) && this.#queue.length >= this.options.maxQueue) return Promise.reject(new PdfPoolBusyError());
+    if (!this.#workers.some(takesTask) && this.#queue.length >= this.options.maxQueue) {
+      this.#emit({ type: 'busy', kind });
+      return Promise.reject(new PdfPoolBusyError());
+    }
     return new Promise<PdfTaskResult<K>>((resolve, reject) => {
       const request: TaskRequest = { id: this.#nextId++, kind, pdf, input: input[0] };
       const waitMs = this.options.queueTimeoutMs ?? this.options.taskTimeoutMs;
@@ -171,6 +186,7 @@ export class PdfPool {
           return;
         }
         this.#queue.splice(waiting, 1);
+        this.#emit({ type: 'busy', kind });
         reject(new PdfPoolBusyError());
         this.#holdProcess();
       };
@@ -195,6 +211,16 @@ export class PdfPool {
       queued: this.#queue.length,
       pids: this.#workers.flatMap((worker) => (worker.child.pid === undefined ? [] : [worker.child.pid])),
     };
+  }
+
+  /**
+   * Calls `listener` with each `PdfPoolEvent` (a task's end, a refusal, a kill); returns what stops it. A listener
+   * that throws is the caller's bug and is not caught.
+   * @example const stop = pool.observe((event) => { if (event.type === 'kill') kills.inc({ limit: event.limit }) });
+   */
+  observe(listener: (event: PdfPoolEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /** Refuses new tasks, fails the waiting ones and stops every worker. */
@@ -228,6 +254,10 @@ export class PdfPool {
       execArgv: [...loaderArgs(this.#worker.module), `--max-old-space-size=${Math.max(64, Math.floor(memoryLimitMb / 2))}`],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      // A process group of its own: a Ctrl-C in the terminal (SIGINT to the whole foreground group) reaches the
+      // server, which finishes its work and closes the pool, and not the workers, not even one still starting, before
+      // it can ignore the signal. A worker whose parent is gone exits (`child.ts`).
+      detached: true,
     });
     // Below the server in the scheduler's eyes: on a busy machine requests are answered first, PDFs wait.
     if (child.pid !== undefined) {
@@ -246,6 +276,8 @@ export class PdfPool {
       } else if (worker.task?.request.id === message.id) {
         if (message.exit) worker.retiring = true;
         const task = this.#finish(worker)!;
+        const outcome = message.ok ? 'ok' : message.error.kind === 'limit' ? message.error.limit : 'failed';
+        this.#ended(task, outcome);
         if (message.ok) task.resolve(message.value);
         else task.reject(failure(message.error, this.#worker.errors));
       }
@@ -254,7 +286,11 @@ export class PdfPool {
     child.on('exit', (code, signal) => {
       this.#workers.splice(this.#workers.indexOf(worker), 1);
       const task = this.#finish(worker);
-      task?.reject(worker.killedFor ?? crashed(code, signal));
+      if (task) {
+        const error = worker.killedFor ?? crashed(code, signal);
+        this.#ended(task, error instanceof PdfLimitError ? error.limit : 'crashed');
+        task.reject(error);
+      }
       if (!worker.ready && !worker.killedFor) {
         // It died before it could take a task (a broken install): fail what waits rather than start it again and
         // again; the next task tries once more.
@@ -282,6 +318,7 @@ export class PdfPool {
       const task = this.#queue.shift()!;
       clearTimeout(task.expiry);
       worker.task = task;
+      task.startedAt = performance.now();
       worker.child.send(task.request);
       worker.timer = setTimeout(
         () => this.#kill(worker, new PdfLimitError('time', `the PDF took longer than ${task.timeoutMs} ms to process`)),
@@ -297,8 +334,18 @@ export class PdfPool {
   }
 
   #kill(worker: Worker, reason: PdfLimitError): void {
+    if (!worker.killedFor && (reason.limit === 'time' || reason.limit === 'memory')) this.#emit({ type: 'kill', limit: reason.limit });
     worker.killedFor ??= reason;
     worker.child.kill('SIGKILL');
+  }
+
+  #emit(event: PdfPoolEvent): void {
+    for (const listener of this.#listeners) listener(event);
+  }
+
+  #ended(task: Task, outcome: Extract<PdfPoolEvent, { type: 'task' }>['outcome']): void {
+    if (this.#listeners.size === 0) return;
+    this.#emit({ type: 'task', kind: task.request.kind, ms: performance.now() - (task.startedAt ?? performance.now()), outcome });
   }
 
   /** Clears a worker's task and its timers. */
