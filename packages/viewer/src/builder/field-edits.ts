@@ -1,4 +1,12 @@
-import { FIELD_TYPES, type FieldDefinition, type FieldType } from '@signet/contract';
+import type { FieldDefinition, FieldType } from '@signet/contract';
+
+/**
+ * The 12 field types in the palette's order (the contract's `FIELD_TYPES`, which lives beside its zod schemas: a page
+ * that builds must not download zod for a list of names; `field-edits.test.ts` checks the two agree).
+ */
+export const FIELD_TYPES = [
+  'text', 'signature', 'initials', 'date', 'checkbox', 'number', 'email', 'phone', 'textarea', 'select', 'radio', 'image',
+] as const satisfies readonly FieldType[];
 
 /** A page's displayed size in PDF points: what one point is, as a fraction of the page. */
 export interface PageSize {
