@@ -3,6 +3,7 @@ import type { FieldDefinition, FieldType, SignerDefinition } from '@signet/contr
 import { useCallback, useEffect, useId, useMemo, useReducer, useRef, useState, type KeyboardEvent } from 'react';
 import { LoadProgress } from '../Page/LoadProgress.js';
 import { PdfPages } from '../Page/PdfPages.js';
+import { ZoomControls } from '../Page/ZoomControls.js';
 import type { PageGeometry } from '../pdf/page-geometry.js';
 import { usePdfDocument } from '../pdf/usePdfDocument.js';
 import { StatusPanel } from '../StatusPanel.js';
@@ -55,6 +56,7 @@ export function BuilderView({ client, draft, messages, allowSend, ...props }: Bu
   const [sending, setSending] = useState(false);
   const [announcement, setAnnouncement] = useState('');
   const [focusId, setFocusId] = useState<string | null>(null);
+  const [zoom, setZoom] = useState(1);
   const rootRef = useRef<HTMLDivElement>(null);
   const helpId = useId();
   const readOnly = loaded.status !== 'draft' || notice?.kind === 'sent';
@@ -141,6 +143,10 @@ export function BuilderView({ client, draft, messages, allowSend, ...props }: Bu
   );
   const onFieldKey = useCallback(
     (field: FieldDefinition, event: KeyboardEvent<HTMLButtonElement>) => {
+      if (event.key === 'Escape') {
+        setSelectedId(null);
+        return;
+      }
       if (readOnly) return;
       const size = sizeOf(field.page);
       if (!size) return;
@@ -268,6 +274,7 @@ export function BuilderView({ client, draft, messages, allowSend, ...props }: Bu
         <span className="signet-builder-save" data-state={state.status} role="status">
           {saveText}
         </span>
+        <ZoomControls zoom={zoom} onZoomChange={setZoom} labels={{ zoomIn: messages.zoomIn, zoomOut: messages.zoomOut, fitWidth: messages.fitWidth, value: messages.zoomValue }} />
         <button type="button" className="signet-icon-button" onClick={() => dispatch({ type: 'undo' })} disabled={readOnly || history.past.length === 0} aria-keyshortcuts="Control+Z Meta+Z">
           {messages.undo}
         </button>
@@ -312,7 +319,7 @@ export function BuilderView({ client, draft, messages, allowSend, ...props }: Bu
           {pdfError ? (
             <StatusPanel tone="error" title={messages.loadFailed} />
           ) : pdf && pages.length > 0 ? (
-            <PdfPages pdf={pdf} pages={pages} zoom={1} renderOverlay={renderOverlay} pinnedPages={pinned} label={messages.pages} pageLabel={(page) => fill(messages.pageLabel, { page })} />
+            <PdfPages pdf={pdf} pages={pages} zoom={zoom} renderOverlay={renderOverlay} pinnedPages={pinned} label={messages.pages} pageLabel={(page) => fill(messages.pageLabel, { page })} />
           ) : (
             <div className="signet-loading">
               <LoadProgress progress={progress} label={messages.loading} />

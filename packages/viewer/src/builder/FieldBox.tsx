@@ -108,6 +108,8 @@ export const FieldBox = memo(function FieldBox(props: FieldBoxProps) {
         aria-pressed={selected}
         aria-describedby={props.helpId}
         onClick={() => props.onSelect(field.id)}
+        // The keyboard selects what it reaches: Tab to a field, and the properties panel shows it.
+        onFocus={() => props.onSelect(field.id)}
         onKeyDown={(event) => props.onKeyDown(field, event)}
       >
         <span className="signet-builder-field-text">{props.text}</span>

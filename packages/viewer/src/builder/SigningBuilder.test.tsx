@@ -1,7 +1,7 @@
 import type { FieldDefinition, ManagedDocument } from '@signet/contract';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import axe from 'axe-core';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, inject, it } from 'vitest';
 import { commands, page, userEvent } from 'vitest/browser';
 import { drawStroke } from '../signature/test-input.js';
 import type { CreatedDraft } from '../test-support/draft-commands.js';
@@ -247,5 +247,27 @@ it('has no accessibility violations with fields placed and one selected, and loo
   expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
 
   fieldButton('tenant-sign').focus();
-  await page.screenshot({ path: '../../../../docs/screenshots/builder.png', element: document.querySelector<HTMLElement>('.signet-builder')! });
+  // The README's picture, from the React 19 project only (the React 18 one runs this file too).
+  if (inject('reactMajor') === 19) await page.screenshot({ path: '../../../../docs/screenshots/builder.png', element: document.querySelector<HTMLElement>('.signet-builder')! });
+});
+
+it('speaks Arabic right to left, and zoomed in still moves a field by one point and drags it by the pixels moved', async () => {
+  const { draft } = await renderBuilder({ draft: await commands.createDraft({ pages: 1, fields: [textField()] }), props: { locale: 'ar-EG' } });
+  const root = document.querySelector<HTMLElement>('.signet-builder')!;
+  expect(root.dir).toBe('rtl');
+  expect(paletteItem('توقيع')).toBeTruthy();
+  await userEvent.click(screen.getByRole('button', { name: 'تكبير' }));
+  await userEvent.click(fieldButton('name'));
+  expect(screen.getByRole('textbox', { name: 'التسمية' })).toHaveValue('Full name');
+  await userEvent.keyboard('{ArrowLeft}');
+  const [moved] = await stored(draft.documentId, ([field]) => field!.x !== 0.2);
+  expect(moved!.x).toBeCloseTo(0.2 - 1 / PAGE.width, 5);
+
+  const page1 = pageBox().getBoundingClientRect();
+  const box = fieldBox('name')!;
+  const rect = box.getBoundingClientRect();
+  await drawStroke(box, [[0.5, 0.5], [0.5 + 10 / rect.width, 0.5], [0.5 + 40 / rect.width, 0.5 + 30 / rect.height]], 'mouse');
+  const [dragged] = await stored(draft.documentId, ([field]) => field!.y !== 0.2);
+  expect(Math.abs(dragged!.x - moved!.x - 40 / page1.width)).toBeLessThan(1 / page1.width);
+  expect(Math.abs(dragged!.y - 0.2 - 30 / page1.height)).toBeLessThan(1 / page1.height);
 });

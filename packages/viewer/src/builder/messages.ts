@@ -27,6 +27,11 @@ export interface BuilderMessages {
   typeImage: string;
   /** A choice field's first options are "Option 1", "Option 2". */
   option: string;
+  zoomIn: string;
+  zoomOut: string;
+  fitWidth: string;
+  /** `{percent}`: a whole number. */
+  zoomValue: string;
   pages: string;
   /** `{page}` */
   pageLabel: string;
@@ -86,6 +91,10 @@ export const en: BuilderMessages = {
   typeRadio: 'Radio buttons',
   typeImage: 'Image',
   option: 'Option',
+  zoomIn: 'Zoom in',
+  zoomOut: 'Zoom out',
+  fitWidth: 'Fit to width',
+  zoomValue: '{percent}%',
   pages: 'Pages',
   pageLabel: 'Page {page}',
   fieldName: '{label}, {type}, page {page}',
