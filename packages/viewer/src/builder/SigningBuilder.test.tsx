@@ -215,7 +215,7 @@ it('offers only the field types and signers the host allows, and starts from the
   });
   const palette = [...document.querySelectorAll<HTMLElement>('.signet-palette-item')].map((item) => item.dataset.fieldType);
   expect(palette).toEqual(['signature', 'date']);
-  expect([...screen.getByRole('combobox', { name: 'Signer' }).querySelectorAll('option')].map((option) => option.textContent)).toEqual(['Lars Landlord']);
+  expect([...screen.getByRole('combobox', { name: 'New fields for' }).querySelectorAll('option')].map((option) => option.textContent)).toEqual(['Lars Landlord']);
   const [saved] = await stored(created.documentId, (fields) => fields.length === 1);
   expect(saved).toMatchObject({ id: 'name', signerId: 'landlord' });
 });
@@ -270,4 +270,51 @@ it('speaks Arabic right to left, and zoomed in still moves a field by one point 
   const [dragged] = await stored(draft.documentId, ([field]) => field!.y !== 0.2);
   expect(Math.abs(dragged!.x - moved!.x - 40 / page1.width)).toBeLessThan(1 / page1.width);
   expect(Math.abs(dragged!.y - 0.2 - 30 / page1.height)).toBeLessThan(1 / page1.height);
+});
+
+it('says in words when the draft cannot be opened, and tells the host', async () => {
+  const created = await commands.createDraft({ pages: 1 });
+  // A key that is not one.
+  const errors: Error[] = [];
+  render(
+    <div style={{ height: '600px' }}>
+      <SigningBuilder documentId={created.documentId} apiKey={`${created.apiKey.slice(0, -1)}${created.apiKey.endsWith('a') ? 'b' : 'a'}`} baseUrl={created.baseUrl} retry={false} onError={(error) => errors.push(error)} />
+    </div>,
+  );
+  const alert = await screen.findByRole('alert', {}, { timeout: 5_000 });
+  expect(alert.textContent).toContain('The draft could not be opened.');
+  expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+  await waitFor(() => expect(errors).toHaveLength(1));
+});
+
+it('edits the selected field’s label, required flag, signer and options in the side panel; typing is one step of undo', async () => {
+  const signers = [
+    { id: 'tenant', name: 'Tina Tenant' },
+    { id: 'landlord', name: 'Lars Landlord' },
+  ];
+  const plan = { ...textField({ id: 'plan', type: 'select', label: 'Plan', required: false, signerId: 'tenant' }), options: [{ value: 'a', label: 'A' }] };
+  const { draft } = await renderBuilder({ draft: await commands.createDraft({ pages: 1, signers, fields: [plan] }) });
+  await userEvent.click(fieldButton('plan'));
+  const label = screen.getByRole('textbox', { name: 'Label' });
+  await userEvent.clear(label);
+  await userEvent.type(label, 'Monthly plan');
+  await userEvent.click(screen.getByRole('checkbox', { name: 'Required' }));
+  await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Signer' }), 'landlord');
+  const options = screen.getByRole('textbox', { name: 'Options, one per line' });
+  await userEvent.clear(options);
+  await userEvent.type(options, 'Basic{Enter}Plus{Enter}{Enter}Premium');
+  expect(options).toHaveValue('Basic\nPlus\n\nPremium');
+  const [edited] = await stored(draft.documentId, ([field]) => field!.options?.length === 3);
+  expect(edited).toMatchObject({
+    label: 'Monthly plan',
+    required: true,
+    signerId: 'landlord',
+    options: ['Basic', 'Plus', 'Premium'].map((name) => ({ value: name, label: name })),
+  });
+  // Undo: the options as they were, then the signer, the flag, and the whole label at once.
+  const undo = screen.getByRole('button', { name: 'Undo' });
+  for (let step = 0; step < 4; step++) await userEvent.click(undo);
+  await waitFor(() => expect(screen.getByRole('textbox', { name: 'Label' })).toHaveValue('Plan'));
+  expect(screen.getByRole('checkbox', { name: 'Required' })).not.toBeChecked();
+  expect(screen.getByRole('textbox', { name: 'Options, one per line' })).toHaveValue('A');
 });

@@ -1,10 +1,11 @@
 import { createSigningClient, type ManagedDocument, type RetryOptions } from '@signet/api';
 import type { FieldDefinition, FieldType } from '@signet/contract';
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useViewerStyles } from '../adopt-styles.js';
 import { matchLocale, textDirection } from '../i18n/locales.js';
 import { StatusPanel } from '../StatusPanel.js';
+import { useLatest } from '../useLatest.js';
 import { useBuilderMessages } from './builder-locales.js';
 import { BuilderView } from './BuilderView.js';
 import { builderCss } from './styles.js';
@@ -77,6 +78,10 @@ function BuilderRoot({ documentId, apiKey, baseUrl, locale, className, retry, al
   });
   const rootRef = useRef<HTMLDivElement>(null);
   useViewerStyles(rootRef, builderCss);
+  const events = useLatest(rest);
+  useEffect(() => {
+    if (draft.error) events.current.onError?.(draft.error);
+  }, [draft.error, events]);
 
   return (
     <div

@@ -77,7 +77,7 @@ export const en: BuilderMessages = {
   retry: 'Try again',
   palette: 'Fields',
   paletteHint: 'Drag a field onto a page, or press Enter to add it to the current page.',
-  placeFor: 'Signer',
+  placeFor: 'New fields for',
   typeText: 'Text',
   typeSignature: 'Signature',
   typeInitials: 'Initials',

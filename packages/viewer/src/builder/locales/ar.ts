@@ -8,7 +8,7 @@ const ar: BuilderMessages = {
   retry: 'إعادة المحاولة',
   palette: 'الحقول',
   paletteHint: 'اسحب حقلًا إلى صفحة، أو اضغط Enter لإضافته إلى الصفحة الحالية.',
-  placeFor: 'الموقّع',
+  placeFor: 'الحقول الجديدة لـ',
   typeText: 'نص',
   typeSignature: 'توقيع',
   typeInitials: 'الأحرف الأولى',

@@ -8,7 +8,7 @@ const de: BuilderMessages = {
   retry: 'Erneut versuchen',
   palette: 'Felder',
   paletteHint: 'Ziehen Sie ein Feld auf eine Seite oder drücken Sie Enter, um es der aktuellen Seite hinzuzufügen.',
-  placeFor: 'Unterzeichner',
+  placeFor: 'Neue Felder für',
   typeText: 'Text',
   typeSignature: 'Unterschrift',
   typeInitials: 'Initialen',

@@ -8,7 +8,7 @@ const es: BuilderMessages = {
   retry: 'Reintentar',
   palette: 'Campos',
   paletteHint: 'Arrastre un campo a una página o pulse Intro para añadirlo a la página actual.',
-  placeFor: 'Firmante',
+  placeFor: 'Campos nuevos para',
   typeText: 'Texto',
   typeSignature: 'Firma',
   typeInitials: 'Iniciales',

@@ -8,7 +8,7 @@ const fr: BuilderMessages = {
   retry: 'Réessayer',
   palette: 'Champs',
   paletteHint: 'Faites glisser un champ sur une page, ou appuyez sur Entrée pour l’ajouter à la page actuelle.',
-  placeFor: 'Signataire',
+  placeFor: 'Nouveaux champs pour',
   typeText: 'Texte',
   typeSignature: 'Signature',
   typeInitials: 'Initiales',

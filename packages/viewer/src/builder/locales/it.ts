@@ -8,7 +8,7 @@ const it: BuilderMessages = {
   retry: 'Riprova',
   palette: 'Campi',
   paletteHint: 'Trascini un campo su una pagina o prema Invio per aggiungerlo alla pagina corrente.',
-  placeFor: 'Firmatario',
+  placeFor: 'Nuovi campi per',
   typeText: 'Testo',
   typeSignature: 'Firma',
   typeInitials: 'Iniziali',

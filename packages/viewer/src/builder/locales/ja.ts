@@ -8,7 +8,7 @@ const ja: BuilderMessages = {
   retry: '再試行',
   palette: 'フィールド',
   paletteHint: 'フィールドをページにドラッグするか、Enter キーで現在のページに追加します。',
-  placeFor: '署名者',
+  placeFor: '新しいフィールドの署名者',
   typeText: 'テキスト',
   typeSignature: '署名',
   typeInitials: 'イニシャル',

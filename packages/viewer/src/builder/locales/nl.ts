@@ -8,7 +8,7 @@ const nl: BuilderMessages = {
   retry: 'Opnieuw proberen',
   palette: 'Velden',
   paletteHint: 'Sleep een veld naar een pagina, of druk op Enter om het aan de huidige pagina toe te voegen.',
-  placeFor: 'Ondertekenaar',
+  placeFor: 'Nieuwe velden voor',
   typeText: 'Tekst',
   typeSignature: 'Handtekening',
   typeInitials: 'Initialen',

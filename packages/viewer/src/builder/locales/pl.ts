@@ -8,7 +8,7 @@ const pl: BuilderMessages = {
   retry: 'Spróbuj ponownie',
   palette: 'Pola',
   paletteHint: 'Przeciągnij pole na stronę lub naciśnij Enter, aby dodać je do bieżącej strony.',
-  placeFor: 'Podpisujący',
+  placeFor: 'Nowe pola dla',
   typeText: 'Tekst',
   typeSignature: 'Podpis',
   typeInitials: 'Inicjały',

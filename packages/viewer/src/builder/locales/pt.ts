@@ -8,7 +8,7 @@ const pt: BuilderMessages = {
   retry: 'Tentar novamente',
   palette: 'Campos',
   paletteHint: 'Arraste um campo para uma página ou pressione Enter para adicioná-lo à página atual.',
-  placeFor: 'Signatário',
+  placeFor: 'Novos campos para',
   typeText: 'Texto',
   typeSignature: 'Assinatura',
   typeInitials: 'Iniciais',
