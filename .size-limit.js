@@ -80,6 +80,17 @@ const checks = [
     modifyEsbuildConfig: browserStartup,
     limit: '184.5 kB',
   },
+  {
+    // The builder's own entry (docs/decisions.md, "The builder"): what an authoring page downloads. Held near what it
+    // measures; the signing viewer's checks above do not include it.
+    name: '@signet/viewer/builder, peers (React, TanStack Query) external, without the pdf.js worker',
+    path: 'packages/viewer/src/builder/index.ts',
+    import: { 'packages/viewer/src/builder/index.ts': '{ SigningBuilder }' },
+    ignore: PEERS,
+    gzip: true,
+    modifyEsbuildConfig: browserStartup,
+    limit: '170 kB',
+  },
 ];
 
 // The script-tag build of @signet/embed (its own runtime inside), once it has been built.

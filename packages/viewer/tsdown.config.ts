@@ -8,6 +8,8 @@ import { packageAssets } from '../../scripts/tsdown-assets.js';
  */
 export default defineConfig({
   ...libraryDefaults,
+  // The builder is an entry of its own (`@signet/viewer/builder`): a signing page never downloads it.
+  entry: ['src/index.ts', 'src/builder/index.ts'],
   plugins: [packageAssets()],
   copy: [{ from: 'node_modules/@fontsource/caveat/LICENSE', to: 'dist/assets', rename: 'caveat-LICENSE.txt' }],
 });

@@ -16,7 +16,7 @@ export const CHROMIUM_ARGS = [
 
 export default defineConfig({
   plugins: [react()],
-  optimizeDeps: { include: ['react', 'react-dom', 'react-dom/client', '@tanstack/react-query', 'pdfjs-dist', 'signature_pad'] },
+  optimizeDeps: { include: ['react', 'react-dom', 'react-dom/client', '@tanstack/react-query', 'pdfjs-dist', 'signature_pad', 'axe-core'] },
   test: {
     include: ['src/**/*.test.tsx', 'src/**/*.test.ts', 'bench/**/*.test.ts'],
     globalSetup: ['./src/test-support/global-setup.ts'],

@@ -51,6 +51,11 @@ config.test!.browser!.instances = [{ browser: 'safari', viewport: { width: 1024,
  * in every run of Chromium and Firefox) but, in the whole WebKit run, now and then finds the backing store at the CSS
  * size × 1 (508 px for 1016) even after a stroke has begun; the cause is not found (docs/decisions.md).
  */
-config.test!.exclude = [...(config.test!.exclude ?? configDefaults.exclude), 'src/signature/DrawPad.ratio.test.tsx'];
+config.test!.exclude = [
+  ...(config.test!.exclude ?? configDefaults.exclude),
+  'src/signature/DrawPad.ratio.test.tsx',
+  // The builder runs in Chromium for now; its Firefox and WebKit runs come with its next step (docs/decisions.md, "The builder").
+  'src/builder/**',
+];
 
 export default config;

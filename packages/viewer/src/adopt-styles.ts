@@ -3,23 +3,25 @@ import { viewerCss } from './styles.js';
 
 type StyleRoot = Document | ShadowRoot;
 
-// One sheet per document: a constructed sheet may only be adopted by the document it was made in (and that
-// document's shadow roots), so a viewer inside an iframe or a popup gets a sheet of its own window.
-const sheets = new WeakMap<Document, CSSStyleSheet>();
-// How many mounted viewers use each root's styles: the last to unmount takes them away again.
-const users = new WeakMap<StyleRoot, { count: number; element?: HTMLStyleElement }>();
+// One sheet per document and style text: a constructed sheet may only be adopted by the document it was made in (and
+// that document's shadow roots), so a viewer inside an iframe or a popup gets a sheet of its own window.
+const sheets = new WeakMap<Document, Map<string, CSSStyleSheet>>();
+// How many mounted components use each root's styles of one text: the last to unmount takes them away again.
+const users = new WeakMap<StyleRoot, Map<string, { count: number; element?: HTMLStyleElement }>>();
 
 function isDocument(root: StyleRoot): root is Document {
   return root.nodeType === 9;
 }
 
-function sheetFor(document: Document): CSSStyleSheet {
-  let sheet = sheets.get(document);
+function sheetFor(document: Document, css: string): CSSStyleSheet {
+  let own = sheets.get(document);
+  if (!own) sheets.set(document, (own = new Map()));
+  let sheet = own.get(css);
   if (!sheet) {
     const view = document.defaultView as (Window & typeof globalThis) | null;
     sheet = new (view?.CSSStyleSheet ?? CSSStyleSheet)();
-    sheet.replaceSync(viewerCss);
-    sheets.set(document, sheet);
+    sheet.replaceSync(css);
+    own.set(css, sheet);
   }
   return sheet;
 }
@@ -37,17 +39,24 @@ function canAdopt(root: StyleRoot): boolean {
  * @example useLayoutEffect(() => adoptViewerStyles(element.getRootNode() as Document | ShadowRoot), []);
  */
 export function adoptViewerStyles(root: StyleRoot): () => void {
-  const use = users.get(root) ?? { count: 0 };
-  users.set(root, use);
+  return adoptStyles(root, viewerCss);
+}
+
+/** `adoptViewerStyles` for any style text (the builder's): one sheet per root and text, however many users. */
+export function adoptStyles(root: StyleRoot, css: string): () => void {
+  let own = users.get(root);
+  if (!own) users.set(root, (own = new Map()));
+  const use = own.get(css) ?? { count: 0 };
+  own.set(css, use);
   if (use.count++ === 0) {
     const document = isDocument(root) ? root : root.ownerDocument;
     if (canAdopt(root)) {
-      const sheet = sheetFor(document);
+      const sheet = sheetFor(document, css);
       if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
     } else {
       use.element = document.createElement('style');
       use.element.dataset.signetViewer = '';
-      use.element.textContent = viewerCss;
+      use.element.textContent = css;
       (isDocument(root) ? root.head : root).append(use.element);
     }
   }
@@ -57,7 +66,7 @@ export function adoptViewerStyles(root: StyleRoot): () => void {
       use.element.remove();
       use.element = undefined;
     } else {
-      const sheet = sheets.get(isDocument(root) ? root : root.ownerDocument);
+      const sheet = sheets.get(isDocument(root) ? root : root.ownerDocument)?.get(css);
       root.adoptedStyleSheets = root.adoptedStyleSheets.filter((adopted) => adopted !== sheet);
     }
   };
@@ -71,10 +80,10 @@ const useClientLayoutEffect = typeof document === 'undefined' ? useEffect : useL
  * a custom element (`@signet/embed`), where the document's styles do not reach. Applied before the first paint.
  * @example const root = useRef<HTMLDivElement>(null); useViewerStyles(root);
  */
-export function useViewerStyles(ref: RefObject<HTMLElement | null>): void {
+export function useViewerStyles(ref: RefObject<HTMLElement | null>, css: string = viewerCss): void {
   useClientLayoutEffect(() => {
     const root = ref.current?.getRootNode();
     // A document, or a shadow root (a fragment with a host); not a detached element.
-    if (root?.nodeType === 9 || (root?.nodeType === 11 && 'host' in root)) return adoptViewerStyles(root as StyleRoot);
-  }, [ref]);
+    if (root?.nodeType === 9 || (root?.nodeType === 11 && 'host' in root)) return adoptStyles(root as StyleRoot, css);
+  }, [ref, css]);
 }

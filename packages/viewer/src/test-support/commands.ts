@@ -2,6 +2,7 @@ import type { FieldDefinition } from '@signet/contract';
 import type { KeyOptions, LiveServer } from '@signet/server/testing';
 import { tsImport } from 'tsx/esm/api';
 import type { BrowserCommand } from 'vitest/node';
+import { draftCommands } from './draft-commands.js';
 import { fileCommands } from './file-commands.js';
 import { type PagePoint, type PointerKind, pointerCommands } from './pointer-commands.js';
 
@@ -48,6 +49,8 @@ export interface RecordedRequest {
   documentId: string | null;
   range: string | null;
   idempotencyKey: string | null;
+  /** The version a draft's change is made on (`If-Match`). */
+  ifMatch: string | null;
   /** When the server received it (`Date.now()` of the server's process). */
   at: number;
 }
@@ -68,6 +71,7 @@ const server = () =>
         documentId,
         range: request.headers.get('range'),
         idempotencyKey: request.headers.get('idempotency-key'),
+        ifMatch: request.headers.get('if-match'),
       });
       const failing = documentId ? shared.failing.get(documentId) : undefined;
       if (failing && failing.count > 0 && request.method === 'POST' && path === '/sdk/documents/submit') {
@@ -265,6 +269,7 @@ export const signetCommands = {
   seal,
   ...pointerCommands,
   ...fileCommands,
+  ...draftCommands(server),
 };
 
 declare module 'vitest/browser' {

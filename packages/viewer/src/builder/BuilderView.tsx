@@ -1,0 +1,392 @@
+import { SigningApiError, type Draft, type ManagedDocument, type SigningClient } from '@signet/api';
+import type { FieldDefinition, FieldType, SignerDefinition } from '@signet/contract';
+import { useCallback, useEffect, useId, useMemo, useReducer, useRef, useState, type KeyboardEvent } from 'react';
+import { LoadProgress } from '../Page/LoadProgress.js';
+import { PdfPages } from '../Page/PdfPages.js';
+import { ZoomControls } from '../Page/ZoomControls.js';
+import type { PageGeometry } from '../pdf/page-geometry.js';
+import { usePdfDocument } from '../pdf/usePdfDocument.js';
+import { StatusPanel } from '../StatusPanel.js';
+import { useLatest } from '../useLatest.js';
+import { moveBy, newField, paletteTypes, resizeBy, type FieldRect } from './field-edits.js';
+import { FieldBox } from './FieldBox.js';
+import { historyReducer, startHistory } from './history.js';
+import { fill, typeName, type BuilderMessages } from './messages.js';
+import { Palette, type Drop } from './Palette.js';
+import { PropertiesPanel } from './PropertiesPanel.js';
+import { sendProblems } from './send-problems.js';
+import { SIGNER_COLOURS } from './styles.js';
+import { useAutosave } from './useAutosave.js';
+import type { SigningBuilderEvents } from './SigningBuilder.js';
+
+export interface BuilderViewProps extends SigningBuilderEvents {
+  client: SigningClient;
+  draft: Draft;
+  messages: BuilderMessages;
+  fieldTypes?: readonly FieldType[];
+  signers?: readonly string[];
+  initialFields?: FieldDefinition[];
+  allowSend: boolean;
+}
+
+type Notice =
+  | { kind: 'problems'; items: string[] }
+  | { kind: 'send-refused' }
+  | { kind: 'send-failed'; error: Error }
+  | { kind: 'sent' }
+  | null;
+
+/** What arrow keys do to a selected field, in points: Shift takes bigger steps. */
+const STEP = { small: 1, large: 10 };
+
+/**
+ * The builder's layout and state once the draft is loaded: the palette, the pages with their fields, the selected
+ * field's properties; the undo history; autosave; sending.
+ */
+export function BuilderView({ client, draft, messages, allowSend, ...props }: BuilderViewProps) {
+  const events = useLatest(props);
+  // The PDF's URL as first loaded: a reload's fresh token must not reload the file.
+  const [documentUrl] = useState(draft.documentUrl);
+  const { pdf, pages, progress, error: pdfError } = usePdfDocument(documentUrl);
+  const [loaded, setLoaded] = useState(draft);
+  const [history, dispatch] = useReducer(historyReducer, undefined, () => startHistory(props.initialFields ?? draft.fields));
+  const fields = history.present;
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [notice, setNotice] = useState<Notice>(null);
+  const [sending, setSending] = useState(false);
+  const [announcement, setAnnouncement] = useState('');
+  const [focusId, setFocusId] = useState<string | null>(null);
+  const [zoom, setZoom] = useState(1);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const helpId = useId();
+  const readOnly = loaded.status !== 'draft' || notice?.kind === 'sent';
+
+  const signers = useMemo(() => {
+    const all = [...(loaded.signers ?? [])].sort((a, b) => a.order - b.order);
+    const colours = new Map(all.map((signer, index) => [signer.id, SIGNER_COLOURS[index % SIGNER_COLOURS.length]!]));
+    const offered = all.filter((signer) => !props.signers || props.signers.includes(signer.id));
+    return { offered: offered.map((signer) => ({ id: signer.id, name: signer.name, colour: colours.get(signer.id)! })), colours };
+  }, [loaded.signers, props.signers]);
+  const [placeFor, setPlaceFor] = useState<string | undefined>(signers.offered[0]?.id);
+  const savedSigners = useMemo<SignerDefinition[] | undefined>(
+    () => loaded.signers?.map(({ id, name, email, order }) => ({ id, name, order, ...(email ? { email } : {}) })),
+    [loaded.signers],
+  );
+  const toSaved = useCallback(
+    (list: FieldDefinition[]) => list.map((field) => (field.label.trim() ? field : { ...field, label: typeName(messages, field.type) })),
+    [messages],
+  );
+
+  const autosave = useAutosave({
+    client,
+    documentId: draft.id,
+    fields,
+    version: draft.version,
+    loadedFields: draft.fields,
+    signers: savedSigners,
+    signingOrder: loaded.signingOrder,
+    toSaved,
+    enabled: !readOnly,
+    onSave: (result) => events.current.onSave?.(result),
+    onError: (error) => events.current.onError?.(error),
+  });
+
+  // onChange: every change of the fields after loading (edits, undo, redo), not the load itself.
+  const reported = useRef(fields);
+  useEffect(() => {
+    if (fields === reported.current) return;
+    reported.current = fields;
+    events.current.onChange?.(fields);
+  }, [fields, events]);
+
+  const edit = useCallback((next: FieldDefinition[], merge?: string) => dispatch({ type: 'edit', fields: next, merge }), []);
+  const latestFields = useLatest(fields);
+  const replace = useCallback(
+    (field: FieldDefinition, merge?: string) => edit(latestFields.current.map((each) => (each.id === field.id ? field : each)), merge),
+    [edit, latestFields],
+  );
+  const sizeOf = useCallback((page: number) => pages[page - 1] ?? pages[0], [pages]);
+
+  const place = useCallback(
+    (type: FieldType, page: number, centre: { x: number; y: number }) => {
+      const size = sizeOf(page);
+      if (!size || readOnly) return;
+      const field = newField({ type, page, centre, size, fields: latestFields.current, label: typeName(messages, type), optionLabel: messages.option, signerId: placeFor });
+      edit([...latestFields.current, field]);
+      setSelectedId(field.id);
+      setFocusId(field.id);
+      setAnnouncement(fill(messages.fieldAdded, { label: field.label }));
+    },
+    [sizeOf, readOnly, latestFields, messages, placeFor, edit],
+  );
+  const onDrop = useCallback((type: FieldType, drop: Drop) => place(type, drop.page, drop), [place]);
+  const onPlace = useCallback((type: FieldType) => {
+    const current = currentPage(rootRef.current);
+    if (current) place(type, current.page, current.centre);
+  }, [place]);
+
+  const remove = useCallback(
+    (field: FieldDefinition) => {
+      edit(latestFields.current.filter((each) => each.id !== field.id));
+      setSelectedId(null);
+      setAnnouncement(fill(messages.fieldDeleted, { label: field.label }));
+    },
+    [edit, latestFields, messages],
+  );
+
+  const onRect = useCallback(
+    (fieldId: string, rect: FieldRect) => {
+      const field = latestFields.current.find((each) => each.id === fieldId);
+      if (field) replace({ ...field, ...rect });
+    },
+    [latestFields, replace],
+  );
+  const onFieldKey = useCallback(
+    (field: FieldDefinition, event: KeyboardEvent<HTMLButtonElement>) => {
+      if (event.key === 'Escape') {
+        setSelectedId(null);
+        return;
+      }
+      if (readOnly) return;
+      const size = sizeOf(field.page);
+      if (!size) return;
+      if (event.key === 'Delete' || event.key === 'Backspace') {
+        event.preventDefault();
+        remove(field);
+        rootRef.current?.querySelector<HTMLElement>('.signet-pages')?.focus({ preventScroll: true });
+        return;
+      }
+      const arrow = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[event.key];
+      if (!arrow || event.ctrlKey || event.metaKey) return;
+      event.preventDefault();
+      const step = event.shiftKey ? STEP.large : STEP.small;
+      const [dx, dy] = [arrow[0]! * step, arrow[1]! * step];
+      replace(event.altKey ? resizeBy(field, dx, dy, size) : moveBy(field, dx, dy, size));
+    },
+    [readOnly, sizeOf, remove, replace],
+  );
+
+  // A placed field takes the focus once its box is on the page, so that arrow keys move it at once.
+  useEffect(() => {
+    if (!focusId) return;
+    const button = rootRef.current?.querySelector<HTMLElement>(`[data-field-id="${CSS.escape(focusId)}"] > button`);
+    if (button) {
+      button.focus();
+      setFocusId(null);
+    }
+  });
+
+  const fieldsByPage = useMemo(() => {
+    const byPage = new Map<number, FieldDefinition[]>();
+    for (const field of fields) byPage.set(field.page, [...(byPage.get(field.page) ?? []), field]);
+    return byPage;
+  }, [fields]);
+  const pinned = useMemo(() => new Set(fieldsByPage.keys()), [fieldsByPage]);
+  const renderOverlay = useCallback(
+    (page: PageGeometry) => {
+      const own = fieldsByPage.get(page.pageNumber);
+      if (!own) return null;
+      return (
+        <div className="signet-builder-layer">
+          {own.map((field) => {
+            const signer = signers.offered.find((each) => each.id === field.signerId)?.name;
+            const type = typeName(messages, field.type);
+            return (
+              <FieldBox
+                key={field.id}
+                field={field}
+                size={page}
+                selected={field.id === selectedId}
+                readOnly={readOnly}
+                name={fill(messages.fieldName, { label: field.label || type, type, page: field.page })}
+                text={signer ? `${field.label || type} · ${signer}` : field.label || type}
+                colour={(field.signerId && signers.colours.get(field.signerId)) || SIGNER_COLOURS[0]}
+                helpId={helpId}
+                onSelect={setSelectedId}
+                onRect={onRect}
+                onKeyDown={onFieldKey}
+              />
+            );
+          })}
+        </div>
+      );
+    },
+    [fieldsByPage, signers, messages, selectedId, readOnly, helpId, onRect, onFieldKey],
+  );
+
+  const reload = useCallback(async () => {
+    try {
+      const fresh = await client.getDraft(draft.id);
+      autosave.loaded(fresh);
+      setLoaded(fresh);
+      dispatch({ type: 'reset', fields: fresh.fields });
+      reported.current = fresh.fields;
+      setSelectedId(null);
+      setNotice(null);
+    } catch (error) {
+      events.current.onError?.(error as Error);
+    }
+  }, [client, draft.id, autosave, events]);
+
+  const send = useCallback(async () => {
+    setSending(true);
+    setNotice(null);
+    try {
+      await autosave.flush();
+      if (autosave.unsaved()) return;
+      const document: ManagedDocument = await client.sendDocument(draft.id, { version: autosave.version.current });
+      setNotice({ kind: 'sent' });
+      setLoaded((current) => ({ ...current, status: document.status as Draft['status'] }));
+      events.current.onSend?.(document);
+    } catch (error) {
+      const failure = error as Error;
+      if (failure instanceof SigningApiError && failure.details?.problems) {
+        setNotice({ kind: 'problems', items: sendProblems(failure.details.problems, toSaved(latestFields.current), loaded.signers ?? []) });
+      } else if (failure instanceof SigningApiError && failure.status === 403) setNotice({ kind: 'send-refused' });
+      else setNotice({ kind: 'send-failed', error: failure });
+      events.current.onError?.(failure);
+    } finally {
+      setSending(false);
+    }
+  }, [autosave, client, draft.id, events, toSaved, latestFields, loaded.signers]);
+
+  const onRootKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    const target = event.target as HTMLElement;
+    if (target.matches('input, textarea, select') || !(event.ctrlKey || event.metaKey) || readOnly) return;
+    const key = event.key.toLowerCase();
+    if (key === 'z' || key === 'y') {
+      event.preventDefault();
+      dispatch({ type: key === 'y' || event.shiftKey ? 'redo' : 'undo' });
+    }
+  };
+
+  const selected = fields.find((field) => field.id === selectedId);
+  const state = autosave.state;
+  const saveText =
+    state.status === 'saving' ? messages.saving : state.status === 'pending' ? messages.unsaved : state.status === 'failed' ? messages.saveFailed : state.status === 'saved' ? messages.saved : '';
+
+  return (
+    <div ref={rootRef} className="signet-builder-frame" onKeyDown={onRootKey} style={{ display: 'contents' }}>
+      <div className="signet-toolbar signet-builder-toolbar">
+        <span className="signet-title" title={loaded.filename}>
+          {loaded.filename}
+        </span>
+        <span className="signet-builder-save" data-state={state.status} role="status">
+          {saveText}
+        </span>
+        <ZoomControls zoom={zoom} onZoomChange={setZoom} labels={{ zoomIn: messages.zoomIn, zoomOut: messages.zoomOut, fitWidth: messages.fitWidth, value: messages.zoomValue }} />
+        <button type="button" className="signet-icon-button" onClick={() => dispatch({ type: 'undo' })} disabled={readOnly || history.past.length === 0} aria-keyshortcuts="Control+Z Meta+Z">
+          {messages.undo}
+        </button>
+        <button type="button" className="signet-icon-button" onClick={() => dispatch({ type: 'redo' })} disabled={readOnly || history.future.length === 0} aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z">
+          {messages.redo}
+        </button>
+        {allowSend ? (
+          <button type="button" className="signet-button signet-button--primary" onClick={() => void send()} disabled={sending || readOnly}>
+            {sending ? messages.sending : messages.send}
+          </button>
+        ) : null}
+      </div>
+      <div className="signet-builder-body">
+        <Palette
+          types={paletteTypes(props.fieldTypes)}
+          messages={messages}
+          disabled={readOnly || !pdf}
+          signers={signers.offered}
+          signerId={placeFor}
+          onSignerChange={setPlaceFor}
+          onPlace={onPlace}
+          onDrop={onDrop}
+        />
+        <div className="signet-builder-centre">
+          {state.status === 'conflict' ? (
+            <StatusPanel
+              tone="error"
+              title={messages.conflictTitle}
+              action={
+                <button type="button" className="signet-button signet-button--secondary" onClick={() => void reload()}>
+                  {messages.reload}
+                </button>
+              }
+            >
+              {fill(messages.conflictBody, { version: state.currentVersion ?? '?' })}
+            </StatusPanel>
+          ) : notice ? (
+            <NoticePanel notice={notice} messages={messages} />
+          ) : loaded.status !== 'draft' ? (
+            <StatusPanel tone="info" title={messages.notDraft} />
+          ) : null}
+          {pdfError ? (
+            <StatusPanel tone="error" title={messages.loadFailed} />
+          ) : pdf && pages.length > 0 ? (
+            <PdfPages pdf={pdf} pages={pages} zoom={zoom} renderOverlay={renderOverlay} pinnedPages={pinned} label={messages.pages} pageLabel={(page) => fill(messages.pageLabel, { page })} />
+          ) : (
+            <div className="signet-loading">
+              <LoadProgress progress={progress} label={messages.loading} />
+            </div>
+          )}
+        </div>
+        <PropertiesPanel
+          field={selected}
+          size={selected ? sizeOf(selected.page) : undefined}
+          messages={messages}
+          readOnly={readOnly}
+          signers={signers.offered}
+          onChange={replace}
+          onDelete={remove}
+        />
+      </div>
+      <p id={helpId} className="signet-visually-hidden">
+        {messages.fieldHelp}
+      </p>
+      <p className="signet-visually-hidden" role="status">
+        {announcement}
+      </p>
+    </div>
+  );
+}
+
+function NoticePanel({ notice, messages }: { notice: NonNullable<Notice>; messages: BuilderMessages }) {
+  switch (notice.kind) {
+    case 'problems':
+      return (
+        <StatusPanel tone="error" title={messages.problemsTitle}>
+          <ul className="signet-problems">
+            {notice.items.map((item) => (
+              <li key={item}>{item}</li>
+            ))}
+          </ul>
+        </StatusPanel>
+      );
+    case 'send-refused':
+      return <StatusPanel tone="error" title={messages.sendRefused} />;
+    case 'send-failed':
+      return <StatusPanel tone="error" title={messages.sendFailed}>{notice.error.message}</StatusPanel>;
+    case 'sent':
+      return <StatusPanel tone="success" title={messages.sentTitle}>{messages.sentBody}</StatusPanel>;
+  }
+}
+
+/**
+ * The page most of the viewport shows, and the centre of its visible part (page fractions): where the keyboard
+ * places a field.
+ */
+function currentPage(root: HTMLElement | null): { page: number; centre: { x: number; y: number } } | null {
+  const scroller = root?.querySelector<HTMLElement>('.signet-pages');
+  if (!scroller) return null;
+  const view = scroller.getBoundingClientRect();
+  let best: { page: number; centre: { x: number; y: number }; area: number } | null = null;
+  for (const element of scroller.querySelectorAll<HTMLElement>('.signet-page[data-page-number]')) {
+    const rect = element.getBoundingClientRect();
+    const top = Math.max(rect.top, view.top);
+    const bottom = Math.min(rect.bottom, view.bottom);
+    const left = Math.max(rect.left, view.left);
+    const right = Math.min(rect.right, view.right);
+    const area = Math.max(0, bottom - top) * Math.max(0, right - left);
+    if (area > 0 && (!best || area > best.area)) {
+      const centre = { x: ((left + right) / 2 - rect.left) / rect.width, y: ((top + bottom) / 2 - rect.top) / rect.height };
+      best = { page: Number(element.dataset.pageNumber), centre, area };
+    }
+  }
+  return best && { page: best.page, centre: best.centre };
+}

@@ -1,0 +1,113 @@
+import type { FieldDefinition, FieldOption } from '@signet/contract';
+import { useEffect, useState } from 'react';
+import { inPoints, isChoice, type PageSize } from './field-edits.js';
+import { fill, typeName, type BuilderMessages } from './messages.js';
+import { TYPE_GLYPHS } from './Palette.js';
+
+export interface PropertiesPanelProps {
+  field: FieldDefinition | undefined;
+  size: PageSize | undefined;
+  messages: BuilderMessages;
+  readOnly: boolean;
+  signers: ReadonlyArray<{ id: string; name: string }>;
+  /** A change of the field; `merge` names edits that are one step of undo when they follow each other (typing). */
+  onChange(field: FieldDefinition, merge?: string): void;
+  onDelete(field: FieldDefinition): void;
+}
+
+/** One option per line, as the author types them: each line's text is the option's label and its value. */
+function optionsFromText(text: string): FieldOption[] | undefined {
+  const labels = [...new Set(text.split('\n').map((line) => line.trim()).filter(Boolean))].slice(0, 50);
+  return labels.length > 0 ? labels.map((label) => ({ value: label.slice(0, 200), label: label.slice(0, 200) })) : undefined;
+}
+
+/** The selected field's properties: label, required, signer, a choice field's options, where it is; and delete. */
+export function PropertiesPanel({ field, size, messages, readOnly, signers, onChange, onDelete }: PropertiesPanelProps) {
+  // The options' text as typed (blank lines and all), kept while the same field is selected.
+  const [optionsText, setOptionsText] = useState('');
+  const fieldId = field?.id;
+  const options = field?.options;
+  useEffect(() => {
+    // Another field, or its options changed from outside (undo): its options' text; not while they are typed.
+    const written = options?.map((option) => option.label).join('\n') ?? '';
+    setOptionsText((typed) => (optionsFromText(typed)?.map((option) => option.label).join('\n') ?? '') === written ? typed : written);
+  }, [fieldId, options]);
+
+  if (!field) {
+    return (
+      <section className="signet-builder-side signet-builder-properties" aria-labelledby="signet-properties-heading">
+        <h2 className="signet-builder-heading" id="signet-properties-heading">
+          {messages.properties}
+        </h2>
+        <p className="signet-builder-hint">{messages.noSelection}</p>
+      </section>
+    );
+  }
+  const place = size ? inPoints(field, size) : null;
+  const without = <K extends keyof FieldDefinition>(key: K) => {
+    const { [key]: _removed, ...rest } = field;
+    return rest as FieldDefinition;
+  };
+  return (
+    <section className="signet-builder-side signet-builder-properties" aria-labelledby="signet-properties-heading">
+      <h2 className="signet-builder-heading" id="signet-properties-heading">
+        {messages.properties}
+      </h2>
+      <p className="signet-builder-type">
+        <span className="signet-palette-icon" aria-hidden="true">
+          {TYPE_GLYPHS[field.type]}
+        </span>
+        {typeName(messages, field.type)}
+      </p>
+      <label className="signet-builder-label">
+        {messages.label}
+        <input
+          type="text"
+          value={field.label}
+          maxLength={200}
+          disabled={readOnly}
+          onChange={(event) => onChange({ ...field, label: event.target.value }, `label:${field.id}`)}
+        />
+      </label>
+      <label className="signet-builder-check">
+        <input type="checkbox" checked={field.required} disabled={readOnly} onChange={(event) => onChange({ ...field, required: event.target.checked })} />
+        {messages.required}
+      </label>
+      {signers.length > 0 ? (
+        <label className="signet-builder-label">
+          {messages.signer}
+          <select value={field.signerId ?? ''} disabled={readOnly} onChange={(event) => onChange({ ...field, signerId: event.target.value })}>
+            {field.signerId === undefined ? <option value="" /> : null}
+            {signers.map((signer) => (
+              <option key={signer.id} value={signer.id}>
+                {signer.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
+      {isChoice(field.type) ? (
+        <label className="signet-builder-label">
+          {messages.options}
+          <textarea
+            value={optionsText}
+            disabled={readOnly}
+            onChange={(event) => {
+              setOptionsText(event.target.value);
+              const options = optionsFromText(event.target.value);
+              onChange(options ? { ...field, options } : without('options'), `options:${field.id}`);
+            }}
+          />
+        </label>
+      ) : null}
+      {place ? (
+        <p className="signet-builder-meta">{fill(messages.fieldPlace, { page: field.page, ...place })}</p>
+      ) : null}
+      <div>
+        <button type="button" className="signet-button signet-button--danger" disabled={readOnly} onClick={() => onDelete(field)}>
+          {messages.deleteField}
+        </button>
+      </div>
+    </section>
+  );
+}

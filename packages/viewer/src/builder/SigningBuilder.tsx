@@ -1,0 +1,123 @@
+import { createSigningClient, type ManagedDocument, type RetryOptions } from '@signet/api';
+import type { FieldDefinition, FieldType } from '@signet/contract';
+import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useViewerStyles } from '../adopt-styles.js';
+import { matchLocale, textDirection } from '../i18n/locales.js';
+import { StatusPanel } from '../StatusPanel.js';
+import { useLatest } from '../useLatest.js';
+import { useBuilderMessages } from './builder-locales.js';
+import { BuilderView } from './BuilderView.js';
+import { builderCss } from './styles.js';
+
+/** What the builder tells its host. */
+export interface SigningBuilderEvents {
+  /** The fields changed (an edit, undo or redo): all of them, as they are now. */
+  onChange?(fields: FieldDefinition[]): void;
+  /** A change was saved: the draft's new version. */
+  onSave?(result: { version: number }): void;
+  /** The draft was sent: the document, now signable. */
+  onSend?(document: ManagedDocument): void;
+  /** Loading, saving or sending failed (a conflict too: `PRECONDITION_FAILED`). */
+  onError?(error: Error): void;
+}
+
+export interface SigningBuilderProps extends SigningBuilderEvents {
+  /** The draft to edit, `doc_…`. */
+  documentId: string;
+  /** A builder session key of this draft (`POST /documents/{id}/builder-sessions`, minted by the host's backend). */
+  apiKey: string;
+  /** Where the Signet API is (default: this page's origin). */
+  baseUrl?: string;
+  /** The field types the palette offers (default: all twelve). */
+  fieldTypes?: readonly FieldType[];
+  /** The ids of the draft's signers fields may be given to (default: all of them). */
+  signers?: readonly string[];
+  /** Fields to start from instead of the draft's (saved like any change). */
+  initialFields?: FieldDefinition[];
+  /** Shows a Send button (the key must have been minted with `allowSend`; otherwise sending is refused, in words). */
+  allowSend?: boolean;
+  /** The author's language: a BCP 47 tag, shown in one of the viewer's ten languages (English otherwise). */
+  locale?: string;
+  className?: string;
+  /** The host's QueryClient; the builder makes its own when none is given. */
+  queryClient?: QueryClient;
+  /** Retries of the client (default: 3 with backoff). */
+  retry?: RetryOptions;
+}
+
+/**
+ * The embeddable authoring component: draws a draft's PDF and lets the author place, move, resize and edit its
+ * fields with pointer or keyboard, saves every change (debounced, `If-Match`) and sends the draft when the host allows.
+ * Its own entry (`@signet/viewer/builder`), so the signing viewer's bundle does not carry it.
+ * @example <SigningBuilder documentId="doc_…" apiKey={builderKey} baseUrl="https://sign.example.com" allowSend onSend={done} />
+ */
+export function SigningBuilder({ queryClient, ...props }: SigningBuilderProps) {
+  const [ownClient] = useState(
+    () => new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: Infinity } } }),
+  );
+  return (
+    <QueryClientProvider client={queryClient ?? ownClient}>
+      <BuilderRoot {...props} />
+    </QueryClientProvider>
+  );
+}
+
+function BuilderRoot({ documentId, apiKey, baseUrl, locale, className, retry, allowSend = false, ...rest }: Omit<SigningBuilderProps, 'queryClient'>) {
+  const language = matchLocale(locale);
+  const messages = useBuilderMessages(language);
+  const apiBase = baseUrl ?? globalThis.location?.origin ?? '';
+  const client = useMemo(() => createSigningClient({ apiKey, baseUrl: apiBase, retry }), [apiKey, apiBase, retry]);
+  const draft = useQuery({
+    queryKey: ['signet', 'draft', apiBase, documentId, apiKey],
+    queryFn: ({ signal }) => client.getDraft(documentId, { signal }),
+    retry: false,
+    // The builder owns the draft once loaded (its edits, its saves): never refetched behind its back.
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+  const rootRef = useRef<HTMLDivElement>(null);
+  useViewerStyles(rootRef, builderCss);
+  const events = useLatest(rest);
+  useEffect(() => {
+    if (draft.error) events.current.onError?.(draft.error);
+  }, [draft.error, events]);
+
+  return (
+    <div
+      ref={rootRef}
+      className={['signet-viewer', 'signet-builder', className].filter(Boolean).join(' ')}
+      lang={language}
+      dir={textDirection(language)}
+      role="region"
+      aria-label={messages?.builderLabel}
+    >
+      {!messages ? (
+        <div className="signet-centered" role="status">
+          <span className="signet-spinner" aria-hidden="true" />
+        </div>
+      ) : draft.data ? (
+        <BuilderView key={draft.data.id} client={client} draft={draft.data} messages={messages} allowSend={allowSend} {...rest} />
+      ) : draft.error ? (
+        <div className="signet-centered">
+          <StatusPanel
+            tone="error"
+            title={messages.loadFailed}
+            action={
+              <button type="button" className="signet-button signet-button--secondary" onClick={() => void draft.refetch()}>
+                {messages.retry}
+              </button>
+            }
+          >
+            {draft.error.message}
+          </StatusPanel>
+        </div>
+      ) : (
+        <div className="signet-centered" role="status">
+          <span className="signet-spinner" aria-hidden="true" />
+          {messages.loading}
+        </div>
+      )}
+    </div>
+  );
+}

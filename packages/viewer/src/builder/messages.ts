@@ -1,0 +1,155 @@
+import type { FieldType } from '@signet/contract';
+
+/**
+ * Every text the builder shows, `{placeholders}` filled in by `fill`. English is built in; the viewer's other nine
+ * languages load as chunks of their own (`builder-locales.ts`), as the viewer's texts do.
+ */
+export interface BuilderMessages {
+  builderLabel: string;
+  loading: string;
+  loadFailed: string;
+  retry: string;
+  palette: string;
+  paletteHint: string;
+  /** The signer the palette's new fields go to. */
+  placeFor: string;
+  typeText: string;
+  typeSignature: string;
+  typeInitials: string;
+  typeDate: string;
+  typeCheckbox: string;
+  typeNumber: string;
+  typeEmail: string;
+  typePhone: string;
+  typeTextarea: string;
+  typeSelect: string;
+  typeRadio: string;
+  typeImage: string;
+  /** A choice field's first options are "Option 1", "Option 2". */
+  option: string;
+  zoomIn: string;
+  zoomOut: string;
+  fitWidth: string;
+  /** `{percent}`: a whole number. */
+  zoomValue: string;
+  pages: string;
+  /** `{page}` */
+  pageLabel: string;
+  /** A field on a page: `{label}`, `{type}`, `{page}`. */
+  fieldName: string;
+  fieldHelp: string;
+  /** Said to screen readers: `{label}`. */
+  fieldAdded: string;
+  fieldDeleted: string;
+  properties: string;
+  noSelection: string;
+  label: string;
+  required: string;
+  signer: string;
+  options: string;
+  /** `{page}`, `{x}`, `{y}`, `{width}`, `{height}` in points. */
+  fieldPlace: string;
+  deleteField: string;
+  undo: string;
+  redo: string;
+  send: string;
+  sending: string;
+  saving: string;
+  saved: string;
+  unsaved: string;
+  saveFailed: string;
+  conflictTitle: string;
+  /** `{version}`: the version saved elsewhere. */
+  conflictBody: string;
+  reload: string;
+  problemsTitle: string;
+  sendRefused: string;
+  sendFailed: string;
+  sentTitle: string;
+  sentBody: string;
+  notDraft: string;
+}
+
+export const en: BuilderMessages = {
+  builderLabel: 'Document builder',
+  loading: 'Loading the draft…',
+  loadFailed: 'The draft could not be opened.',
+  retry: 'Try again',
+  palette: 'Fields',
+  paletteHint: 'Drag a field onto a page, or press Enter to add it to the current page.',
+  placeFor: 'New fields for',
+  typeText: 'Text',
+  typeSignature: 'Signature',
+  typeInitials: 'Initials',
+  typeDate: 'Date',
+  typeCheckbox: 'Checkbox',
+  typeNumber: 'Number',
+  typeEmail: 'Email',
+  typePhone: 'Phone',
+  typeTextarea: 'Multi-line text',
+  typeSelect: 'Dropdown',
+  typeRadio: 'Radio buttons',
+  typeImage: 'Image',
+  option: 'Option',
+  zoomIn: 'Zoom in',
+  zoomOut: 'Zoom out',
+  fitWidth: 'Fit to width',
+  zoomValue: '{percent}%',
+  pages: 'Pages',
+  pageLabel: 'Page {page}',
+  fieldName: '{label}, {type}, page {page}',
+  fieldHelp: 'Arrow keys move by 1 pt, with Shift by 10 pt; Alt with arrows resizes. Delete removes.',
+  fieldAdded: '{label} added',
+  fieldDeleted: '{label} deleted',
+  properties: 'Properties',
+  noSelection: 'Select a field to edit its properties.',
+  label: 'Label',
+  required: 'Required',
+  signer: 'Signer',
+  options: 'Options, one per line',
+  fieldPlace: 'Page {page} · x {x} · y {y} · {width} × {height} pt',
+  deleteField: 'Delete field',
+  undo: 'Undo',
+  redo: 'Redo',
+  send: 'Send',
+  sending: 'Sending…',
+  saving: 'Saving…',
+  saved: 'All changes saved',
+  unsaved: 'Unsaved changes',
+  saveFailed: 'The changes could not be saved.',
+  conflictTitle: 'Changed elsewhere',
+  conflictBody: 'Someone else saved this draft (version {version}). Reload it to go on; your unsaved changes will be lost.',
+  reload: 'Reload',
+  problemsTitle: 'Not ready to send',
+  sendRefused: 'This session may not send the document.',
+  sendFailed: 'The document could not be sent.',
+  sentTitle: 'Sent',
+  sentBody: 'The document is ready to be signed.',
+  notDraft: 'This document has been sent and can no longer be edited.',
+};
+
+const TYPE_KEYS: Record<FieldType, keyof BuilderMessages> = {
+  text: 'typeText',
+  signature: 'typeSignature',
+  initials: 'typeInitials',
+  date: 'typeDate',
+  checkbox: 'typeCheckbox',
+  number: 'typeNumber',
+  email: 'typeEmail',
+  phone: 'typePhone',
+  textarea: 'typeTextarea',
+  select: 'typeSelect',
+  radio: 'typeRadio',
+  image: 'typeImage',
+};
+
+/** The name of a field type in `messages`' language. */
+export const typeName = (messages: BuilderMessages, type: FieldType) => messages[TYPE_KEYS[type]];
+
+/**
+ * `template` with its `{placeholders}` filled in (a missing value stays as written).
+ * @example fill('Page {page}', { page: 2 }) // 'Page 2'
+ */
+export function fill(template: string, values: Readonly<Record<string, string | number>>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (values[name] === undefined ? whole : String(values[name])));
+}
