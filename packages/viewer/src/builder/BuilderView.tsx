@@ -9,7 +9,7 @@ import { usePdfDocument } from '../pdf/usePdfDocument.js';
 import { StatusPanel } from '../StatusPanel.js';
 import { useLatest } from '../useLatest.js';
 import { moveBy, newField, paletteTypes, resizeBy, type FieldRect } from './field-edits.js';
-import { FieldBox } from './FieldBox.js';
+import { FieldBox, type Snapper } from './FieldBox.js';
 import { historyReducer, startHistory } from './history.js';
 import { fill, typeName, type BuilderMessages } from './messages.js';
 import { Palette, type Drop } from './Palette.js';
@@ -17,6 +17,7 @@ import { PropertiesPanel } from './PropertiesPanel.js';
 import { sendProblems } from './send-problems.js';
 import { SIGNER_COLOURS } from './styles.js';
 import { useAutosave } from './useAutosave.js';
+import { usePrintedLines } from './usePrintedLines.js';
 import type { SigningBuilderEvents } from './SigningBuilder.js';
 
 export interface BuilderViewProps extends SigningBuilderEvents {
@@ -27,6 +28,7 @@ export interface BuilderViewProps extends SigningBuilderEvents {
   signers?: readonly string[];
   initialFields?: FieldDefinition[];
   allowSend: boolean;
+  snap?: boolean;
 }
 
 type Notice =
@@ -43,7 +45,7 @@ const STEP = { small: 1, large: 10 };
  * The builder's layout and state once the draft is loaded: the palette, the pages with their fields, the selected
  * field's properties; the undo history; autosave; sending.
  */
-export function BuilderView({ client, draft, messages, allowSend, ...props }: BuilderViewProps) {
+export function BuilderView({ client, draft, messages, allowSend, snap = true, ...props }: BuilderViewProps) {
   const events = useLatest(props);
   // The PDF's URL as first loaded: a reload's fresh token must not reload the file.
   const [documentUrl] = useState(draft.documentUrl);
@@ -106,6 +108,29 @@ export function BuilderView({ client, draft, messages, allowSend, ...props }: Bu
     [edit, latestFields],
   );
   const sizeOf = useCallback((page: number) => pages[page - 1] ?? pages[0], [pages]);
+  const printed = usePrintedLines(pdf, sizeOf);
+  const select = useCallback(
+    (fieldId: string) => {
+      setSelectedId(fieldId);
+      const field = latestFields.current.find((each) => each.id === fieldId);
+      // What is printed on its page is read now, before a drag needs it.
+      if (field && snap) printed.request(field.page);
+    },
+    [latestFields, printed, snap],
+  );
+  const snapper = useCallback<Snapper>(
+    (fieldId, rect, handle, threshold) => {
+      const field = latestFields.current.find((each) => each.id === fieldId);
+      const size = field && sizeOf(field.page);
+      if (!field || !size) return { rect, guides: [] };
+      printed.request(field.page);
+      const { snap: geometry, lines } = printed.current(field.page);
+      if (!geometry) return { rect, guides: [] };
+      const others = latestFields.current.filter((each) => each.page === field.page && each.id !== fieldId);
+      return geometry.snapRect({ rect, handle, size, printed: lines, fields: geometry.fieldLines(others, size), threshold });
+    },
+    [latestFields, sizeOf, printed],
+  );
 
   const place = useCallback(
     (type: FieldType, page: number, centre: { x: number; y: number }) => {
@@ -202,16 +227,17 @@ export function BuilderView({ client, draft, messages, allowSend, ...props }: Bu
                 text={signer ? `${field.label || type} · ${signer}` : field.label || type}
                 colour={(field.signerId && signers.colours.get(field.signerId)) || SIGNER_COLOURS[0]}
                 helpId={helpId}
-                onSelect={setSelectedId}
+                onSelect={select}
                 onRect={onRect}
                 onKeyDown={onFieldKey}
+                snap={snap ? snapper : undefined}
               />
             );
           })}
         </div>
       );
     },
-    [fieldsByPage, signers, messages, selectedId, readOnly, helpId, onRect, onFieldKey],
+    [fieldsByPage, signers, messages, selectedId, readOnly, helpId, onRect, onFieldKey, select, snap, snapper],
   );
 
   const reload = useCallback(async () => {

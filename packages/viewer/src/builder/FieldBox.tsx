@@ -2,6 +2,10 @@ import type { FieldDefinition } from '@signet/contract';
 import { memo, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import { fieldBox } from '../fields/field-geometry.js';
 import { dragHandle, HANDLES, type FieldRect, type Handle, type PageSize } from './field-edits.js';
+import type { Guide } from './snap.js';
+
+/** Moves a dragged rectangle onto what it should snap to (`threshold` in points), with the guides it then lies on. */
+export type Snapper = (fieldId: string, rect: FieldRect, handle: Handle | 'move', threshold: number) => { rect: FieldRect; guides: Guide[] };
 
 export interface FieldBoxProps {
   field: FieldDefinition;
@@ -19,6 +23,8 @@ export interface FieldBoxProps {
   /** A drag ended: the field's new rectangle. */
   onRect(fieldId: string, rect: FieldRect): void;
   onKeyDown(field: FieldDefinition, event: KeyboardEvent<HTMLButtonElement>): void;
+  /** Snapping while dragging (none: the field goes where the pointer puts it). Alt held places freely. */
+  snap?: Snapper;
 }
 
 interface Drag {
@@ -33,6 +39,8 @@ interface Drag {
 
 /** A pointer must travel this far (CSS pixels) before a press becomes a drag, so a click only selects. */
 const DRAG_THRESHOLD = 3;
+/** How near (CSS pixels, at any zoom) an edge snaps to a line. */
+const SNAP_PIXELS = 6;
 
 /**
  * A placed field on its page: a button that selects it (and takes the keyboard's moves), drawn at its fractions
@@ -42,6 +50,7 @@ const DRAG_THRESHOLD = 3;
 export const FieldBox = memo(function FieldBox(props: FieldBoxProps) {
   const { field, selected, readOnly } = props;
   const [live, setLive] = useState<FieldRect | null>(null);
+  const [guides, setGuides] = useState<Guide[]>([]);
   const drag = useRef<Drag | null>(null);
   const button = useRef<HTMLButtonElement>(null);
 
@@ -63,15 +72,18 @@ export const FieldBox = memo(function FieldBox(props: FieldBoxProps) {
     if (moved < DRAG_THRESHOLD && !live) return null;
     const dx = (event.clientX - current.startX) / current.page.width;
     const dy = (event.clientY - current.startY) / current.page.height;
-    if (current.handle === 'move') {
-      const { start } = current;
-      return {
-        ...start,
-        x: Math.min(Math.max(start.x + dx, 0), 1 - start.width),
-        y: Math.min(Math.max(start.y + dy, 0), 1 - start.height),
-      };
+    const { start } = current;
+    const rect =
+      current.handle === 'move'
+        ? { ...start, x: Math.min(Math.max(start.x + dx, 0), 1 - start.width), y: Math.min(Math.max(start.y + dy, 0), 1 - start.height) }
+        : dragHandle(start, current.handle, dx, dy, props.size);
+    if (!props.snap || event.altKey) {
+      setGuides((shown) => (shown.length ? [] : shown));
+      return rect;
     }
-    return dragHandle(current.start, current.handle, dx, dy, props.size);
+    const snapped = props.snap(field.id, rect, current.handle, (SNAP_PIXELS * props.size.width) / current.page.width);
+    setGuides((shown) => (sameGuides(shown, snapped.guides) ? shown : snapped.guides));
+    return snapped.rect;
   };
   const move = (event: ReactPointerEvent<HTMLElement>) => {
     const rect = rectAt(event);
@@ -81,15 +93,18 @@ export const FieldBox = memo(function FieldBox(props: FieldBoxProps) {
     const rect = rectAt(event);
     drag.current = null;
     setLive(null);
+    setGuides([]);
     if (rect) props.onRect(field.id, rect);
   };
   const cancel = () => {
     drag.current = null;
     setLive(null);
+    setGuides([]);
   };
 
   const shown = live ?? field;
   return (
+    <>
     <div
       className="signet-builder-field"
       data-field-id={field.id}
@@ -129,5 +144,19 @@ export const FieldBox = memo(function FieldBox(props: FieldBoxProps) {
           ))
         : null}
     </div>
+    {guides.map((guide) => (
+      <span
+        key={guide.axis}
+        className="signet-snap-guide"
+        data-axis={guide.axis}
+        data-field={guide.field ? '' : undefined}
+        aria-hidden="true"
+        style={guide.axis === 'x' ? { left: `${(guide.at / props.size.width) * 100}%` } : { top: `${(guide.at / props.size.height) * 100}%` }}
+      />
+    ))}
+    </>
   );
 });
+
+const sameGuides = (a: readonly Guide[], b: readonly Guide[]) =>
+  a.length === b.length && a.every((guide, index) => guide.axis === b[index]!.axis && guide.at === b[index]!.at && guide.field === b[index]!.field);

@@ -108,7 +108,8 @@ it('places a field with the keyboard on the current page, and by dragging it fro
 });
 
 it('moves a field by 1 pt and 10 pt with the arrow keys, resizes it with Alt and with a handle', async () => {
-  const { draft } = await renderBuilder({ draft: await commands.createDraft({ pages: 1, fields: [textField()] }) });
+  // Snapping off: the handle goes exactly where the pointer takes it.
+  const { draft } = await renderBuilder({ draft: await commands.createDraft({ pages: 1, fields: [textField()] }), props: { snap: false } });
   await userEvent.click(fieldButton('name'));
   await userEvent.keyboard('{ArrowRight}');
   await userEvent.keyboard('{Shift>}{ArrowRight}{/Shift}');
@@ -252,7 +253,7 @@ it('has no accessibility violations with fields placed and one selected, and loo
 });
 
 it('speaks Arabic right to left, and zoomed in still moves a field by one point and drags it by the pixels moved', async () => {
-  const { draft } = await renderBuilder({ draft: await commands.createDraft({ pages: 1, fields: [textField()] }), props: { locale: 'ar-EG' } });
+  const { draft } = await renderBuilder({ draft: await commands.createDraft({ pages: 1, fields: [textField()] }), props: { locale: 'ar-EG', snap: false } });
   const root = document.querySelector<HTMLElement>('.signet-builder')!;
   expect(root.dir).toBe('rtl');
   expect(paletteItem('توقيع')).toBeTruthy();
@@ -317,4 +318,70 @@ it('edits the selected field’s label, required flag, signer and options in the
   await waitFor(() => expect(screen.getByRole('textbox', { name: 'Label' })).toHaveValue('Plan'));
   expect(screen.getByRole('checkbox', { name: 'Required' })).not.toBeChecked();
   expect(screen.getByRole('textbox', { name: 'Options, one per line' })).toHaveValue('A');
+});
+
+it('snaps a dragged field onto the box printed on the page, with guides while it applies; snap={false} places freely', async () => {
+  // A signature field the size of the sample's "Full legal name" box (72, 188 pt from the top; 222 × 22 pt), elsewhere.
+  const box = { x: 72, top: 188, width: 222, height: 22 };
+  const start = textField({ id: 'sign', type: 'signature', label: 'Sign here', x: 300 / PAGE.width, y: 330 / PAGE.height, width: box.width / PAGE.width, height: box.height / PAGE.height });
+  const { draft } = await renderBuilder({ draft: await commands.createDraft({ pages: 2, fields: [start] }) });
+  const layer = pageBox().querySelector('.signet-builder-layer')!;
+  const seen: string[] = [];
+  const observer = new MutationObserver((records) => {
+    for (const record of records) for (const node of record.addedNodes) if (node instanceof HTMLElement && node.matches('.signet-snap-guide')) seen.push(node.dataset.axis!);
+  });
+  observer.observe(layer, { childList: true });
+
+  // Dragged so that it would land 3 pt right of and 2 pt below the box: within 6 px at this zoom.
+  const dragBy = async (id: string, points: { x: number; y: number }) => {
+    const page1 = pageBox().getBoundingClientRect();
+    const px = page1.width / PAGE.width;
+    const rect = fieldBox(id)!.getBoundingClientRect();
+    const dx = points.x * px;
+    const dy = points.y * px;
+    await drawStroke(fieldBox(id)!, [[0.5, 0.5], [0.5 + 10 / rect.width, 0.5], [0.5 + (dx * 0.6) / rect.width, 0.5 + (dy * 0.6) / rect.height], [0.5 + dx / rect.width, 0.5 + dy / rect.height]], 'mouse');
+  };
+  await dragBy('sign', { x: box.x + 3 - 300, y: box.top + 2 - 330 });
+  const [snapped] = await stored(draft.documentId, ([field]) => field!.y !== start.y);
+  observer.disconnect();
+  expect(snapped!.x * PAGE.width).toBeCloseTo(box.x, 2);
+  expect(snapped!.y * PAGE.height).toBeCloseTo(box.top, 2);
+  expect((snapped!.x + snapped!.width) * PAGE.width).toBeCloseTo(box.x + box.width, 2);
+  expect((snapped!.y + snapped!.height) * PAGE.height).toBeCloseTo(box.top + box.height, 2);
+  expect(new Set(seen)).toEqual(new Set(['x', 'y']));
+  // Once dropped, no guide is left on the page.
+  expect(layer.querySelector('.signet-snap-guide')).toBeNull();
+  cleanup();
+
+  // The same drag with snapping off lands where the pointer put it.
+  const free = await commands.createDraft({ pages: 2, fields: [start] });
+  await renderBuilder({ draft: free, props: { snap: false } });
+  await dragBy('sign', { x: box.x + 3 - 300, y: box.top + 2 - 330 });
+  const [placed] = await stored(free.documentId, ([field]) => field!.y !== start.y);
+  const px = pageBox().getBoundingClientRect().width / PAGE.width;
+  expect(Math.abs(placed!.x * PAGE.width - (box.x + 3))).toBeLessThan(1 / px + 0.01);
+  expect(Math.abs(placed!.y * PAGE.height - (box.top + 2))).toBeLessThan(1 / px + 0.01);
+});
+
+it('aligns a dragged field to another field’s edge, with a guide drawn as it applies', async () => {
+  const fields = [
+    textField({ id: 'left', x: 0.5, y: 0.5, width: 0.2, height: 0.03 }),
+    textField({ id: 'moving', label: 'Moving', x: 0.15, y: 0.6, width: 0.2, height: 0.03 }),
+  ];
+  const { draft } = await renderBuilder({ draft: await commands.createDraft({ pages: 1, fields }) });
+  const layer = pageBox().querySelector('.signet-builder-layer')!;
+  const guides: Array<{ axis: string; field: boolean; left: string }> = [];
+  const observer = new MutationObserver((records) => {
+    for (const record of records) for (const node of record.addedNodes) if (node instanceof HTMLElement && node.matches('.signet-snap-guide')) guides.push({ axis: node.dataset.axis!, field: node.dataset.field !== undefined, left: node.style.left });
+  });
+  observer.observe(layer, { childList: true });
+  const page1 = pageBox().getBoundingClientRect();
+  const rect = fieldBox('moving')!.getBoundingClientRect();
+  // Right by 0.35 of the page less 3 px: its left edge ends 3 px short of the other field's left edge.
+  const dx = 0.35 * page1.width - 3;
+  await drawStroke(fieldBox('moving')!, [[0.5, 0.5], [0.5 + 10 / rect.width, 0.5], [0.5 + dx / rect.width, 0.5]], 'mouse');
+  const saved = await stored(draft.documentId, (list) => list.find((field) => field.id === 'moving')!.x !== 0.15);
+  observer.disconnect();
+  expect(saved.find((field) => field.id === 'moving')!.x).toBeCloseTo(0.5, 5);
+  expect(guides).toContainEqual({ axis: 'x', field: true, left: '50%' });
 });

@@ -37,6 +37,11 @@ export interface SigningBuilderProps extends SigningBuilderEvents {
   initialFields?: FieldDefinition[];
   /** Shows a Send button (the key must have been minted with `allowSend`; otherwise sending is refused, in words). */
   allowSend?: boolean;
+  /**
+   * Snaps a dragged or resized field to the lines, boxes and text baselines printed on its page and to the other
+   * fields' edges and centres, with guides (default: true). Alt held while dragging places freely.
+   */
+  snap?: boolean;
   /** The author's language: a BCP 47 tag, shown in one of the viewer's ten languages (English otherwise). */
   locale?: string;
   className?: string;

@@ -94,6 +94,11 @@ const ownCss = /* css */ `
   position: fixed; z-index: 10; pointer-events: none; padding: 4px 10px; border-radius: 4px; background: var(--_accent);
   color: var(--_accent-text); font-size: 13px; font-weight: 600; box-shadow: 0 4px 14px rgba(16, 24, 40, 0.2); transform: translate(-50%, -50%);
 }
+.signet-builder .signet-snap-guide { position: absolute; z-index: 2; pointer-events: none; background: #e11d74; }
+.signet-builder .signet-snap-guide[data-axis="x"] { top: 0; bottom: 0; width: 1px; margin-left: -0.5px; }
+.signet-builder .signet-snap-guide[data-axis="y"] { left: 0; right: 0; height: 1px; margin-top: -0.5px; }
+.signet-builder .signet-snap-guide[data-field] { background: repeating-linear-gradient(var(--_guide-dir, 0deg), #e11d74 0 4px, transparent 4px 7px); }
+.signet-builder .signet-snap-guide[data-field][data-axis="y"] { --_guide-dir: 90deg; }
 .signet-builder .signet-signer-swatch { flex: none; width: 10px; height: 10px; border-radius: 50%; background: var(--_signer); }
 @media (max-width: 760px) {
   .signet-builder .signet-builder-body { grid-template-columns: 150px minmax(0, 1fr); }
@@ -102,6 +107,7 @@ const ownCss = /* css */ `
 @media (forced-colors: active) {
   .signet-builder .signet-builder-field { border: 2px solid CanvasText; }
   .signet-builder .signet-builder-field[data-selected] { border: 3px solid Highlight; }
+  .signet-builder .signet-snap-guide { forced-color-adjust: none; background: Highlight; }
 }
 `;
 
