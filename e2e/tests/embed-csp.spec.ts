@@ -131,7 +131,7 @@ test('a page with a strict CSP authors a draft with one <script> of builder.js',
   await builder.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(builder.getByText('The document is ready to be signed.')).toBeVisible();
 
-  const events = (await page.evaluate(() => (window as unknown as { signetEvents: Array<{ type: string; target: string }> }).signetEvents));
+  const events = await page.evaluate(() => (window as unknown as { signetEvents: Array<{ type: string; target: string }> }).signetEvents);
   expect(events).toContainEqual({ type: 'signet:change', composed: true, target: 'SIGNET-BUILDER' });
   expect(events.map((event) => event.type)).toContain('signet:save');
   expect(events.map((event) => event.type)).not.toContain('signet:error');
