@@ -107,4 +107,17 @@ if (existsSync(embedScript)) {
   });
 }
 
+// The builder's script-tag build (`vite build --mode builder`): its own script, so embed.js above does not carry it.
+const builderScript = new URL('./packages/embed/dist/script/builder.js', import.meta.url);
+if (existsSync(builderScript)) {
+  checks.push({
+    name: 'builder.js (script tag, the builder with its own React-compatible runtime, without the pdf.js worker)',
+    path: 'packages/embed/dist/script/builder.js',
+    gzip: true,
+    modifyEsbuildConfig: browser,
+    // docs/decisions.md, "<signet-builder>": ~196 kB measured, of which pdf.js 133 kB; 5 kB left for the builder's next steps.
+    limit: '205 kB',
+  });
+}
+
 export default checks;

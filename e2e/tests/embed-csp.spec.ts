@@ -9,21 +9,23 @@ import type { Page } from '@playwright/test';
 
 /**
  * The script-tag build (`embed.js`, served by the Signet server) on a plain HTML page of another origin whose
- * Content-Security-Policy allows no inline script or style and no eval: the element shows a document and signs it.
+ * Content-Security-Policy allows no inline script or style and no eval: the element shows a document and signs it;
+ * `builder.js` on the same policy places a field in a draft and sends it.
  */
 const embedDir = fileURLToPath(new URL('../../packages/embed/dist/script/', import.meta.url));
 let host: Server;
 let hostUrl: string;
 let integrity: string;
 let version: string;
+let builderIntegrity: string;
 
 // The page's own files (`'self'`): its stylesheet, which also tries to restyle the viewer, and a script that records
 // the element's events and any CSP violation.
-const HOST_CSS = 'signet-signing-viewer { height: 700px; } .signet-toolbar { background: rgb(255, 0, 0); }';
+const HOST_CSS = 'signet-signing-viewer { height: 700px; } signet-builder { height: 720px; } .signet-toolbar { background: rgb(255, 0, 0); }';
 const HOST_JS = `
 window.signetEvents = [];
 window.cspViolations = [];
-for (const type of ['signet:ready', 'signet:field-change', 'signet:complete', 'signet:error']) {
+for (const type of ['signet:ready', 'signet:field-change', 'signet:complete', 'signet:error', 'signet:change', 'signet:save']) {
   document.addEventListener(type, (event) => window.signetEvents.push({ type, composed: event.composed, target: event.target.tagName }));
 }
 document.addEventListener('securitypolicyviolation', (event) => window.cspViolations.push(event.violatedDirective + ' ' + event.blockedURI));
@@ -33,14 +35,24 @@ test.beforeAll(async () => {
   // The build the server serves, from the sources under test (a few seconds).
   execFileSync('pnpm', ['--filter', '@signet/embed', 'build'], { stdio: 'ignore' });
   ({ integrity, version } = JSON.parse(readFileSync(`${embedDir}embed.sri.json`, 'utf8')) as { integrity: string; version: string });
+  builderIntegrity = (JSON.parse(readFileSync(`${embedDir}builder.sri.json`, 'utf8')) as { integrity: string }).integrity;
   const { apiUrl } = productState();
   host = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://host');
     if (url.pathname === '/host.css') return void response.writeHead(200, { 'Content-Type': 'text/css' }).end(HOST_CSS);
     if (url.pathname === '/host.js') return void response.writeHead(200, { 'Content-Type': 'text/javascript' }).end(HOST_JS);
-    if (url.pathname !== '/') return void response.writeHead(404).end();
+    if (url.pathname !== '/' && url.pathname !== '/builder') return void response.writeHead(404).end();
     const attributes = `document-id="${url.searchParams.get('documentId')}" api-key="${url.searchParams.get('apiKey')}" base-url="${apiUrl}"`;
     response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': cspFor(apiUrl) });
+    // `/builder`: the builder's own script and element, on the same policy.
+    if (url.pathname === '/builder') {
+      return void response.end(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Host page</title>
+<link rel="stylesheet" href="/host.css">
+<script src="/host.js"></script>
+<script type="module" src="${apiUrl}/embed/${version}/builder.js" integrity="${builderIntegrity}" crossorigin="anonymous"></script>
+</head><body><signet-builder ${attributes} allow-send></signet-builder></body></html>`);
+    }
     response.end(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Host page</title>
 <link rel="stylesheet" href="/host.css">
@@ -93,6 +105,36 @@ test('a page with a strict CSP shows and signs a document with one <script> of e
   expect(events).not.toContain('signet:error');
   // Scripts, styles, the worker, the signature images, the handwriting font (fetched as bytes: `connect-src`) and the
   // API calls all pass the policy.
+  const violations = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+  expect(violations).toEqual([]);
+});
+
+test('a page with a strict CSP authors a draft with one <script> of builder.js', async ({ page }) => {
+  const draft = await page.request.post('/demo-api/drafts', { multipart: { signers: '1' } });
+  expect(draft.status()).toBe(201);
+  const { documentId } = (await draft.json()) as { documentId: string };
+  const { apiUrl, sk } = productState();
+  const session = await page.request.post(`${apiUrl}/documents/${documentId}/builder-sessions`, {
+    headers: { 'X-API-Key': sk },
+    data: { allowSend: true, origins: [hostUrl] },
+  });
+  expect(session.status()).toBe(201);
+  const { key } = ((await session.json()) as { data: { key: string } }).data;
+  await page.goto(`${hostUrl}/builder?${new URLSearchParams({ documentId, apiKey: key })}`);
+  const builder = page.locator('signet-builder');
+  await expect(builder.locator('[data-page-number="1"] canvas[data-rendered="true"]')).toBeVisible();
+
+  await builder.locator('.signet-builder-palette').getByRole('button', { name: 'Signature', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Shift+ArrowDown');
+  await expect(builder.getByText('All changes saved')).toBeVisible();
+  await builder.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(builder.getByText('The document is ready to be signed.')).toBeVisible();
+
+  const events = await page.evaluate(() => (window as unknown as { signetEvents: Array<{ type: string; target: string }> }).signetEvents);
+  expect(events).toContainEqual({ type: 'signet:change', composed: true, target: 'SIGNET-BUILDER' });
+  expect(events.map((event) => event.type)).toContain('signet:save');
+  expect(events.map((event) => event.type)).not.toContain('signet:error');
   const violations = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
   expect(violations).toEqual([]);
 });

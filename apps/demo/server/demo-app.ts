@@ -25,6 +25,12 @@ export interface DemoOptions {
 /** Where Signet sends this demo's webhook events. */
 export const WEBHOOK_PATH = '/webhooks/signet';
 
+/** The signers of a "New document" draft: the first one, or both (the client first). */
+const DRAFT_SIGNERS = [
+  { id: 'client', name: 'Casey Client', email: 'casey@example.com', order: 1 },
+  { id: 'provider', name: 'Pat Provider', email: 'pat@example.com', order: 2 },
+];
+
 /** Sample documents a visitor can start: the pages of each. */
 const SAMPLE_SIZES = { short: 3, long: 300 } as const;
 
@@ -80,6 +86,44 @@ export function createDemoApp(options: DemoOptions) {
       signingOrder: 'sequential',
     });
     return c.json({ documentId: created.id }, 201);
+  });
+
+  // "New document": a draft of the uploaded PDF (or the sample agreement) for one or two signers, without fields: the
+  // author places them in the builder. Form fields: `file` (optional), `signers` (1 or 2).
+  app.post('/demo-api/drafts', async (c) => {
+    const form = await c.req.formData();
+    const upload = form.get('file');
+    const count = form.get('signers') === '2' ? 2 : 1;
+    const file =
+      upload instanceof File && upload.size > 0
+        ? upload
+        : new Blob([(await generateSamplePdf({ pages: 2, title: 'Service Agreement', countersigned: count === 2 })) as Uint8Array<ArrayBuffer>], {
+            type: 'application/pdf',
+          });
+    const filename = upload instanceof File && upload.size > 0 ? upload.name : 'service-agreement.pdf';
+    try {
+      const created = await signet.createDraft({ file, filename, signers: DRAFT_SIGNERS.slice(0, count) });
+      return c.json({ documentId: created.id }, 201);
+    } catch (error) {
+      if (error instanceof SigningApiError) return c.json({ error: error.message, code: error.code }, error.status as 422);
+      throw error;
+    }
+  });
+
+  // A builder session for that draft, minted when the page opens the builder: it edits this draft only, may send it,
+  // from this page's origin only, for an hour. The sk key stays here.
+  app.post('/demo-api/drafts/:id/builder-session', async (c) => {
+    try {
+      const session = await signet.createBuilderSession(c.req.param('id'), {
+        allowSend: true,
+        origins: [new URL(c.req.url).origin],
+        expiresInSeconds: 3600,
+      });
+      return c.json({ key: session.key, expiresAt: session.expiresAt }, 201);
+    } catch (error) {
+      if (error instanceof SigningApiError) return c.json({ error: error.message, code: error.code }, error.status as 404);
+      throw error;
+    }
   });
 
   // Where each signer stands (the page's signer switch); the sk key's view, without the fields.

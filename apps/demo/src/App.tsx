@@ -4,6 +4,7 @@ import { demoApi, type DemoConfig, type DocumentMetadata, type Signer, type Subm
 import { DocumentList } from './DocumentList.js';
 import { OpenForm, type Target } from './OpenForm.js';
 import { LanguageSwitch } from './LanguageSwitch.js';
+import { NewDocument } from './NewDocument.js';
 import { SignerSwitch } from './SignerSwitch.js';
 import { WebhookEvents } from './WebhookEvents.js';
 
@@ -33,6 +34,8 @@ export function App() {
   const [session, setSession] = useState<{ signerId: string; key: string } | null>(null);
   const [result, setResult] = useState<SubmissionResult | null>(null);
   const [busy, setBusy] = useState(false);
+  // "New document": uploading a PDF, then placing its fields in the builder, until it is sent.
+  const [authoring, setAuthoring] = useState(false);
   // The viewer's language: `?locale=` (the language switch keeps it there), else the browser's.
   const [locale, setLocale] = useState(() => new URLSearchParams(location.search).get('locale') ?? navigator.language);
   const switchLocale = (next: string) => {
@@ -74,6 +77,7 @@ export function App() {
 
   const open = (next: Partial<Target> & { signerId?: string }) => {
     setResult(null);
+    setAuthoring(false);
     setTarget(next);
     const query = new URLSearchParams();
     if (next.documentId) query.set('documentId', next.documentId);
@@ -136,6 +140,9 @@ export function App() {
               <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void create('short')}>
                 New contract
               </button>
+              <button type="button" className="btn" disabled={busy || authoring} onClick={() => setAuthoring(true)}>
+                New document
+              </button>
               <button type="button" className="btn" disabled={busy} onClick={() => void create('lease')}>
                 New lease
               </button>
@@ -173,7 +180,17 @@ export function App() {
               </a>
             </section>
           )}
-          {target.documentId ? (
+          {authoring && config ? (
+            <NewDocument
+              baseUrl={config.apiUrl}
+              locale={locale}
+              onCancel={() => setAuthoring(false)}
+              onSent={(documentId) => {
+                void refresh();
+                open({ documentId });
+              }}
+            />
+          ) : target.documentId ? (
             <div className="viewer-frame">
               <div className="viewer-heading">
                 <h1>{current?.filename ?? 'Contract'}</h1>

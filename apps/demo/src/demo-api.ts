@@ -33,6 +33,18 @@ export const demoApi = {
     fetch(`/demo-api/documents/${encodeURIComponent(documentId)}/sessions/${encodeURIComponent(signerId)}`, { method: 'POST' })
       .then((r) => json<{ key: string }>(r))
       .then((b) => b.key),
+  /** "New document": a draft of `file` (the sample agreement when `null`) for one or two signers. */
+  createDraft: (file: File | null, signers: '1' | '2') => {
+    const form = new FormData();
+    if (file) form.set('file', file);
+    form.set('signers', signers);
+    return fetch('/demo-api/drafts', { method: 'POST', body: form }).then((r) => json<{ documentId: string }>(r));
+  },
+  /** A builder session key for the draft, minted by the backend (it may send the draft). */
+  builderSession: (documentId: string) =>
+    fetch(`/demo-api/drafts/${encodeURIComponent(documentId)}/builder-session`, { method: 'POST' })
+      .then((r) => json<{ key: string }>(r))
+      .then((b) => b.key),
   submissionUrl: (documentId: string) => `/demo-api/documents/${encodeURIComponent(documentId)}/submission`,
 };
 

@@ -18,7 +18,8 @@ export interface MountedViewer {
 const HOST_CSS = ':host { display: block; } .signet-embed-root { height: 100%; }';
 let hostSheet: CSSStyleSheet | undefined;
 
-function adoptHostSheet(shadow: ShadowRoot): void {
+/** Adopts the sheet that lays the embedded root out inside `shadow` (once per root). */
+export function adoptHostSheet(shadow: ShadowRoot): void {
   if (!('adoptedStyleSheets' in shadow)) return;
   hostSheet ??= new CSSStyleSheet();
   if (hostSheet.cssRules.length === 0) hostSheet.replaceSync(HOST_CSS);

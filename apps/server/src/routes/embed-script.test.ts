@@ -11,7 +11,11 @@ import { createOpenApiApp } from './openapi.js';
 /** A build folder as `@signet/embed`'s `build` leaves it (small stand-ins for the real files). */
 const SCRIPT = 'customElements.define("signet-signing-viewer", class extends HTMLElement {});\n';
 const INTEGRITY = `sha384-${createHash('sha384').update(SCRIPT).digest('base64')}`;
+const BUILDER = 'customElements.define("signet-builder", class extends HTMLElement {});\n';
+const BUILDER_INTEGRITY = `sha384-${createHash('sha384').update(BUILDER).digest('base64')}`;
 let dir: string;
+/** A build of the signing viewer's script only (`vite build` without `--mode builder`). */
+let viewerOnly: string;
 
 function appServing(folder: string) {
   const app = createOpenApiApp();
@@ -27,8 +31,17 @@ beforeAll(async () => {
   await writeFile(join(dir, 'caveat-latin-400-normal.woff2'), new Uint8Array([0x77, 0x4f, 0x46, 0x32]));
   await writeFile(join(dir, 'embed.sri.json'), JSON.stringify({ version: '1.2.3', file: 'embed.js', integrity: INTEGRITY }));
   await writeFile(join(dir, 'notes.txt'), 'not part of a build');
+  await writeFile(join(dir, 'builder.js'), BUILDER);
+  await writeFile(join(dir, 'builder.js.map'), '{"version":3,"sources":[],"mappings":""}');
+  await writeFile(join(dir, 'builder.sri.json'), JSON.stringify({ version: '1.2.3', file: 'builder.js', integrity: BUILDER_INTEGRITY }));
+  viewerOnly = await mkdtemp(join(tmpdir(), 'signet-embed-viewer-only-'));
+  await writeFile(join(viewerOnly, 'embed.js'), SCRIPT);
+  await writeFile(join(viewerOnly, 'embed.sri.json'), JSON.stringify({ version: '1.2.3', file: 'embed.js', integrity: INTEGRITY }));
 });
-afterAll(() => rm(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+  await rm(viewerOnly, { recursive: true, force: true });
+});
 
 describe('GET /embed/<version>/embed.js', () => {
   it('serves the script for any origin, cacheable for a year, with an ETag and its integrity hash', async () => {
@@ -72,6 +85,51 @@ describe('GET /embed/<version>/embed.js', () => {
       expect(body.success).toBe(false);
       expect(body.error.code).toBe('NOT_FOUND');
     }
+  });
+});
+
+describe('GET /embed/<version>/builder.js', () => {
+  it('serves the builder’s own script beside embed.js, with its own integrity hash, its map and its manifest', async () => {
+    const app = appServing(dir);
+    const response = await app.request('/embed/1.2.3/builder.js', { headers: { Origin: 'https://host.example' } });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(BUILDER);
+    expect(response.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(response.headers.get('x-signet-integrity')).toBe(BUILDER_INTEGRITY);
+    const etag = response.headers.get('etag')!;
+    expect(etag).not.toBe((await app.request('/embed/1.2.3/embed.js')).headers.get('etag'));
+    expect((await app.request('/embed/1.2.3/builder.js', { headers: { 'If-None-Match': etag } })).status).toBe(304);
+    const map = await app.request('/embed/1.2.3/builder.js.map');
+    expect(map.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const manifest = await app.request('/embed/1.2.3/builder.sri.json');
+    expect(await manifest.json()).toEqual({ version: '1.2.3', file: 'builder.js', integrity: BUILDER_INTEGRITY });
+  });
+
+  it('answers with the error envelope when the server’s build has no builder, and serves embed.js meanwhile', async () => {
+    const app = appServing(viewerOnly);
+    for (const path of ['/embed/1.2.3/builder.js', '/embed/1.2.3/builder.js.map', '/embed/1.2.3/builder.sri.json', '/builder.js']) {
+      const response = await app.request(path);
+      expect(response.status, path).toBe(404);
+      const body = (await response.json()) as { success: boolean; error: { code: string; message: string } };
+      expect(body.success).toBe(false);
+      expect(body.error.code).toBe('NOT_FOUND');
+    }
+    const script = await app.request('/builder.js');
+    expect(((await script.json()) as { error: { message: string } }).error.message).toContain('builder script is not built');
+    expect((await app.request('/embed/1.2.3/embed.js')).status).toBe(200);
+  });
+});
+
+describe('GET /builder.js', () => {
+  it('redirects to the current version’s builder script for five minutes', async () => {
+    const response = await appServing(dir).request('/builder.js');
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('/embed/1.2.3/builder.js');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
   });
 });
 

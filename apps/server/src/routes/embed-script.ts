@@ -14,7 +14,7 @@ export interface EmbedScriptOptions {
   dir?: string;
 }
 
-/** What `embed.sri.json` beside the build says: the package's version and the integrity hash of `embed.js`. */
+/** What `embed.sri.json` (`builder.sri.json`) beside the build says: the version and the hash of `embed.js` (`builder.js`). */
 interface EmbedManifest {
   version: string;
   integrity: string;
@@ -28,7 +28,9 @@ const CONTENT_TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 };
 // The files a build holds; nothing else in the folder is served.
-const SERVED = /^(embed\.js|embed\.js\.map|embed\.sri\.json|pdf\.worker\.min\.mjs|caveat-[a-z-]+-400-normal\.woff2)$/;
+const SERVED = /^((embed|builder)\.js|(embed|builder)\.js\.map|(embed|builder)\.sri\.json|pdf\.worker\.min\.mjs|caveat-[a-z-]+-400-normal\.woff2)$/;
+/** The scripts of the build, each with its manifest: the signing viewer's and the builder's (its own script). */
+type Script = 'embed' | 'builder';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 // The unversioned URL follows new releases within minutes.
 const SHORT = 'public, max-age=300';
@@ -60,14 +62,18 @@ function fileCache(dir: string) {
   };
 }
 
-function notBuilt(): ApiError {
-  return new ApiError('NOT_FOUND', 'The embed script is not built on this server (pnpm --filter @signet/embed build)');
+function notBuilt(script: Script = 'embed'): ApiError {
+  return new ApiError('NOT_FOUND', `The ${script} script is not built on this server (pnpm --filter @signet/embed build)`);
+}
+
+function missing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException).code === 'ENOENT';
 }
 
 /**
- * `GET /embed/<version>/<file>`: the script-tag build of `@signet/embed` (`embed.js`, pdf.js's worker, the
- * handwriting font, `embed.sri.json`), cacheable for a year; `GET /embed.js`: a redirect to the current version's
- * script, cached for five minutes (the script loads its assets relative to where it ended up). Both may be used by
+ * `GET /embed/<version>/<file>`: the script-tag build of `@signet/embed` (`embed.js`, `builder.js`, pdf.js's
+ * worker, the handwriting font, their `.sri.json` manifests), cacheable for a year; `GET /embed.js` and
+ * `GET /builder.js`: a redirect to the current version's script, cached for five minutes (the script loads its assets relative to where it ended up). Both may be used by
  * any origin (CORS `*`, `Cross-Origin-Resource-Policy: cross-origin`), so a page can load the script with
  * `integrity` and `crossorigin`. Not part of the API contract, like `/healthz`; unknown files get the error envelope.
  * @example registerEmbedRoutes(app); // <script type="module" src="https://sign.example.com/embed.js"></script>
@@ -76,11 +82,11 @@ export function registerEmbedRoutes(app: SignetApp, options: EmbedScriptOptions 
   let dir: string | undefined = options.dir;
   let read: ReturnType<typeof fileCache> | undefined;
   const files = () => (read ??= fileCache((dir ??= defaultDir())));
-  async function manifest(): Promise<EmbedManifest | undefined> {
+  async function manifest(script: Script = 'embed'): Promise<EmbedManifest | undefined> {
     try {
-      return JSON.parse((await files()('embed.sri.json')).body.toString('utf8')) as EmbedManifest;
+      return JSON.parse((await files()(`${script}.sri.json`)).body.toString('utf8')) as EmbedManifest;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      if (missing(error)) return undefined;
       throw error;
     }
   }
@@ -90,12 +96,14 @@ export function registerEmbedRoutes(app: SignetApp, options: EmbedScriptOptions 
     c.header('Cache-Control', cacheControl);
   }
 
-  app.get('/embed.js', async (c) => {
-    const current = await manifest();
-    if (!current) return sendError(c, notBuilt());
-    crossOrigin(c, SHORT);
-    return c.redirect(`/embed/${encodeURIComponent(current.version)}/embed.js`, 302);
-  });
+  for (const script of ['embed', 'builder'] as const) {
+    app.get(`/${script}.js`, async (c) => {
+      const current = await manifest(script);
+      if (!current) return sendError(c, notBuilt(script));
+      crossOrigin(c, SHORT);
+      return c.redirect(`/embed/${encodeURIComponent(current.version)}/${script}.js`, 302);
+    });
+  }
 
   app.get('/embed/:version/:file', async (c) => {
     const { version, file: name } = c.req.param();
@@ -104,11 +112,19 @@ export function registerEmbedRoutes(app: SignetApp, options: EmbedScriptOptions 
     if (version !== current.version || !SERVED.test(name)) {
       return sendError(c, new ApiError('NOT_FOUND', `No embed file ${name} in version ${version} (this server has ${current.version})`));
     }
-    const file = await files()(name);
+    // The builder's files come from a build of their own (`vite build --mode builder`), which a server may lack.
+    const script: Script | undefined = name === 'embed.js' ? 'embed' : name === 'builder.js' ? 'builder' : undefined;
+    const integrity = script === 'builder' ? (await manifest('builder'))?.integrity : current.integrity;
+    if (script && !integrity) return sendError(c, notBuilt(script));
+    const file = await files()(name).catch((error: unknown) => {
+      if (missing(error)) return undefined;
+      throw error;
+    });
+    if (!file) return sendError(c, new ApiError('NOT_FOUND', `No embed file ${name} in this server's build`));
     crossOrigin(c, IMMUTABLE);
     c.header('ETag', file.etag);
     if (etagMatches(c, file.etag)) return c.body(null, 304);
-    if (name === 'embed.js') c.header('X-Signet-Integrity', current.integrity);
+    if (script) c.header('X-Signet-Integrity', integrity!);
     return c.body(new Uint8Array(file.body), 200, { 'Content-Type': CONTENT_TYPES[extname(name)] ?? 'application/octet-stream' });
   });
 }

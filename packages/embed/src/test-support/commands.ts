@@ -40,11 +40,58 @@ const hasSubmission: BrowserCommand<[documentId: string]> = async (_context, doc
   return Boolean(await findSubmissionForDocument((await server()).test.storage.db.query, documentId));
 };
 
-export const embedCommands = { createDocument, hasSubmission };
+export interface CreatedDraft extends CreatedDocument {
+  /** The organisation's sk key, which reads the draft as the server stores it. */
+  managerKey: string;
+}
+
+async function dataOf(response: Response, expected: number, what: string): Promise<unknown> {
+  const body = (await response.json()) as { data: unknown };
+  if (response.status !== expected) throw new Error(`${what}: ${response.status} ${JSON.stringify(body)}`);
+  return body.data;
+}
+
+/** A one-page draft without fields, and a builder session key of it for the browser (`apiKey`). */
+const createDraft: BrowserCommand<[options?: { allowSend?: boolean }]> = async (_context, options = {}): Promise<CreatedDraft> => {
+  const s = await server();
+  const { generateSamplePdf } = await testing();
+  const managerKey = await s.createKey({ kind: 'sk' });
+  const form = new FormData();
+  form.set('file', new File([(await generateSamplePdf({ pages: 1 })) as Uint8Array<ArrayBuffer>], 'agreement.pdf', { type: 'application/pdf' }));
+  const request = (path: string, init: RequestInit) => s.test.app.request(path, { ...init, headers: { 'X-API-Key': managerKey, ...init.headers } });
+  const draft = (await dataOf(await request('/documents?draft=true', { method: 'POST', body: form }), 201, 'Creating a draft')) as { id: string };
+  const session = (await dataOf(
+    await request(`/documents/${draft.id}/builder-sessions`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ allowSend: options.allowSend ?? false }),
+    }),
+    201,
+    'Minting a builder session',
+  )) as { key: string };
+  return { baseUrl: s.url, documentId: draft.id, apiKey: session.key, managerKey };
+};
+
+/** The draft's fields and status as the server stores them (read with the sk key). */
+const readDraft: BrowserCommand<[documentId: string, managerKey: string]> = async (_context, documentId, managerKey) => {
+  const s = await server();
+  const response = await s.test.app.request(`/documents/${documentId}/draft`, { headers: { 'X-API-Key': managerKey } });
+  return (await dataOf(response, 200, 'Reading a draft')) as StoredDraft;
+};
+
+export interface StoredDraft {
+  version: number;
+  status: string;
+  fields: Array<{ id: string; type: string; page: number; x: number; y: number; width: number; height: number }>;
+}
+
+export const embedCommands = { createDocument, hasSubmission, createDraft, readDraft };
 
 declare module 'vitest/browser' {
   interface BrowserCommands {
     createDocument(): Promise<CreatedDocument>;
     hasSubmission(documentId: string): Promise<boolean>;
+    createDraft(options?: { allowSend?: boolean }): Promise<CreatedDraft>;
+    readDraft(documentId: string, managerKey: string): Promise<StoredDraft>;
   }
 }
