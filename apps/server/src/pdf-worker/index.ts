@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { PdfPool, type PdfPoolOptions, type PdfWorkerEntry } from '../pdf/pool/index.js';
 import { PDF_TASK_ERRORS } from './registry.js';
 
@@ -9,14 +9,10 @@ const SOURCE_ENTRY = new URL('./entry.ts', import.meta.url);
 /**
  * Signet's PDF worker: `entry.ts` beside this file when running from the source (tsx, Vitest, the browser suites'
  * server commands, whose module URLs need not end in `.ts`), `entry.js` when running built (`dist/pdf-worker/`,
- * which mirrors `src/`); `SIGNET_PDF_WORKER_ENTRY` names another (the server's tests fork the build's).
+ * which mirrors `src/`).
  */
 export const PDF_WORKER: PdfWorkerEntry = {
-  module: process.env.SIGNET_PDF_WORKER_ENTRY
-    ? pathToFileURL(process.env.SIGNET_PDF_WORKER_ENTRY)
-    : existsSync(fileURLToPath(SOURCE_ENTRY))
-      ? SOURCE_ENTRY
-      : new URL('./entry.js', import.meta.url),
+  module: existsSync(fileURLToPath(SOURCE_ENTRY)) ? SOURCE_ENTRY : new URL('./entry.js', import.meta.url),
   errors: PDF_TASK_ERRORS,
 };
 
