@@ -117,7 +117,8 @@ function countTests(text) {
  */
 function failureNames(text) {
   const names = new Set();
-  for (const line of text.split('\n')) {
+  // Vitest colours its output even with FORCE_COLOR=0; the colour codes go before matching.
+  for (const line of text.replace(/\x1b\[[0-9;]*m/g, '').split('\n')) {
     const vitest = /^\s*(?:FAIL|×)\s+(.+?)\s*(?:\d+ms)?$/.exec(line);
     const playwright = /^\s+\d+\) (\S+\.spec\.ts:\d+:\d+ .+?)[\s─]*$/.exec(line);
     const listed = /^\s+(?:\[[\w-]+\] › )?(tests\/\S+\.spec\.ts:\d+:\d+ › .+?)\s*$/.exec(line);
