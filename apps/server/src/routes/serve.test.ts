@@ -7,9 +7,19 @@ import { serveEndpoints, type EndpointHandlers } from './serve.js';
 
 /**
  * Routes that are not part of the API contract: the OpenAPI document, its reference page and script, health and
- * readiness, metrics, the script tag.
+ * readiness, metrics, the script tags (the signing viewer's and the builder's).
  */
-const SERVICE_ROUTES = ['GET /openapi.json', 'GET /docs', 'GET /docs/scalar.js', 'GET /healthz', 'GET /readyz', 'GET /metrics', 'GET /embed.js', 'GET /embed/{version}/{file}'];
+const SERVICE_ROUTES = [
+  'GET /openapi.json',
+  'GET /docs',
+  'GET /docs/scalar.js',
+  'GET /healthz',
+  'GET /readyz',
+  'GET /metrics',
+  'GET /embed.js',
+  'GET /builder.js',
+  'GET /embed/{version}/{file}',
+];
 /** The service routes `/openapi.json` describes too (operations, outside the contract's table). */
 const DESCRIBED_SERVICE_ROUTES = ['getHealth: GET /healthz', 'getReadiness: GET /readyz', 'getMetrics: GET /metrics'];
 /** A fixed path that a parameter route of another method would take, answered 405 (`serveEndpoints`). */
