@@ -31,6 +31,10 @@ for (const type of ['signet:ready', 'signet:field-change', 'signet:complete', 's
 document.addEventListener('securitypolicyviolation', (event) => window.cspViolations.push(event.violatedDirective + ' ' + event.blockedURI));
 `;
 
+// One worker runs this file's tests in turn: its set-up rebuilds the embed's script folder, and two workers doing
+// so at once would read a folder the other is emptying.
+test.describe.configure({ mode: 'serial' });
+
 test.beforeAll(async () => {
   // The build the server serves, from the sources under test (a few seconds).
   execFileSync('pnpm', ['--filter', '@signet/embed', 'build'], { stdio: 'ignore' });
