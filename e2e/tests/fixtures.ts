@@ -31,7 +31,9 @@ export function screenshotPath(name: string): string {
 
 /** Runs the `signet` command line on the e2e store, as an operator would beside the running server. */
 export function signetCli(...args: string[]): string {
-  return execFileSync('pnpm', ['--silent', 'signet', ...args], {
+  // The source through tsx, as `pnpm signet` ran it before it built the server first: a build here would rewrite
+  // apps/server/dist/ under the Node suites' processes when both run at once (`pnpm test`).
+  return execFileSync('pnpm', ['--silent', 'exec', 'tsx', 'apps/server/src/cli/main.ts', ...args], {
     cwd: repoRoot,
     env: { ...process.env, DATABASE_URL: `file:${join(process.env.SIGNET_E2E_DIR!, 'signet.db')}` },
     encoding: 'utf8',
