@@ -1,6 +1,7 @@
 import type { FieldDefinition, FieldType } from '@signet/contract';
 import { configurePdfWorker } from '@signet/viewer';
-import { mountBuilder, type BuilderMountProps, type MountedBuilder } from './builder-mount.js';
+import { mountBuilder, type BuilderMountProps } from './builder-mount.js';
+import { createMountedElementClass, defineMountedElement } from './mounted-element.js';
 
 /** The attributes of `<signet-builder>` and the properties that reflect them. */
 const ATTRIBUTES = {
@@ -13,8 +14,6 @@ const ATTRIBUTES = {
   signers: 'signers',
   'worker-src': 'workerSrc',
 } as const;
-type Attribute = keyof typeof ATTRIBUTES;
-type ReflectedProperty = (typeof ATTRIBUTES)[Attribute];
 
 /**
  * `<signet-builder document-id api-key base-url allow-send locale field-types signers worker-src>`: Signet's builder
@@ -51,99 +50,28 @@ function list(value: string | null): string[] | undefined {
 }
 
 function createElementClass(): CustomElementConstructor {
-  class SignetBuilder extends HTMLElement implements BuilderElement {
-    static observedAttributes = Object.keys(ATTRIBUTES);
-    #builder: MountedBuilder | undefined;
-    #initialFields: FieldDefinition[] | undefined;
-    #renderQueued = false;
-
-    declare documentId: string | null;
-    declare apiKey: string | null;
-    declare baseUrl: string | null;
-    declare allowSend: string | null;
-    declare locale: string | null;
-    declare fieldTypes: string | null;
-    declare signers: string | null;
-    declare workerSrc: string | null;
-
-    get initialFields() {
-      return this.#initialFields;
-    }
-    set initialFields(value) {
-      this.#initialFields = value;
-      this.#queueRender();
-    }
-
-    connectedCallback() {
-      // A framework may have set properties before the element was defined: they shadow the accessors until moved.
-      for (const property of [...Object.values(ATTRIBUTES), 'initialFields'] as const) {
-        if (Object.hasOwn(this, property)) {
-          const value = this[property];
-          delete (this as Partial<BuilderElement>)[property];
-          (this as Record<string, unknown>)[property] = value;
-        }
-      }
-      this.#queueRender();
-    }
-
-    disconnectedCallback() {
-      this.#builder?.unmount();
-      this.#builder = undefined;
-    }
-
-    attributeChangedCallback() {
-      this.#queueRender();
-    }
-
-    // Several attributes set one after another (as a framework does) render once.
-    #queueRender() {
-      if (this.#renderQueued) return;
-      this.#renderQueued = true;
-      queueMicrotask(() => {
-        this.#renderQueued = false;
-        this.#render();
-      });
-    }
-
-    #render() {
-      if (!this.isConnected) return;
-      const workerSrc = this.getAttribute('worker-src');
-      if (workerSrc) configurePdfWorker(new URL(workerSrc, this.baseURI).href);
-      const documentId = this.getAttribute('document-id');
-      const apiKey = this.getAttribute('api-key');
-      if (!documentId || !apiKey) {
-        this.#builder?.unmount();
-        this.#builder = undefined;
-        return;
-      }
-      const props: BuilderMountProps = {
+  return createMountedElementClass<BuilderMountProps>({
+    attributes: ATTRIBUTES,
+    properties: ['initialFields'],
+    props(element, properties) {
+      const workerSrc = element.getAttribute('worker-src');
+      if (workerSrc) configurePdfWorker(new URL(workerSrc, element.baseURI).href);
+      const documentId = element.getAttribute('document-id');
+      const apiKey = element.getAttribute('api-key');
+      if (!documentId || !apiKey) return undefined;
+      return {
         documentId,
         apiKey,
-        baseUrl: this.getAttribute('base-url') ?? undefined,
-        allowSend: this.hasAttribute('allow-send') && this.getAttribute('allow-send') !== 'false',
-        locale: this.getAttribute('locale') ?? undefined,
-        fieldTypes: list(this.getAttribute('field-types')) as FieldType[] | undefined,
-        signers: list(this.getAttribute('signers')),
-        initialFields: this.#initialFields,
+        baseUrl: element.getAttribute('base-url') ?? undefined,
+        allowSend: element.hasAttribute('allow-send') && element.getAttribute('allow-send') !== 'false',
+        locale: element.getAttribute('locale') ?? undefined,
+        fieldTypes: list(element.getAttribute('field-types')) as FieldType[] | undefined,
+        signers: list(element.getAttribute('signers')),
+        initialFields: properties.get('initialFields') as FieldDefinition[] | undefined,
       };
-      if (this.#builder) this.#builder.update(props);
-      else this.#builder = mountBuilder(this, props);
-    }
-  }
-  for (const [attribute, property] of Object.entries(ATTRIBUTES) as [Attribute, ReflectedProperty][]) {
-    Object.defineProperty(SignetBuilder.prototype, property, {
-      configurable: true,
-      enumerable: true,
-      get(this: HTMLElement) {
-        return this.getAttribute(attribute);
-      },
-      set(this: HTMLElement, value: string | null | undefined) {
-        if (value === null || value === undefined) this.removeAttribute(attribute);
-        else this.setAttribute(attribute, String(value));
-      },
-    });
-  }
-  return SignetBuilder;
+    },
+    mount: mountBuilder,
+  });
 }
 
 /**
@@ -152,10 +80,5 @@ function createElementClass(): CustomElementConstructor {
  * @example defineBuilderElement(); document.body.append(Object.assign(document.createElement('signet-builder'), { documentId, apiKey }));
  */
 export function defineBuilderElement(tagName = 'signet-builder'): CustomElementConstructor | undefined {
-  if (typeof HTMLElement === 'undefined' || typeof customElements === 'undefined') return undefined;
-  const existing = customElements.get(tagName);
-  if (existing) return existing;
-  const elementClass = createElementClass();
-  customElements.define(tagName, elementClass);
-  return elementClass;
+  return defineMountedElement(tagName, createElementClass);
 }
