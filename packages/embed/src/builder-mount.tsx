@@ -1,7 +1,6 @@
 import { SigningBuilder, type SigningBuilderProps } from '@signet/viewer/builder';
-import { createRoot } from 'react-dom/client';
 import { builderEventCallbacks } from './builder-events.js';
-import { adoptHostSheet } from './mount.js';
+import { mountInShadow } from './mount.js';
 
 /** What `mountBuilder` renders: the `<SigningBuilder>` props (callbacks optional: the element gets DOM events too). */
 export type BuilderMountProps = Omit<SigningBuilderProps, 'queryClient'>;
@@ -23,23 +22,5 @@ export interface MountedBuilder {
  * builder.update({ locale: 'fr' });
  */
 export function mountBuilder(element: HTMLElement, props: BuilderMountProps): MountedBuilder {
-  const shadow = element.shadowRoot ?? element.attachShadow({ mode: 'open' });
-  adoptHostSheet(shadow);
-  const container = element.ownerDocument.createElement('div');
-  container.className = 'signet-embed-root';
-  shadow.append(container);
-  const root = createRoot(container);
-  let current = props;
-  const render = () => root.render(<SigningBuilder {...current} {...builderEventCallbacks(element, current)} />);
-  render();
-  return {
-    update(next) {
-      current = { ...current, ...next };
-      render();
-    },
-    unmount() {
-      root.unmount();
-      container.remove();
-    },
-  };
+  return mountInShadow(element, props, (current) => <SigningBuilder {...current} {...builderEventCallbacks(element, current)} />);
 }

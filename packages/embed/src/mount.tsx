@@ -1,4 +1,5 @@
 import { SigningViewer, type SigningViewerProps } from '@signet/viewer';
+import type { ReactElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { eventCallbacks } from './events.js';
 
@@ -36,6 +37,14 @@ export function adoptHostSheet(shadow: ShadowRoot): void {
  * viewer.unmount();
  */
 export function mount(element: HTMLElement, props: MountProps): MountedViewer {
+  return mountInShadow(element, props, (current) => <SigningViewer {...current} {...eventCallbacks(element, current)} />);
+}
+
+/**
+ * Renders `view(props)` into `element`'s shadow root (opened if the element has none) with Signet's styles adopted
+ * there; `update` renders again with the props merged, `unmount` removes it. What `mount` and `mountBuilder` share.
+ */
+export function mountInShadow<Props>(element: HTMLElement, props: Props, view: (props: Props) => ReactElement) {
   const shadow = element.shadowRoot ?? element.attachShadow({ mode: 'open' });
   adoptHostSheet(shadow);
   const container = element.ownerDocument.createElement('div');
@@ -43,10 +52,10 @@ export function mount(element: HTMLElement, props: MountProps): MountedViewer {
   shadow.append(container);
   const root = createRoot(container);
   let current = props;
-  const render = () => root.render(<SigningViewer {...current} {...eventCallbacks(element, current)} />);
+  const render = () => root.render(view(current));
   render();
   return {
-    update(next) {
+    update(next: Partial<Props>) {
       current = { ...current, ...next };
       render();
     },
