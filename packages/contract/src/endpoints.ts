@@ -139,10 +139,12 @@ export const SessionParamsSchema = DocumentIdParamsSchema.extend({
 /** The multipart form of `POST /documents` (docs/api.md, "Management endpoints"); any other part is refused (400 naming it). */
 export const DocumentUploadSchema = z.strictObject({
   file: z.string().meta({ format: 'binary', description: 'The PDF' }),
-  fields: z.string().meta({ description: 'JSON array of field definitions; with `signers`, each names its `signerId`' }),
+  fields: z.string().meta({
+    description: 'JSON array of field definitions, as text or as a UTF-8 file of at most 1 MiB (`-F fields=@fields.json`); with `signers`, each names its `signerId`',
+  }),
   filename: z.string().optional(),
   signers: z.string().optional().meta({
-    description: 'JSON array of signers `[{ id, name, email?, order? }]`; without it the document has one implicit signer',
+    description: 'JSON array of signers `[{ id, name, email?, order? }]`, as text or as a UTF-8 file of at most 1 MiB; without it the document has one implicit signer',
   }),
   signingOrder: z.enum(['parallel', 'sequential']).optional().meta({
     description: '`parallel` (default) or `sequential` (by `order`; equal orders sign in parallel)',

@@ -51,6 +51,25 @@ describe('the signers of an upload', () => {
     ]);
   });
 
+  it('takes fields and signers as JSON files too, as curl sends -F fields=@fields.json', async () => {
+    const created = await upload({
+      fields: new File([`\uFEFF${JSON.stringify(sampleLeaseFields(2))}`], 'fields.json', { type: 'application/json' }),
+      signers: new File([tenantAndLandlord], 'signers.json'),
+    });
+    expect(created.status).toBe(201);
+    const { data } = (await created.json()) as any;
+    expect(data.signers.map((s: any) => s.id)).toEqual(['tenant', 'landlord']);
+    expect(data.fields).toHaveLength(sampleLeaseFields(2).length);
+  });
+
+  it('413 for a JSON file part over 1 MiB, naming it, and stores nothing', async () => {
+    const before = (await listDocuments(t.storage.db.query, t.org.id, { limit: 100 })).length;
+    const padded = `${JSON.stringify(sampleLeaseFields(2))}${' '.repeat(1024 * 1024)}`;
+    const error = await expectError(await upload({ fields: new File([padded], 'fields.json') }), 413, 'VALIDATION_ERROR');
+    expect(error.details?.field).toBe('fields');
+    expect((await listDocuments(t.storage.db.query, t.org.id, { limit: 100 })).length).toBe(before);
+  });
+
   const refusals: Array<[string, Record<string, string | File>, string, RegExp]> = [
     ['signers that are not JSON', { signers: '[{"id":' }, 'signers', /JSON array of signers/],
     ['signers that are an object', { signers: '{"id":"tenant"}' }, 'signers', /array/i],
@@ -72,7 +91,9 @@ describe('the signers of an upload', () => {
     ['an unknown signing order', { signers: tenantAndLandlord, signingOrder: 'random' }, 'signingOrder', /parallel.*sequential/],
     ['a signing order without signers', { signingOrder: 'sequential' }, 'signingOrder', /signers/],
     ['a field naming no listed signer', { signers: '[{"id":"tenant","name":"A"}]' }, `fields[${sampleLeaseFields(2).findIndex((field) => field.signerId === 'landlord')}].signerId`, /no signer "landlord"/],
-    ['a file in place of signers', { signers: new File(['[]'], 'signers.json') }, 'signers', /text part/],
+    ['a file in place of the signing order', { signers: tenantAndLandlord, signingOrder: new File(['sequential'], 'order.txt') }, 'signingOrder', /text part/],
+    ['a signers file that is not UTF-8', { signers: new File([new Uint8Array([0x5b, 0xff, 0xfe, 0x5d])], 'signers.json') }, 'signers', /UTF-8/],
+    ['a fields file that is not JSON', { fields: new File(['[{"id":'], 'fields.json') }, 'fields', /JSON/],
   ];
   it.each(refusals)('400 VALIDATION_ERROR for %s', async (_, parts, field, reason) => {
     const before = (await listDocuments(t.storage.db.query, t.org.id, { limit: 100 })).length;
