@@ -8,6 +8,7 @@ import { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } fro
 import { hashApiKey } from '../keys.js';
 import { findApiKeyByHash } from '../storage/queries/api-keys.js';
 import { findDocument } from '../storage/queries/documents.js';
+import { findOrganizationBySlug } from '../storage/queries/organizations.js';
 
 let dir: string;
 let databaseUrl: string;
@@ -25,7 +26,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 // Each command starts a process that loads the built server (seconds on a busy CI machine).
 describe('signet', { timeout: 60_000 }, () => {
   it('keys create --json prints the key once, creating the organization, and stores only its hash', async () => {
-    const { code, stdout } = await signet('keys', 'create', '--org', 'acme', '--kind', 'pk', '--origins', 'https://app.acme.com', '--rate-limit', '120', '--expires-at', '2030-01-01T00:00:00Z', '--json');
+    const { code, stdout } = await signet('keys', 'create', '--org', 'acme', '--create-org', '--org-name', 'Acme Inc.', '--kind', 'pk', '--origins', 'https://app.acme.com', '--rate-limit', '120', '--expires-at', '2030-01-01T00:00:00Z', '--json');
     expect(code).toBe(0);
     const created = JSON.parse(stdout);
     expect(Object.keys(created).sort()).toEqual(['expiresAt', 'id', 'key', 'kind', 'organizationId', 'scopes']);
@@ -34,10 +35,47 @@ describe('signet', { timeout: 60_000 }, () => {
     const storage = await openStorage(databaseUrl);
     try {
       const stored = await findApiKeyByHash(storage.db.query, hashApiKey(created.key));
-      expect(stored).toMatchObject({ id: created.id, allowedOrigins: ['https://app.acme.com'], rateLimit: 120, organization: { slug: 'acme' } });
+      expect(stored).toMatchObject({ id: created.id, allowedOrigins: ['https://app.acme.com'], rateLimit: 120, organization: { slug: 'acme', name: 'Acme Inc.' } });
       expect(JSON.stringify(stored)).not.toContain(created.key);
     } finally {
       await storage.close();
+    }
+  });
+
+  it('keys create refuses an organization that does not exist, unless --create-org, and creates nothing', async () => {
+    const refused = await signet('keys', 'create', '--org', 'acmee', '--kind', 'sk');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr.trim()).toBe('signet: no organization acmee: add --create-org to create it');
+    const nameAlone = await signet('keys', 'create', '--org', 'acmee', '--org-name', 'Acme', '--kind', 'sk');
+    expect(nameAlone.stderr.trim()).toBe('signet: --org-name goes with --create-org');
+    const storage = await openStorage(databaseUrl);
+    try {
+      expect(await findOrganizationBySlug(storage.db.query, 'acmee')).toBeNull();
+    } finally {
+      await storage.close();
+    }
+    // An existing organization takes --create-org too, unchanged.
+    const again = await signet('keys', 'create', '--org', 'acme', '--create-org', '--kind', 'sk', '--json');
+    expect(again.code).toBe(0);
+  });
+
+  it('reads and writes relative paths from the caller\'s directory when run as pnpm signet', async () => {
+    const caller = await mkdtemp(join(tmpdir(), 'signet-caller-'));
+    try {
+      await writeFile(join(caller, 'here.pdf'), await generateSamplePdf({ pages: 1 }));
+      await writeFile(join(caller, 'here.json'), JSON.stringify(sampleFields(1)));
+      const args = ['documents', 'create', '--org', 'acme', '--pdf', 'here.pdf', '--fields', 'here.json', '--json'];
+      // pnpm runs the root script in the repository root and says where it was called from.
+      const viaPnpm = await runSignet(args, { env: { DATABASE_URL: databaseUrl, npm_lifecycle_event: 'signet', INIT_CWD: caller }, cwd: dir });
+      expect(viaPnpm.stderr).toBe('');
+      expect(JSON.parse(viaPnpm.stdout)).toMatchObject({ filename: 'here.pdf', pageCount: 1 });
+      // Run directly, the process's own directory is the caller's.
+      const direct = await runSignet(args, { env: { DATABASE_URL: databaseUrl, npm_lifecycle_event: '', INIT_CWD: '' }, cwd: caller });
+      expect(direct.code).toBe(0);
+      const elsewhere = await runSignet(args, { env: { DATABASE_URL: databaseUrl, npm_lifecycle_event: '', INIT_CWD: '' }, cwd: dir });
+      expect(elsewhere.stderr.trim()).toBe('signet: cannot read --pdf here.pdf: no such file');
+    } finally {
+      await rm(caller, { recursive: true, force: true });
     }
   });
 
@@ -145,6 +183,6 @@ describe('signet', { timeout: 60_000 }, () => {
     for (const command of ['serve', 'migrate', 'keys', 'documents', 'seed']) expect(help.stdout).toContain(command);
     const keysHelp = await signet('keys', 'create', '--help');
     expect(keysHelp.code).toBe(0);
-    for (const option of ['--org', '--kind', '--scopes', '--expires-at', '--origins', '--rate-limit', '--json']) expect(keysHelp.stdout).toContain(option);
+    for (const option of ['--org', '--create-org', '--org-name', '--kind', '--scopes', '--expires-at', '--origins', '--rate-limit', '--json']) expect(keysHelp.stdout).toContain(option);
   });
 });

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * The `signet` command line (docs/api.md, "Command line"): `pnpm signet <command>` from the repository root. Every command honours
+ * The `signet` command line (docs/api.md, "Command line"): `pnpm signet <command>` (relative paths from the caller's
+ * directory, `callerPath`). Every command honours
  * DATABASE_URL; a failure exits 1 with one line on stderr.
  */
 import { basename } from 'node:path';
@@ -47,12 +48,26 @@ program
     }),
   );
 
+interface KeyCreateOptions {
+  org: string;
+  createOrg?: boolean;
+  orgName?: string;
+  kind: 'pk' | 'sk';
+  scopes?: Scope[];
+  expiresAt?: string;
+  origins?: string[];
+  rateLimit?: number;
+  json?: boolean;
+}
+
 const keys = program.command('keys').description('create and revoke API keys');
 
 keys
   .command('create')
-  .description('create an API key (and its organization when new); the key is printed once')
-  .requiredOption('--org <slug>', 'organization slug')
+  .description('create an API key of an organization (with --create-org, a new one); the key is printed once')
+  .requiredOption('--org <slug>', 'organization slug (the seeded demo\'s is demo)')
+  .option('--create-org', 'create the organization when there is none of that slug')
+  .option('--org-name <name>', 'with --create-org: its name (default: the slug)')
   .addOption(new Option('--kind <kind>', 'pk (public, browsers) or sk (secret, servers)').choices(['pk', 'sk']).makeOptionMandatory())
   .option('--scopes <list>', 'comma-separated scopes (pk default: documents:read,documents:submit; sk: all)', parseScopes)
   .option('--expires-at <iso>', 'expiry time, ISO 8601', parseIsoTime)
@@ -60,11 +75,16 @@ keys
   .option('--rate-limit <n>', 'requests per minute (default 600)', parseWholeNumber(1, 1_000_000_000))
   .option('--json', 'print one JSON object')
   .action(
-    (options: { org: string; kind: 'pk' | 'sk'; scopes?: Scope[]; expiresAt?: string; origins?: string[]; rateLimit?: number; json?: boolean }) =>
+    (options: KeyCreateOptions) =>
       withStorage(async (storage) => {
         if (options.kind === 'sk' && options.origins?.length) throw new CliError('--origins applies to pk keys only');
         if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(options.org)) throw new CliError('--org must be a slug: lowercase letters, digits and -');
-        const organization = await ensureOrganization(storage.db.query, options.org, options.org);
+        if (options.orgName !== undefined && !options.createOrg) throw new CliError('--org-name goes with --create-org');
+        // A misspelt slug must not quietly make an empty organization whose keys see none of the documents.
+        const organization = options.createOrg
+          ? await ensureOrganization(storage.db.query, options.org, options.orgName?.trim() || options.org)
+          : await findOrganizationBySlug(storage.db.query, options.org);
+        if (!organization) throw new CliError(`no organization ${options.org}: add --create-org to create it`);
         const created = await createApiKeyRecord(storage, {
           organizationId: organization.id,
           kind: options.kind,
@@ -113,7 +133,7 @@ documents
   .action((options: { org: string; pdf: string; fields?: string; signers?: string; signingOrder?: string; draft?: boolean; json?: boolean }) =>
     withStorage(async (storage) => {
       const organization = await findOrganizationBySlug(storage.db.query, options.org);
-      if (!organization) throw new CliError(`no organization ${options.org} (create one with: signet keys create --org ${options.org} …)`);
+      if (!organization) throw new CliError(`no organization ${options.org} (create one with: signet keys create --org ${options.org} --create-org …)`);
       // One after the other: when both are unreadable, the error always names --pdf (read at once, whichever failed
       // first was reported, and the CLI's test raced).
       const bytes = await readInput('--pdf', options.pdf);

@@ -11,7 +11,7 @@ import { openStorage } from '../storage/index.js';
 import { listJobs, retryJob } from '../jobs/admin.js';
 import { jobQueues } from '../jobs/queues.js';
 import { JOB_STATES, type JobState, type JobSummary } from '../jobs/types.js';
-import { CliError, print, readInput, withStorage } from './common.js';
+import { CliError, callerPath, print, readInput, withStorage } from './common.js';
 import { parseWholeNumber } from './options.js';
 import { findOrganizationBySlug } from '../storage/queries/organizations.js';
 import { findSealState, readSealedContent } from '../storage/queries/seals.js';
@@ -116,7 +116,7 @@ export function registerSealingCommands(program: Command, documents: Command): v
           throw new CliError(`${documentId} is not sealed: ${why}`);
         }
         const bytes = await readSealedContent(storage.db.query, documentId, 0, sealed.fileSize - 1);
-        await writeFile(options.out, bytes);
+        await writeFile(callerPath(options.out), bytes);
         print(`Wrote ${options.out}: ${sealed.fileSize} bytes, SHA-256 ${sealed.sha256}, sealed ${sealed.sealedAt}.`);
       }),
     );
