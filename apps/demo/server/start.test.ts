@@ -75,6 +75,9 @@ describe('pnpm start', { timeout: 120_000 }, () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const state = JSON.parse(await readFile(stateFile, 'utf8')) as { apiUrl: string; sk: string };
+      // What a user needs for the README's commands: the organization's slug and an sk key (the one used below).
+      expect(output).toMatch(/^ {2}Organization {4}demo /m);
+      expect(output).toContain(`Demo sk key     ${state.sk} `);
       // An upload under way when Ctrl-C comes: its body still arriving, then inspected by a PDF worker while the
       // server stops.
       const form = new FormData();

@@ -12,7 +12,7 @@
 import { serve, type ServerType } from '@hono/node-server';
 import { createSigningClient } from '@signet/api';
 import { loadConfig } from '@signet/server/config';
-import { prepareDemoRun } from '@signet/server/seed';
+import { DEMO_SLUG, prepareDemoRun } from '@signet/server/seed';
 import { startServer } from '@signet/server/server';
 import { openStorage } from '@signet/server/storage';
 import { writeFileSync } from 'node:fs';
@@ -60,8 +60,12 @@ console.log(
     `  Data            ${config.databaseUrl ?? './.signet/signet.db'}${run.seeded ? ' (seeded now)' : ''}`,
     `  Webhooks        ${demoUrl}${WEBHOOK_PATH} (${webhook.id}), shown beside the open document`,
     '',
-    `  Demo pk key     ${keys.pk}`,
+    `  Organization    ${DEMO_SLUG} (the CLI's --org ${DEMO_SLUG})`,
+    `  Demo pk key     ${keys.pk}   (browsers: the page, the viewer)`,
+    `  Demo sk key     ${keys.sk}   (servers: curl, the client, the CLI's examples; shown once)`,
     `  Open directly   ${demoUrl}/?documentId=<doc_…>&apiKey=${keys.pk}&baseUrl=${api.url}`,
+    '',
+    `  Try             curl -s ${api.url}/documents -H "X-API-Key: ${keys.sk}"`,
     '',
     '  Ctrl-C stops everything.',
     '',

@@ -4,13 +4,13 @@
  * prints what to open. Ctrl-C stops it gracefully.
  */
 import { loadConfig } from '../config.js';
-import { prepareDemoRun } from '../documents/seed.js';
+import { DEMO_SLUG, prepareDemoRun } from '../documents/seed.js';
 import { openStorage } from '../storage/index.js';
 import { startServer } from '../server.js';
 
 const config = loadConfig();
 const storage = await openStorage(config.databaseUrl);
-const summary = await prepareDemoRun(storage).finally(() => storage.close());
+const summary = await prepareDemoRun(storage, { sk: true }).finally(() => storage.close());
 
 const server = await startServer({ config: { ...config, logLevel: process.env.LOG_LEVEL ? config.logLevel : 'warn' }, handleSignals: true });
 const lines = [
@@ -22,6 +22,7 @@ const lines = [
   `  OpenAPI         ${server.url}/openapi.json`,
   `  Data            ${config.databaseUrl ?? './.signet/signet.db'}`,
   '',
+  `  Organization    ${DEMO_SLUG} (the CLI's --org ${DEMO_SLUG})`,
   `  Demo pk key     ${summary.keys.pk}`,
   ...(summary.keys.sk ? [`  Demo sk key     ${summary.keys.sk}   (shown once; keep it)`] : []),
   '',
