@@ -22,7 +22,7 @@ async function untilReady(host: Element): Promise<void> {
 /** Every `signet:*` event that reaches `document` (so only those that bubble out of the shadow root and the element). */
 function recordEvents() {
   const seen: Array<{ type: string; detail: unknown; target: EventTarget | null; composed: boolean }> = [];
-  const types = ['signet:ready', 'signet:field-change', 'signet:complete', 'signet:sealed', 'signet:error'] as const;
+  const types = ['signet:ready', 'signet:field-change', 'signet:complete', 'signet:decline', 'signet:sealed', 'signet:error'] as const;
   for (const type of types) {
     document.addEventListener(type, (event: SignetEventMap[typeof type]) => {
       seen.push({ type, detail: event.detail, target: event.target, composed: event.composed });
@@ -140,6 +140,27 @@ describe('<signet-signing-viewer>', () => {
     expect((complete[0]!.detail as { result: { documentId: string } }).result.documentId).toBe(doc.documentId);
     expect(await commands.hasSubmission(doc.documentId)).toBe(true);
     expect(events.filter((event) => event.type === 'signet:error')).toEqual([]);
+  });
+
+  it('fires signet:decline with the result when the signer declines, across the shadow boundary', async () => {
+    const doc = await commands.createDocument();
+    const events = recordEvents();
+    const host = element(doc);
+    document.body.append(host);
+    await untilReady(host);
+    await userEvent.click(inside(host).getByRole('button', { name: 'Decline' }));
+    await userEvent.fill(inside(host).getByRole('textbox', { name: 'Tell the sender why' }), 'Wrong amount.');
+    await userEvent.click(inside(host).getByRole('button', { name: 'Decline to sign' }));
+    await inside(host).findByText('This document was declined and can no longer be signed.', {}, { timeout: 15_000 });
+    const declined = events.filter((event) => event.type === 'signet:decline');
+    expect(declined).toHaveLength(1);
+    expect(declined[0]).toMatchObject({ target: host, composed: true });
+    expect((declined[0]!.detail as SignetEventMap['signet:decline']['detail']).result).toMatchObject({
+      documentId: doc.documentId,
+      status: 'declined',
+      reason: 'Wrong amount.',
+    });
+    expect(await commands.hasSubmission(doc.documentId)).toBe(false);
   });
 
   it('fires signet:error with the error when the document cannot be loaded', async () => {

@@ -1,4 +1,4 @@
-import type { FieldValue, SdkDocument, SubmissionResult } from '@signet/contract';
+import type { DeclineResult, FieldValue, SdkDocument, SubmissionResult } from '@signet/contract';
 import type { SigningViewerProps } from '@signet/viewer';
 
 /**
@@ -13,6 +13,8 @@ export interface SignetEventMap {
   'signet:field-change': CustomEvent<{ fieldId: string; value: FieldValue }>;
   /** The submission was accepted. */
   'signet:complete': CustomEvent<{ result: SubmissionResult }>;
+  /** The signer declined to sign, with a reason: the document is now `declined`. */
+  'signet:decline': CustomEvent<{ result: DeclineResult }>;
   /** The signed PDF is ready: its download URL. Once per viewer. */
   'signet:sealed': CustomEvent<{ signedDocumentUrl: string }>;
   /** Loading or submitting failed (after the client's retries). */
@@ -25,7 +27,7 @@ declare global {
   interface DocumentEventMap extends SignetEventMap {}
 }
 
-type ViewerCallbacks = Pick<SigningViewerProps, 'onReady' | 'onFieldChange' | 'onComplete' | 'onSealed' | 'onError'>;
+type ViewerCallbacks = Pick<SigningViewerProps, 'onReady' | 'onFieldChange' | 'onComplete' | 'onDecline' | 'onSealed' | 'onError'>;
 
 function dispatch<K extends keyof SignetEventMap>(target: EventTarget, type: K, detail: SignetEventMap[K]['detail']): void {
   target.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
@@ -48,6 +50,10 @@ export function eventCallbacks(target: EventTarget, callbacks: ViewerCallbacks =
     onComplete(result) {
       callbacks.onComplete?.(result);
       dispatch(target, 'signet:complete', { result });
+    },
+    onDecline(result) {
+      callbacks.onDecline?.(result);
+      dispatch(target, 'signet:decline', { result });
     },
     onSealed(signedDocumentUrl) {
       callbacks.onSealed?.(signedDocumentUrl);
