@@ -1,0 +1,64 @@
+import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSignet } from '../../test/support/cli.js';
+import { createTestApp, type TestApp } from '../../test/support/harness.js';
+
+/*
+ * The repository's examples/ folder, as the README uses it: each PDF with its fields (and the lease with its signers)
+ * makes a document, through the command line run from that folder and through the upload as curl sends files.
+ */
+
+const EXAMPLES = fileURLToPath(new URL('../../../../examples/', import.meta.url));
+let dir: string;
+let databaseUrl: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'signet-examples-'));
+  databaseUrl = `file:${join(dir, 'examples.db')}`;
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('examples/', { timeout: 90_000 }, () => {
+  it('makes documents with the command line, run from examples/ as pnpm signet', async () => {
+    const env = { DATABASE_URL: databaseUrl, npm_lifecycle_event: 'signet', INIT_CWD: EXAMPLES };
+    expect((await runSignet(['seed', '--json'], { env })).code).toBe(0);
+    const contract = await runSignet(['documents', 'create', '--org', 'demo', '--pdf', 'contract.pdf', '--fields', 'fields.json', '--json'], { env });
+    expect(contract.stderr).toBe('');
+    expect(JSON.parse(contract.stdout)).toMatchObject({ filename: 'contract.pdf', pageCount: 2, status: 'pending' });
+    const lease = await runSignet(
+      ['documents', 'create', '--org', 'demo', '--pdf', 'lease.pdf', '--fields', 'lease-fields.json', '--signers', 'signers.json', '--signing-order', 'sequential', '--json'],
+      { env },
+    );
+    expect(lease.stderr).toBe('');
+    expect(JSON.parse(lease.stdout).signers.map((signer: { id: string }) => signer.id)).toEqual(['tenant', 'landlord']);
+  });
+
+  describe('through the upload, files as curl -F name=@file sends them', () => {
+    let t: TestApp;
+    let sk: string;
+    beforeAll(async () => {
+      t = await createTestApp();
+      sk = (await t.createKey({ kind: 'sk' })).secret;
+    });
+    afterAll(() => t.close());
+
+    const file = async (name: string) => new File([await readFile(join(EXAMPLES, name))], name);
+    it.each([
+      ['contract.pdf', 'fields.json', undefined],
+      ['lease.pdf', 'lease-fields.json', 'signers.json'],
+    ])('%s with %s', async (pdf, fields, signers) => {
+      const form = new FormData();
+      form.set('file', await file(pdf));
+      form.set('fields', await file(fields));
+      if (signers) form.set('signers', await file(signers));
+      const response = await t.app.request('/documents', { method: 'POST', headers: { 'X-API-Key': sk }, body: form });
+      expect(response.status, await response.clone().text()).toBe(201);
+      const { data } = (await response.json()) as { data: { filename: string; fields: unknown[] } };
+      expect(data.filename).toBe(pdf);
+      expect(data.fields).toEqual(JSON.parse(await readFile(join(EXAMPLES, fields), 'utf8')));
+    });
+  });
+});
