@@ -38,7 +38,7 @@ async function serveOn(databaseUrl: string) {
   return { child, url, exited };
 }
 
-describe('signet serve', () => {
+describe('signet serve', { timeout: 60_000 }, () => {
   it('sends every required header over real HTTP, once, on successes and errors', async () => {
     const databaseUrl = `file:${join(dir, 'headers.db')}`;
     const storage = await openStorage(databaseUrl);
