@@ -85,7 +85,19 @@ const RULE_LABELS: Record<Rule, keyof BuilderMessages> = {
 };
 
 /** One validation rule: applied as typed when it is a value the contract takes, removed when blank. */
-function RuleInput({ field, rule, messages, readOnly, onChange }: { field: FieldDefinition; rule: Rule; messages: BuilderMessages; readOnly: boolean; onChange(field: FieldDefinition, merge?: string): void }) {
+function RuleInput({
+  field,
+  rule,
+  messages,
+  readOnly,
+  onChange,
+}: {
+  field: FieldDefinition;
+  rule: Rule;
+  messages: BuilderMessages;
+  readOnly: boolean;
+  onChange(field: FieldDefinition, merge?: string): void;
+}) {
   const written = ruleText(field, rule);
   const [typed, setTyped] = useState(written);
   useEffect(() => {

@@ -21,7 +21,7 @@ export function signersFromDraft(signers: ReadonlyArray<{ id: string; name: stri
 export function savedContent(fields: FieldDefinition[], signers: readonly SignerDefinition[], signingOrder: SigningOrder | undefined) {
   const first = signers[0]?.id;
   const ids = new Set(signers.map((signer) => signer.id));
-  const owned = fields.map((field) => {
+  const owned = fields.map((field): FieldDefinition => {
     if (first === undefined) {
       if (field.signerId === undefined) return field;
       const { signerId: _none, ...rest } = field;
