@@ -89,7 +89,9 @@ const checks = [
     ignore: PEERS,
     gzip: true,
     modifyEsbuildConfig: browserStartup,
-    limit: '170 kB',
+    // +1.4 kB for the English texts of the property editors and signers section, and their wiring (docs/decisions.md,
+    // "Builder: field properties and signers"); the editors themselves are chunks loaded when shown.
+    limit: '171.4 kB',
   },
 ];
 

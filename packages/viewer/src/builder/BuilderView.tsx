@@ -1,6 +1,6 @@
 import { SigningApiError, type Draft, type ManagedDocument, type SigningClient } from '@signet/api';
-import type { FieldDefinition, FieldType, SignerDefinition } from '@signet/contract';
-import { useCallback, useEffect, useId, useMemo, useReducer, useRef, useState, type KeyboardEvent } from 'react';
+import type { FieldDefinition, FieldType, SignerDefinition, SigningOrder } from '@signet/contract';
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useReducer, useRef, useState, type KeyboardEvent } from 'react';
 import { LoadProgress } from '../Page/LoadProgress.js';
 import { PdfPages } from '../Page/PdfPages.js';
 import { ZoomControls } from '../Page/ZoomControls.js';
@@ -15,6 +15,7 @@ import { fill, typeName, type BuilderMessages } from './messages.js';
 import { Palette, type Drop } from './Palette.js';
 import { PropertiesPanel } from './PropertiesPanel.js';
 import { sendProblems } from './send-problems.js';
+import { savedContent, signersFromDraft } from './draft-signers.js';
 import { SIGNER_COLOURS } from './styles.js';
 import { useAutosave } from './useAutosave.js';
 import { usePrintedLines } from './usePrintedLines.js';
@@ -37,6 +38,9 @@ type Notice =
   | { kind: 'send-failed'; error: Error }
   | { kind: 'sent' }
   | null;
+
+/** The signers section: a chunk of its own, as the builder's startup bundle is at its budget. */
+const SignersPanel = lazy(() => import('./SignersPanel.js').then((module) => ({ default: module.SignersPanel })));
 
 /** What arrow keys do to a selected field, in points: Shift takes bigger steps. */
 const STEP = { small: 1, large: 10 };
@@ -63,19 +67,30 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
   const helpId = useId();
   const readOnly = loaded.status !== 'draft' || notice?.kind === 'sent';
 
+  // The signers as edited (outside the undo history: docs/decisions.md, "Builder: field properties and signers").
+  const [signerState, setSignerState] = useState<{ list: SignerDefinition[]; signingOrder: SigningOrder | undefined }>(() => ({
+    list: signersFromDraft(draft.signers),
+    signingOrder: draft.signingOrder,
+  }));
   const signers = useMemo(() => {
-    const all = [...(loaded.signers ?? [])].sort((a, b) => a.order - b.order);
+    const all = signerState.list;
     const colours = new Map(all.map((signer, index) => [signer.id, SIGNER_COLOURS[index % SIGNER_COLOURS.length]!]));
-    const offered = all.filter((signer) => !props.signers || props.signers.includes(signer.id));
+    // The host's `signers` limits the draft's own; a signer the author adds here is offered too.
+    const hostOwned = new Set((loaded.signers ?? []).map((signer) => signer.id));
+    const offered = all.filter((signer) => !props.signers || props.signers.includes(signer.id) || !hostOwned.has(signer.id));
     return { offered: offered.map((signer) => ({ id: signer.id, name: signer.name, colour: colours.get(signer.id)! })), colours };
-  }, [loaded.signers, props.signers]);
+  }, [signerState.list, loaded.signers, props.signers]);
   const [placeFor, setPlaceFor] = useState<string | undefined>(signers.offered[0]?.id);
-  const savedSigners = useMemo<SignerDefinition[] | undefined>(
-    () => loaded.signers?.map(({ id, name, email, order }) => ({ id, name, order, ...(email ? { email } : {}) })),
-    [loaded.signers],
-  );
+  if (placeFor !== (signers.offered.some((signer) => signer.id === placeFor) ? placeFor : signers.offered[0]?.id)) {
+    setPlaceFor(signers.offered[0]?.id);
+  }
   const toSaved = useCallback(
-    (list: FieldDefinition[]) => list.map((field) => (field.label.trim() ? field : { ...field, label: typeName(messages, field.type) })),
+    (list: FieldDefinition[], signerList: SignerDefinition[], signingOrder: SigningOrder | undefined) =>
+      savedContent(
+        list.map((field) => (field.label.trim() ? field : { ...field, label: typeName(messages, field.type) })),
+        signerList,
+        signingOrder,
+      ),
     [messages],
   );
 
@@ -85,8 +100,8 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
     fields,
     version: draft.version,
     loadedFields: draft.fields,
-    signers: savedSigners,
-    signingOrder: loaded.signingOrder,
+    signers: signerState.list,
+    signingOrder: signerState.signingOrder,
     toSaved,
     enabled: !readOnly,
     onSave: (result) => events.current.onSave?.(result),
@@ -107,6 +122,30 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
     (field: FieldDefinition, merge?: string) => edit(latestFields.current.map((each) => (each.id === field.id ? field : each)), merge),
     [edit, latestFields],
   );
+  // A field's id typed in the properties panel: the field is found by the id it had, and stays selected.
+  const rename = useCallback(
+    (previousId: string, field: FieldDefinition, merge?: string) => {
+      edit(latestFields.current.map((each) => (each.id === previousId ? field : each)), merge);
+      setSelectedId(field.id);
+    },
+    [edit, latestFields],
+  );
+  const latestSigners = useLatest(signerState);
+  const changeSigners = useCallback(
+    (list: SignerDefinition[], signingOrder: SigningOrder | undefined) => {
+      // The first signer of a draft without signers takes its fields (one step of undo).
+      if (latestSigners.current.list.length === 0 && list.length > 0 && latestFields.current.some((field) => !field.signerId)) {
+        edit(latestFields.current.map((field) => (field.signerId ? field : { ...field, signerId: list[0]!.id })));
+      }
+      setSignerState({ list, signingOrder });
+    },
+    [edit, latestFields, latestSigners],
+  );
+  const signerFields = useMemo(() => {
+    const counts = new Map<string, number>();
+    for (const field of fields) if (field.signerId) counts.set(field.signerId, (counts.get(field.signerId) ?? 0) + 1);
+    return counts;
+  }, [fields]);
   const sizeOf = useCallback((page: number) => pages[page - 1] ?? pages[0], [pages]);
   const printed = usePrintedLines(pdf, sizeOf);
   const select = useCallback(
@@ -243,7 +282,9 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
   const reload = useCallback(async () => {
     try {
       const fresh = await client.getDraft(draft.id);
-      autosave.loaded(fresh);
+      const freshSigners = { list: signersFromDraft(fresh.signers), signingOrder: fresh.signingOrder };
+      autosave.loaded({ version: fresh.version, fields: fresh.fields, signers: freshSigners.list, signingOrder: freshSigners.signingOrder });
+      setSignerState(freshSigners);
       setLoaded(fresh);
       dispatch({ type: 'reset', fields: fresh.fields });
       reported.current = fresh.fields;
@@ -267,14 +308,15 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
     } catch (error) {
       const failure = error as Error;
       if (failure instanceof SigningApiError && failure.details?.problems) {
-        setNotice({ kind: 'problems', items: sendProblems(failure.details.problems, toSaved(latestFields.current), loaded.signers ?? []) });
+        const { list, signingOrder } = latestSigners.current;
+        setNotice({ kind: 'problems', items: sendProblems(failure.details.problems, toSaved(latestFields.current, list, signingOrder).fields, list) });
       } else if (failure instanceof SigningApiError && failure.status === 403) setNotice({ kind: 'send-refused' });
       else setNotice({ kind: 'send-failed', error: failure });
       events.current.onError?.(failure);
     } finally {
       setSending(false);
     }
-  }, [autosave, client, draft.id, events, toSaved, latestFields, loaded.signers]);
+  }, [autosave, client, draft.id, events, toSaved, latestFields, latestSigners]);
 
   const onRootKey = (event: KeyboardEvent<HTMLDivElement>) => {
     const target = event.target as HTMLElement;
@@ -352,15 +394,31 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
             </div>
           )}
         </div>
-        <PropertiesPanel
-          field={selected}
-          size={selected ? sizeOf(selected.page) : undefined}
-          messages={messages}
-          readOnly={readOnly}
-          signers={signers.offered}
-          onChange={replace}
-          onDelete={remove}
-        />
+        <div className="signet-builder-side-column">
+          <PropertiesPanel
+            field={selected}
+            size={selected ? sizeOf(selected.page) : undefined}
+            messages={messages}
+            readOnly={readOnly}
+            signers={signers.offered}
+            fields={fields}
+            onChange={replace}
+            onRename={rename}
+            onDelete={remove}
+          />
+          <Suspense fallback={null}>
+            <SignersPanel
+              signers={signerState.list}
+              signingOrder={signerState.signingOrder}
+              colours={signers.colours}
+              fieldCounts={signerFields}
+              messages={messages}
+              readOnly={readOnly}
+              onChange={changeSigners}
+              onAnnounce={setAnnouncement}
+            />
+          </Suspense>
+        </div>
       </div>
       <p id={helpId} className="signet-visually-hidden">
         {messages.fieldHelp}

@@ -1,8 +1,13 @@
 import type { FieldDefinition, FieldOption } from '@signet/contract';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { inPoints, isChoice, type PageSize } from './field-edits.js';
 import { fill, typeName, type BuilderMessages } from './messages.js';
 import { TYPE_GLYPHS } from './Palette.js';
+
+// The id, read-only, prefill and rule editors: a chunk of their own (the builder's startup bundle is at its budget).
+const editors = () => import('./FieldProperties.js');
+const FieldIdInput = lazy(() => editors().then((module) => ({ default: module.FieldIdInput })));
+const FieldExtras = lazy(() => editors().then((module) => ({ default: module.FieldExtras })));
 
 export interface PropertiesPanelProps {
   field: FieldDefinition | undefined;
@@ -10,8 +15,12 @@ export interface PropertiesPanelProps {
   messages: BuilderMessages;
   readOnly: boolean;
   signers: ReadonlyArray<{ id: string; name: string }>;
+  /** Every field of the draft: a field's id must be its own. */
+  fields: readonly FieldDefinition[];
   /** A change of the field; `merge` names edits that are one step of undo when they follow each other (typing). */
   onChange(field: FieldDefinition, merge?: string): void;
+  /** The field with a new id (`previousId` the one it had); `merge` as in `onChange`. */
+  onRename(previousId: string, field: FieldDefinition, merge?: string): void;
   onDelete(field: FieldDefinition): void;
 }
 
@@ -21,8 +30,19 @@ function optionsFromText(text: string): FieldOption[] | undefined {
   return labels.length > 0 ? labels.map((label) => ({ value: label.slice(0, 200), label: label.slice(0, 200) })) : undefined;
 }
 
-/** The selected field's properties: label, required, signer, a choice field's options, where it is; and delete. */
-export function PropertiesPanel({ field, size, messages, readOnly, signers, onChange, onDelete }: PropertiesPanelProps) {
+/** A choice field's prefill stays only while it is one of its options (sending refuses it otherwise). */
+function keepPrefill(field: FieldDefinition): FieldDefinition {
+  const value = field.value;
+  if (!value || !('value' in value) || field.options?.some((option) => option.value === value.value)) return field;
+  const { value: _removed, ...rest } = field;
+  return rest as FieldDefinition;
+}
+
+/**
+ * The selected field's properties: id, label, required, read-only, prefill, rules, signer, a choice field's options,
+ * where it is; and delete.
+ */
+export function PropertiesPanel({ field, size, messages, readOnly, signers, fields, onChange, onRename, onDelete }: PropertiesPanelProps) {
   // The options' text as typed (blank lines and all), kept while the same field is selected.
   const [optionsText, setOptionsText] = useState('');
   const fieldId = field?.id;
@@ -59,6 +79,9 @@ export function PropertiesPanel({ field, size, messages, readOnly, signers, onCh
         </span>
         {typeName(messages, field.type)}
       </p>
+      <Suspense fallback={null}>
+        <FieldIdInput field={field} fields={fields} messages={messages} readOnly={readOnly} onRename={onRename} />
+      </Suspense>
       <label className="signet-builder-label">
         {messages.label}
         <input
@@ -73,6 +96,9 @@ export function PropertiesPanel({ field, size, messages, readOnly, signers, onCh
         <input type="checkbox" checked={field.required} disabled={readOnly} onChange={(event) => onChange({ ...field, required: event.target.checked })} />
         {messages.required}
       </label>
+      <Suspense fallback={null}>
+        <FieldExtras field={field} messages={messages} readOnly={readOnly} onChange={onChange} />
+      </Suspense>
       {signers.length > 0 ? (
         <label className="signet-builder-label">
           {messages.signer}
@@ -95,7 +121,7 @@ export function PropertiesPanel({ field, size, messages, readOnly, signers, onCh
             onChange={(event) => {
               setOptionsText(event.target.value);
               const options = optionsFromText(event.target.value);
-              onChange(options ? { ...field, options } : without('options'), `options:${field.id}`);
+              onChange(keepPrefill(options ? { ...field, options } : without('options')), `options:${field.id}`);
             }}
           />
         </label>

@@ -68,6 +68,48 @@ export interface BuilderMessages {
   sentTitle: string;
   sentBody: string;
   notDraft: string;
+  // Field properties and signers.
+  fieldId: string;
+  /** An id typed that is not applied, and why. */
+  fieldIdInvalid: string;
+  fieldIdTaken: string;
+  readOnly: string;
+  prefill: string;
+  prefillNone: string;
+  prefillChecked: string;
+  rules: string;
+  ruleMin: string;
+  ruleMax: string;
+  ruleStep: string;
+  ruleMinLength: string;
+  ruleMaxLength: string;
+  rulePattern: string;
+  ruleMessage: string;
+  ruleNotNumber: string;
+  /** `{min}`, `{max}` */
+  ruleNotWhole: string;
+  ruleNotPositive: string;
+  patternInvalid: string;
+  signers: string;
+  noSigners: string;
+  signingOrder: string;
+  orderParallel: string;
+  orderSequential: string;
+  /** `{number}`: the signer's place in the list. */
+  signerNameOf: string;
+  signerEmailOf: string;
+  /** `{name}`: the signer's. */
+  moveUp: string;
+  moveDown: string;
+  removeSigner: string;
+  signerHasFields: string;
+  signerNameMissing: string;
+  newSignerName: string;
+  newSignerEmail: string;
+  addSigner: string;
+  signerEmailInvalid: string;
+  /** `{count}`: the contract's most. */
+  signersFull: string;
 }
 
 export const en: BuilderMessages = {
@@ -126,6 +168,43 @@ export const en: BuilderMessages = {
   sentTitle: 'Sent',
   sentBody: 'The document is ready to be signed.',
   notDraft: 'This document has been sent and can no longer be edited.',
+  // Field properties and signers.
+  fieldId: 'Field id',
+  fieldIdInvalid: 'Not applied: use 1 to 64 letters, digits or _ . : -',
+  fieldIdTaken: 'Not applied: another field has this id',
+  readOnly: 'Read-only (the signer cannot change it)',
+  prefill: 'Prefilled value',
+  prefillNone: 'None',
+  prefillChecked: 'Ticked beforehand',
+  rules: 'Rules',
+  ruleMin: 'Minimum',
+  ruleMax: 'Maximum',
+  ruleStep: 'Step',
+  ruleMinLength: 'Minimum length',
+  ruleMaxLength: 'Maximum length',
+  rulePattern: 'Pattern (regular expression)',
+  ruleMessage: 'Message when it does not match',
+  ruleNotNumber: 'Not applied: not a number',
+  ruleNotWhole: 'Not applied: a whole number from {min} to {max}',
+  ruleNotPositive: 'Not applied: a number above 0',
+  patternInvalid: 'Not a valid regular expression: the draft cannot be sent with it',
+  signers: 'Signers',
+  noSigners: 'No named signers yet: whoever signs fills in every field.',
+  signingOrder: 'Signing order',
+  orderParallel: 'All at once',
+  orderSequential: 'One after another, in this order',
+  signerNameOf: 'Name of signer {number}',
+  signerEmailOf: 'Email of signer {number}',
+  moveUp: 'Move {name} up',
+  moveDown: 'Move {name} down',
+  removeSigner: 'Remove {name}',
+  signerHasFields: '{name} still has fields: give them to another signer first.',
+  signerNameMissing: 'Not applied: a name is needed',
+  newSignerName: 'New signer’s name',
+  newSignerEmail: 'Email (optional)',
+  addSigner: 'Add signer',
+  signerEmailInvalid: 'Not an email address',
+  signersFull: 'At most {count} signers.',
 };
 
 const TYPE_KEYS: Record<FieldType, keyof BuilderMessages> = {

@@ -45,7 +45,8 @@ const ownCss = /* css */ `
   border-radius: 5px; background: #eef2ff; color: var(--_accent); font-size: 12px; font-weight: 700;
 }
 .signet-builder .signet-builder-label { display: flex; flex-direction: column; gap: 4px; font-size: 13px; font-weight: 600; }
-.signet-builder .signet-builder-label input[type="text"], .signet-builder .signet-builder-label select, .signet-builder .signet-builder-label textarea {
+.signet-builder .signet-builder-label input:is([type="text"], [type="email"], [type="date"]), .signet-builder .signet-builder-label select,
+.signet-builder .signet-builder-label textarea, .signet-builder .signet-signer-inputs input {
   width: 100%; min-height: 34px; padding: 5px 8px; border: 1px solid #9aa5b1; border-radius: 6px;
   background: #fff; color: var(--_text); font: inherit; font-size: 14px; font-weight: 400;
 }
@@ -100,9 +101,13 @@ const ownCss = /* css */ `
 .signet-builder .signet-snap-guide[data-field] { background: repeating-linear-gradient(var(--_guide-dir, 0deg), #e11d74 0 4px, transparent 4px 7px); }
 .signet-builder .signet-snap-guide[data-field][data-axis="y"] { --_guide-dir: 90deg; }
 .signet-builder .signet-signer-swatch { flex: none; width: 10px; height: 10px; border-radius: 50%; background: var(--_signer); }
+.signet-builder .signet-builder-side-column {
+  min-height: 0; overflow: auto; display: flex; flex-direction: column; background: var(--_surface); border-inline-start: 1px solid var(--_border);
+}
+.signet-builder .signet-builder-side-column > .signet-builder-side { flex: none; overflow: visible; border-inline-start: 0; }
 @media (max-width: 760px) {
   .signet-builder .signet-builder-body { grid-template-columns: 150px minmax(0, 1fr); }
-  .signet-builder .signet-builder-properties { grid-column: 1 / -1; border-inline-start: 0; border-top: 1px solid var(--_border); max-height: 40%; }
+  .signet-builder .signet-builder-side-column { grid-column: 1 / -1; border-inline-start: 0; border-top: 1px solid var(--_border); max-height: 40%; }
 }
 @media (forced-colors: active) {
   .signet-builder .signet-builder-field { border: 2px solid CanvasText; }

@@ -18,29 +18,42 @@ export interface AutosaveOptions {
   client: SigningClient;
   documentId: string;
   fields: FieldDefinition[];
-  /** The draft's signers and signing order, saved with the fields as they were loaded. */
-  signers: SignerDefinition[] | undefined;
+  /** The draft's signers in the builder's state (empty: the draft's one implicit signer), saved with the fields. */
+  signers: SignerDefinition[];
   signingOrder: SigningOrder | undefined;
-  /** The fields as sent to the server (a blank label saved as the type's name). */
-  toSaved(fields: FieldDefinition[]): FieldDefinition[];
+  /** The content as sent to the server (a blank label saved as the type's name; no signers when the list is empty). */
+  toSaved(fields: FieldDefinition[], signers: SignerDefinition[], signingOrder: SigningOrder | undefined): {
+    fields: FieldDefinition[];
+    signers: SignerDefinition[] | undefined;
+    signingOrder: SigningOrder | undefined;
+  };
   enabled: boolean;
   onSave(result: { version: number }): void;
   onError(error: Error): void;
 }
 
+/** What the builder saves: its fields, signers and signing order, each compared by reference. */
+interface Content {
+  fields: FieldDefinition[];
+  signers: SignerDefinition[];
+  signingOrder: SigningOrder | undefined;
+}
+const same = (a: Content, b: Content) => a.fields === b.fields && a.signers === b.signers && a.signingOrder === b.signingOrder;
+const contentOf = ({ fields, signers, signingOrder }: Content): Content => ({ fields, signers, signingOrder });
+
 /**
- * Saves the builder's fields with `updateDraft` `SAVE_DELAY_MS` after the last change, on the version last loaded or
- * saved (`If-Match`); one save at a time, and again if the fields changed meanwhile. A 412 stops saving and is
+ * Saves the builder's fields, signers and signing order with `updateDraft` `SAVE_DELAY_MS` after the last change, on
+ * the version last loaded or saved (`If-Match`); one save at a time, and again if they changed meanwhile. A 412 stops saving and is
  * reported as a conflict until `loaded` is called with a reloaded draft.
  * @example const autosave = useAutosave({ client, documentId, fields, … }); await autosave.flush();
  */
 export function useAutosave(options: AutosaveOptions & { version: number; loadedFields: FieldDefinition[] }) {
-  const { fields, enabled } = options;
+  const { fields, signers, signingOrder, enabled } = options;
   const [state, setState] = useState<SaveState>({ status: 'saved' });
   const latest = useLatest(options);
   const version = useRef(options.version);
-  /** The fields the server holds (as loaded or last saved). */
-  const saved = useRef(options.loadedFields);
+  /** What the server holds (as loaded or last saved): the signers as first given are those loaded. */
+  const saved = useRef<Content>({ fields: options.loadedFields, signers: options.signers, signingOrder: options.signingOrder });
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const running = useRef<Promise<void> | null>(null);
   const conflict = useRef(false);
@@ -48,23 +61,24 @@ export function useAutosave(options: AutosaveOptions & { version: number; loaded
   const save = useCallback((): Promise<void> => {
     clearTimeout(timer.current);
     if (running.current) return running.current.then(() => save());
-    const { client, documentId, toSaved, signers, signingOrder } = latest.current;
-    const sending = latest.current.fields;
-    if (sending === saved.current || conflict.current) return Promise.resolve();
+    const { client, documentId, toSaved } = latest.current;
+    const sending = contentOf(latest.current);
+    if (same(sending, saved.current) || conflict.current) return Promise.resolve();
     setState({ status: 'saving' });
+    const { fields: savedFields, signers: savedSigners, signingOrder: savedOrder } = toSaved(sending.fields, sending.signers, sending.signingOrder);
     const run = client
       .updateDraft(documentId, {
         version: version.current,
-        fields: toSaved(sending),
-        ...(signers ? { signers } : {}),
-        ...(signingOrder ? { signingOrder } : {}),
+        fields: savedFields,
+        ...(savedSigners ? { signers: savedSigners } : {}),
+        ...(savedOrder ? { signingOrder: savedOrder } : {}),
       })
       .then(
         (draft) => {
           version.current = draft.version;
           saved.current = sending;
           latest.current.onSave({ version: draft.version });
-          setState(latest.current.fields === sending ? { status: 'saved' } : { status: 'pending' });
+          setState(same(latest.current, sending) ? { status: 'saved' } : { status: 'pending' });
         },
         (error: Error) => {
           if (error instanceof SigningApiError && error.code === 'PRECONDITION_FAILED') {
@@ -80,7 +94,7 @@ export function useAutosave(options: AutosaveOptions & { version: number; loaded
     running.current = run;
     return run.then(() => {
       // Changes made while this save was on its way go in the next.
-      if (!conflict.current && latest.current.fields !== saved.current) schedule();
+      if (!conflict.current && !same(latest.current, saved.current)) schedule();
     });
   }, [latest]);
 
@@ -90,10 +104,10 @@ export function useAutosave(options: AutosaveOptions & { version: number; loaded
   }, [save]);
 
   useEffect(() => {
-    if (!enabled || fields === saved.current || conflict.current) return;
+    if (!enabled || same({ fields, signers, signingOrder }, saved.current) || conflict.current) return;
     setState((current) => (current.status === 'saving' ? current : { status: 'pending' }));
     schedule();
-  }, [fields, enabled, schedule]);
+  }, [fields, signers, signingOrder, enabled, schedule]);
   useEffect(() => () => clearTimeout(timer.current), []);
 
   return {
@@ -102,15 +116,18 @@ export function useAutosave(options: AutosaveOptions & { version: number; loaded
     version,
     /** Saves now what is not saved yet; resolves once the server has it (or it failed: see `state`). */
     flush: save,
-    /** The draft was (re)loaded: its fields and version are the server's, and saving may go on. */
-    loaded(draft: { version: number; fields: FieldDefinition[] }) {
+    /**
+     * The draft was (re)loaded: its content and version are the server's, and saving may go on. `signers` and
+     * `signingOrder` are the very values the builder's state is set to.
+     */
+    loaded(draft: { version: number } & Content) {
       clearTimeout(timer.current);
       conflict.current = false;
       version.current = draft.version;
-      saved.current = draft.fields;
+      saved.current = contentOf(draft);
       setState({ status: 'saved' });
     },
     /** Whether the last save attempt ended in a conflict or a failure (what `flush` left unsaved). */
-    unsaved: () => conflict.current || latest.current.fields !== saved.current,
+    unsaved: () => conflict.current || !same(latest.current, saved.current),
   };
 }
