@@ -50,6 +50,8 @@ const stages = {
     // ends about when the other does.
     { name: 'vitest (React 18)', run: 'pnpm exec vitest run --project "@signet/viewer (React 18)"' },
     { name: 'bench:viewer smoke', run: 'pnpm bench:viewer', env: { BENCH_SMOKE: '1' } },
+    // The packages' suites and the server as a process on Node 22 and 24 (docs/decisions.md, "Node versions").
+    { name: 'node 22 + 24', run: 'node scripts/test-node-versions.mjs --ci' },
   ],
 };
 
