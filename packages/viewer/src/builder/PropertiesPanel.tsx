@@ -1,5 +1,5 @@
 import type { FieldDefinition, FieldOption } from '@signet/contract';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { inPoints, isChoice, type PageSize } from './field-edits.js';
 import { fill, typeName, type BuilderMessages } from './messages.js';
 import { TYPE_GLYPHS } from './Palette.js';
@@ -13,6 +13,10 @@ export interface PropertiesPanelProps {
   /** A change of the field; `merge` names edits that are one step of undo when they follow each other (typing). */
   onChange(field: FieldDefinition, merge?: string): void;
   onDelete(field: FieldDefinition): void;
+  /** The selection's actions (`SelectionActions`), shown at the top. */
+  actions?: ReactNode;
+  /** Several fields are selected: only `actions` is shown. */
+  several?: boolean;
 }
 
 /** One option per line, as the author types them: each line's text is the option's label and its value. */
@@ -22,7 +26,7 @@ function optionsFromText(text: string): FieldOption[] | undefined {
 }
 
 /** The selected field's properties: label, required, signer, a choice field's options, where it is; and delete. */
-export function PropertiesPanel({ field, size, messages, readOnly, signers, onChange, onDelete }: PropertiesPanelProps) {
+export function PropertiesPanel({ field, size, messages, readOnly, signers, onChange, onDelete, actions, several }: PropertiesPanelProps) {
   // The options' text as typed (blank lines and all), kept while the same field is selected.
   const [optionsText, setOptionsText] = useState('');
   const fieldId = field?.id;
@@ -33,13 +37,14 @@ export function PropertiesPanel({ field, size, messages, readOnly, signers, onCh
     setOptionsText((typed) => (optionsFromText(typed)?.map((option) => option.label).join('\n') ?? '') === written ? typed : written);
   }, [fieldId, options]);
 
-  if (!field) {
+  if (!field || several) {
     return (
       <section className="signet-builder-side signet-builder-properties" aria-labelledby="signet-properties-heading">
         <h2 className="signet-builder-heading" id="signet-properties-heading">
           {messages.properties}
         </h2>
-        <p className="signet-builder-hint">{messages.noSelection}</p>
+        {actions}
+        {several ? null : <p className="signet-builder-hint">{messages.noSelection}</p>}
       </section>
     );
   }
@@ -53,6 +58,7 @@ export function PropertiesPanel({ field, size, messages, readOnly, signers, onCh
       <h2 className="signet-builder-heading" id="signet-properties-heading">
         {messages.properties}
       </h2>
+      {actions}
       <p className="signet-builder-type">
         <span className="signet-palette-icon" aria-hidden="true">
           {TYPE_GLYPHS[field.type]}
@@ -104,7 +110,7 @@ export function PropertiesPanel({ field, size, messages, readOnly, signers, onCh
         <p className="signet-builder-meta">{fill(messages.fieldPlace, { page: field.page, ...place })}</p>
       ) : null}
       <div>
-        <button type="button" className="signet-button signet-button--danger" disabled={readOnly} onClick={() => onDelete(field)}>
+        <button type="button" className="signet-button signet-button--danger" disabled={readOnly} onClick={() => onDelete(field)} aria-keyshortcuts="Delete Backspace">
           {messages.deleteField}
         </button>
       </div>

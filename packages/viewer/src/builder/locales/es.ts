@@ -57,6 +57,18 @@ const es: BuilderMessages = {
   sentTitle: 'Enviado',
   sentBody: 'El documento está listo para firmarse.',
   notDraft: 'Este documento se ha enviado y ya no se puede editar.',
+  // Several fields, copy and paste.
+  selectionHelp: 'Mayús+clic o Ctrl/Cmd+clic añade un campo a la selección o lo quita (Mayús+Intro con el teclado); Ctrl/Cmd+A selecciona los campos de la página, Escape ninguno. Ctrl/Cmd+C, Ctrl/Cmd+V y Ctrl/Cmd+D copian, pegan y duplican; Ctrl/Cmd+Mayús+D duplica en cada página.',
+  selectedCount: '{count} campos seleccionados',
+  selectionActions: 'Campos seleccionados',
+  copy: 'Copiar',
+  paste: 'Pegar',
+  duplicate: 'Duplicar',
+  duplicateToPages: 'Duplicar en cada página',
+  deleteFields: 'Eliminar campos',
+  copiedCount: 'Copiados: {count}',
+  addedCount: 'Campos añadidos: {count}',
+  deletedCount: 'Campos eliminados: {count}',
 };
 
 export default es;

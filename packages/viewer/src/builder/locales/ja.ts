@@ -57,6 +57,18 @@ const ja: BuilderMessages = {
   sentTitle: '送信しました',
   sentBody: '文書に署名できるようになりました。',
   notDraft: 'この文書は送信済みのため、編集できません。',
+  // Several fields, copy and paste.
+  selectionHelp: 'Shift+クリックまたは Ctrl/Cmd+クリックでフィールドを選択に追加・解除します(キーボードでは Shift+Enter)。Ctrl/Cmd+A でページのフィールドをすべて選択、Escape で選択を解除します。Ctrl/Cmd+C、Ctrl/Cmd+V、Ctrl/Cmd+D でコピー、貼り付け、複製、Ctrl/Cmd+Shift+D ですべてのページに複製します。',
+  selectedCount: '{count} 個のフィールドを選択中',
+  selectionActions: '選択したフィールド',
+  copy: 'コピー',
+  paste: '貼り付け',
+  duplicate: '複製',
+  duplicateToPages: 'すべてのページに複製',
+  deleteFields: 'フィールドを削除',
+  copiedCount: 'コピー済み: {count}',
+  addedCount: '追加したフィールド: {count}',
+  deletedCount: '削除したフィールド: {count}',
 };
 
 export default ja;
