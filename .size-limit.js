@@ -82,14 +82,15 @@ const checks = [
   },
   {
     // The builder's own entry (docs/decisions.md, "The builder"): what an authoring page downloads. Held near what it
-    // measures; the signing viewer's checks above do not include it.
+    // measures; the signing viewer's checks above do not include it. +2.3 kB for several fields, copy and paste
+    // (docs/decisions.md, "Builder: several fields, copy and paste, touch").
     name: '@signet/viewer/builder, peers (React, TanStack Query) external, without the pdf.js worker',
     path: 'packages/viewer/src/builder/index.ts',
     import: { 'packages/viewer/src/builder/index.ts': '{ SigningBuilder }' },
     ignore: PEERS,
     gzip: true,
     modifyEsbuildConfig: browserStartup,
-    limit: '170 kB',
+    limit: '172.3 kB',
   },
 ];
 

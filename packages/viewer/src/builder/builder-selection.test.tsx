@@ -114,6 +114,11 @@ it('selects every field of the current page with Ctrl+A, deletes them with Delet
   await userEvent.click(fieldButton('a'));
   await userEvent.keyboard('{Control>}a{/Control}');
   expect(pressed()).toEqual(['a', 'b']);
+  // Shift+Enter on the focused field takes it out of the selection and puts it back.
+  await userEvent.keyboard('{Shift>}{Enter}{/Shift}');
+  expect(pressed()).toEqual(['b']);
+  await userEvent.keyboard('{Shift>}{Enter}{/Shift}');
+  expect(pressed()).toEqual(['a', 'b']);
   await userEvent.keyboard('{Delete}');
   await waitFor(() => expect(status()).toContain('Fields deleted: 2'));
   const left = await stored(draft.documentId, (list) => list.length === 1);
