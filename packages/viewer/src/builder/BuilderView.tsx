@@ -8,12 +8,14 @@ import type { PageGeometry } from '../pdf/page-geometry.js';
 import { usePdfDocument } from '../pdf/usePdfDocument.js';
 import { StatusPanel } from '../StatusPanel.js';
 import { useLatest } from '../useLatest.js';
-import { moveBy, newField, paletteTypes, resizeBy, type FieldRect } from './field-edits.js';
-import { FieldBox, type Snapper } from './FieldBox.js';
+import { newField, paletteTypes, resizeBy, type FieldRect } from './field-edits.js';
+import { FieldBox, type SelectMode, type Snapper } from './FieldBox.js';
 import { historyReducer, startHistory } from './history.js';
 import { fill, typeName, type BuilderMessages } from './messages.js';
 import { Palette, type Drop } from './Palette.js';
 import { PropertiesPanel } from './PropertiesPanel.js';
+import { SelectionActions } from './SelectionActions.js';
+import { copyFields, groupDelta, moveGroup, onEveryPage, PASTE_OFFSET, toggleId } from './selection.js';
 import { sendProblems } from './send-problems.js';
 import { savedContent, signersFromDraft } from './draft-signers.js';
 import { SIGNER_COLOURS } from './styles.js';
@@ -57,7 +59,11 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
   const [loaded, setLoaded] = useState(draft);
   const [history, dispatch] = useReducer(historyReducer, undefined, () => startHistory(props.initialFields ?? draft.fields));
   const fields = history.present;
-  const [selectedId, setSelectedId] = useState<string | null>(null);
+  // The selected fields' ids, in the order they were selected.
+  const [selectedIds, setSelectedIds] = useState<readonly string[]>([]);
+  const latestSelected = useLatest(selectedIds);
+  // What Ctrl/Cmd+C copied: the fields as they were then (the builder's own, not the system clipboard).
+  const [clipboard, setClipboard] = useState<FieldDefinition[]>([]);
   const [notice, setNotice] = useState<Notice>(null);
   const [sending, setSending] = useState(false);
   const [announcement, setAnnouncement] = useState('');
@@ -65,6 +71,7 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
   const [zoom, setZoom] = useState(1);
   const rootRef = useRef<HTMLDivElement>(null);
   const helpId = useId();
+  const selectionHelpId = useId();
   const readOnly = loaded.status !== 'draft' || notice?.kind === 'sent';
 
   // The signers as edited (outside the undo history: docs/decisions.md, "Builder: field properties and signers").
@@ -126,7 +133,7 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
   const rename = useCallback(
     (previousId: string, field: FieldDefinition, merge?: string) => {
       edit(latestFields.current.map((each) => (each.id === previousId ? field : each)), merge);
-      setSelectedId(field.id);
+      setSelectedIds((ids) => ids.map((id) => (id === previousId ? field.id : id)));
     },
     [edit, latestFields],
   );
@@ -149,8 +156,12 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
   const sizeOf = useCallback((page: number) => pages[page - 1] ?? pages[0], [pages]);
   const printed = usePrintedLines(pdf, sizeOf);
   const select = useCallback(
-    (fieldId: string) => {
-      setSelectedId(fieldId);
+    (fieldId: string, mode: SelectMode = 'only') => {
+      setSelectedIds((ids) => {
+        if (mode === 'toggle') return toggleId(ids, fieldId);
+        if (mode !== 'only' && (ids.includes(fieldId) || (mode === 'focus' && ids.length > 1))) return ids;
+        return ids.length === 1 && ids[0] === fieldId ? ids : [fieldId];
+      });
       const field = latestFields.current.find((each) => each.id === fieldId);
       // What is printed on its page is read now, before a drag needs it.
       if (field && snap) printed.request(field.page);
@@ -165,10 +176,12 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
       printed.request(field.page);
       const { snap: geometry, lines } = printed.current(field.page);
       if (!geometry) return { rect, guides: [] };
-      const others = latestFields.current.filter((each) => each.page === field.page && each.id !== fieldId);
+      // The other selected fields move along with it: they are not lines to snap to.
+      const moving = latestSelected.current.includes(fieldId) ? latestSelected.current : [fieldId];
+      const others = latestFields.current.filter((each) => each.page === field.page && !moving.includes(each.id));
       return geometry.snapRect({ rect, handle, size, printed: lines, fields: geometry.fieldLines(others, size), threshold });
     },
-    [latestFields, sizeOf, printed],
+    [latestFields, latestSelected, sizeOf, printed],
   );
 
   const place = useCallback(
@@ -177,7 +190,7 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
       if (!size || readOnly) return;
       const field = newField({ type, page, centre, size, fields: latestFields.current, label: typeName(messages, type), optionLabel: messages.option, signerId: placeFor });
       edit([...latestFields.current, field]);
-      setSelectedId(field.id);
+      setSelectedIds([field.id]);
       setFocusId(field.id);
       setAnnouncement(fill(messages.fieldAdded, { label: field.label }));
     },
@@ -189,46 +202,133 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
     if (current) place(type, current.page, current.centre);
   }, [place]);
 
-  const remove = useCallback(
-    (field: FieldDefinition) => {
-      edit(latestFields.current.filter((each) => each.id !== field.id));
-      setSelectedId(null);
-      setAnnouncement(fill(messages.fieldDeleted, { label: field.label }));
+  /** The selected fields, in the order of the field list. */
+  const selectedFields = useCallback(
+    () => latestFields.current.filter((field) => latestSelected.current.includes(field.id)),
+    [latestFields, latestSelected],
+  );
+  /** Deletes `gone` (one step of undo) and says so. */
+  const removeFields = useCallback(
+    (gone: readonly FieldDefinition[]) => {
+      if (readOnly || gone.length === 0) return;
+      const ids = new Set(gone.map((field) => field.id));
+      edit(latestFields.current.filter((each) => !ids.has(each.id)));
+      setSelectedIds([]);
+      setAnnouncement(gone.length === 1 ? fill(messages.fieldDeleted, { label: gone[0]!.label }) : fill(messages.deletedCount, { count: gone.length }));
     },
-    [edit, latestFields, messages],
+    [readOnly, edit, latestFields, messages],
+  );
+  const remove = useCallback((field: FieldDefinition) => removeFields([field]), [removeFields]);
+  /** Adds `made` (one step of undo), says so and, unless `keepSelection`, selects them and focuses the first. */
+  const addFields = useCallback(
+    (made: FieldDefinition[], keepSelection = false) => {
+      if (readOnly || made.length === 0) return;
+      edit([...latestFields.current, ...made]);
+      if (!keepSelection) {
+        setSelectedIds(made.map((field) => field.id));
+        setFocusId(made[0]!.id);
+      }
+      setAnnouncement(made.length === 1 ? fill(messages.fieldAdded, { label: made[0]!.label }) : fill(messages.addedCount, { count: made.length }));
+    },
+    [readOnly, edit, latestFields, messages],
+  );
+  const copy = useCallback(() => {
+    const chosen = selectedFields();
+    if (chosen.length === 0) return;
+    setClipboard(chosen);
+    setAnnouncement(fill(messages.copiedCount, { count: chosen.length }));
+  }, [selectedFields, messages]);
+  const paste = useCallback(() => {
+    const page = currentPage(rootRef.current)?.page;
+    if (!page || clipboard.length === 0) return;
+    const made = copyFields(clipboard, latestFields.current, () => ({ page, dx: PASTE_OFFSET, dy: PASTE_OFFSET }), sizeOf);
+    addFields(made);
+    // The next paste lands 10 pt further on.
+    setClipboard(made);
+  }, [clipboard, latestFields, sizeOf, addFields]);
+  const duplicate = useCallback(
+    () => addFields(copyFields(selectedFields(), latestFields.current, (field) => ({ page: field.page, dx: PASTE_OFFSET, dy: PASTE_OFFSET }), sizeOf)),
+    [addFields, selectedFields, latestFields, sizeOf],
+  );
+  const duplicateToPages = useCallback(
+    () => addFields(onEveryPage(selectedFields(), latestFields.current, pages.length), true),
+    [addFields, selectedFields, latestFields, pages.length],
+  );
+  const setSigner = useCallback(
+    (signerId: string) => {
+      const ids = latestSelected.current;
+      edit(latestFields.current.map((field) => (ids.includes(field.id) ? { ...field, signerId } : field)));
+    },
+    [edit, latestFields, latestSelected],
   );
 
+  /** The fields a drag of `fieldId` moves: the selection it is in, or itself. */
+  const actedOn = useCallback(
+    (fieldId: string) => (latestSelected.current.includes(fieldId) ? latestSelected.current : [fieldId]),
+    [latestSelected],
+  );
   const onRect = useCallback(
     (fieldId: string, rect: FieldRect) => {
       const field = latestFields.current.find((each) => each.id === fieldId);
-      if (field) replace({ ...field, ...rect });
+      const size = field && sizeOf(field.page);
+      if (!field || !size) return;
+      const ids = actedOn(fieldId);
+      // A field moved with others selected: they all move by as much (one step of undo, one save).
+      if (ids.length > 1) edit(moveGroup(latestFields.current, ids, (rect.x - field.x) * size.width, (rect.y - field.y) * size.height, sizeOf));
+      else replace({ ...field, ...rect });
     },
-    [latestFields, replace],
+    [latestFields, sizeOf, actedOn, edit, replace],
+  );
+  // While one of several selected fields is dragged the others follow it on screen (no re-render of the pages).
+  const onDrag = useCallback(
+    (fieldId: string, rect: FieldRect | null) => {
+      const ids = latestSelected.current;
+      const field = latestFields.current.find((each) => each.id === fieldId);
+      const size = field && sizeOf(field.page);
+      if (ids.length < 2 || !ids.includes(fieldId) || !field || !size) return;
+      const moving = selectedFields();
+      const [dx, dy] = rect ? groupDelta(moving, (rect.x - field.x) * size.width, (rect.y - field.y) * size.height, sizeOf) : [0, 0];
+      for (const other of moving) {
+        const box = rootRef.current?.querySelector<HTMLElement>(`[data-field-id="${CSS.escape(other.id)}"]`);
+        const page = box?.closest<HTMLElement>('.signet-page');
+        const otherSize = sizeOf(other.page);
+        if (!box || !page || !otherSize || other.id === fieldId) continue;
+        box.style.transform = rect ? `translate(${(dx / otherSize.width) * page.clientWidth}px, ${(dy / otherSize.height) * page.clientHeight}px)` : '';
+      }
+    },
+    [latestSelected, latestFields, sizeOf, selectedFields],
   );
   const onFieldKey = useCallback(
     (field: FieldDefinition, event: KeyboardEvent<HTMLButtonElement>) => {
-      if (event.key === 'Escape') {
-        setSelectedId(null);
-        return;
-      }
       if (readOnly) return;
-      const size = sizeOf(field.page);
-      if (!size) return;
-      if (event.key === 'Delete' || event.key === 'Backspace') {
-        event.preventDefault();
-        remove(field);
-        rootRef.current?.querySelector<HTMLElement>('.signet-pages')?.focus({ preventScroll: true });
-        return;
-      }
       const arrow = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[event.key];
       if (!arrow || event.ctrlKey || event.metaKey) return;
       event.preventDefault();
       const step = event.shiftKey ? STEP.large : STEP.small;
       const [dx, dy] = [arrow[0]! * step, arrow[1]! * step];
-      replace(event.altKey ? resizeBy(field, dx, dy, size) : moveBy(field, dx, dy, size));
+      // Keys act on the selection (focus may rest on a field outside a selection of several), else on the field.
+      const chosen = selectedFields().map((each) => each.id);
+      const ids = chosen.length > 0 ? chosen : [field.id];
+      const list = latestFields.current;
+      if (!event.altKey) edit(moveGroup(list, ids, dx, dy, sizeOf));
+      else {
+        const resize = (each: FieldDefinition) => {
+          const size = sizeOf(each.page);
+          return ids.includes(each.id) && size ? resizeBy(each, dx, dy, size) : each;
+        };
+        edit(list.map(resize));
+      }
     },
-    [readOnly, sizeOf, remove, replace],
+    [readOnly, selectedFields, latestFields, sizeOf, edit],
   );
+
+  // Fields gone by undo or a reload leave the selection (an id used again later is not selected by it).
+  useEffect(() => {
+    setSelectedIds((ids) => {
+      const kept = ids.filter((id) => fields.some((field) => field.id === id));
+      return kept.length === ids.length ? ids : kept;
+    });
+  }, [fields]);
 
   // A placed field takes the focus once its box is on the page, so that arrow keys move it at once.
   useEffect(() => {
@@ -260,14 +360,16 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
                 key={field.id}
                 field={field}
                 size={page}
-                selected={field.id === selectedId}
+                selected={selectedIds.includes(field.id)}
+                handles={selectedIds.length === 1 && selectedIds[0] === field.id}
                 readOnly={readOnly}
                 name={fill(messages.fieldName, { label: field.label || type, type, page: field.page })}
                 text={signer ? `${field.label || type} · ${signer}` : field.label || type}
                 colour={(field.signerId && signers.colours.get(field.signerId)) || SIGNER_COLOURS[0]}
-                helpId={helpId}
+                helpId={`${helpId} ${selectionHelpId}`}
                 onSelect={select}
                 onRect={onRect}
+                onDrag={onDrag}
                 onKeyDown={onFieldKey}
                 snap={snap ? snapper : undefined}
               />
@@ -276,7 +378,7 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
         </div>
       );
     },
-    [fieldsByPage, signers, messages, selectedId, readOnly, helpId, onRect, onFieldKey, select, snap, snapper],
+    [fieldsByPage, signers, messages, selectedIds, readOnly, helpId, selectionHelpId, onRect, onDrag, onFieldKey, select, snap, snapper],
   );
 
   const reload = useCallback(async () => {
@@ -288,7 +390,7 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
       setLoaded(fresh);
       dispatch({ type: 'reset', fields: fresh.fields });
       reported.current = fresh.fields;
-      setSelectedId(null);
+      setSelectedIds([]);
       setNotice(null);
     } catch (error) {
       events.current.onError?.(error as Error);
@@ -318,17 +420,45 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
     }
   }, [autosave, client, draft.id, events, toSaved, latestFields, latestSigners]);
 
+  const selection = fields.filter((field) => selectedIds.includes(field.id));
+  const selected = selection.length === 1 ? selection[0] : undefined;
   const onRootKey = (event: KeyboardEvent<HTMLDivElement>) => {
     const target = event.target as HTMLElement;
-    if (target.matches('input, textarea, select') || !(event.ctrlKey || event.metaKey) || readOnly) return;
+    if (target.matches('input, textarea, select')) return;
     const key = event.key.toLowerCase();
+    // On the pages or a field (not the palette's or the panel's buttons).
+    const onPages = target.closest('.signet-pages') !== null;
+    const command = event.ctrlKey || event.metaKey;
+    if (key === 'escape' && onPages) setSelectedIds([]);
+    if (readOnly) return;
+    if ((key === 'delete' || key === 'backspace') && onPages && !command) {
+      const gone = selectedFields();
+      if (gone.length === 0) return;
+      event.preventDefault();
+      removeFields(gone);
+      rootRef.current?.querySelector<HTMLElement>('.signet-pages')?.focus({ preventScroll: true });
+      return;
+    }
+    if (!command) return;
     if (key === 'z' || key === 'y') {
       event.preventDefault();
       dispatch({ type: key === 'y' || event.shiftKey ? 'redo' : 'undo' });
+    } else if (key === 'a' && onPages) {
+      event.preventDefault();
+      const page = currentPage(rootRef.current)?.page;
+      setSelectedIds(latestFields.current.filter((field) => field.page === page).map((field) => field.id));
+    } else if (key === 'c' && selection.length > 0) {
+      copy();
+    } else if (key === 'v' && clipboard.length > 0) {
+      event.preventDefault();
+      paste();
+    } else if (key === 'd' && selection.length > 0) {
+      event.preventDefault();
+      if (event.shiftKey) duplicateToPages();
+      else duplicate();
     }
   };
 
-  const selected = fields.find((field) => field.id === selectedId);
   const state = autosave.state;
   const saveText =
     state.status === 'saving' ? messages.saving : state.status === 'pending' ? messages.unsaved : state.status === 'failed' ? messages.saveFailed : state.status === 'saved' ? messages.saved : '';
@@ -405,6 +535,23 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
             onChange={replace}
             onRename={rename}
             onDelete={remove}
+            several={selection.length > 1}
+            actions={
+              <SelectionActions
+                selection={selection}
+                canPaste={clipboard.length > 0}
+                pageCount={pages.length}
+                messages={messages}
+                readOnly={readOnly}
+                signers={signers.offered}
+                onCopy={copy}
+                onPaste={paste}
+                onDuplicate={duplicate}
+                onEveryPage={duplicateToPages}
+                onDelete={() => removeFields(selection)}
+                onSigner={setSigner}
+              />
+            }
           />
           <Suspense fallback={null}>
             <SignersPanel
@@ -422,6 +569,9 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
       </div>
       <p id={helpId} className="signet-visually-hidden">
         {messages.fieldHelp}
+      </p>
+      <p id={selectionHelpId} className="signet-visually-hidden">
+        {messages.selectionHelp}
       </p>
       <p className="signet-visually-hidden" role="status">
         {announcement}

@@ -7,21 +7,32 @@ import type { Guide } from './snap.js';
 /** Moves a dragged rectangle onto what it should snap to (`threshold` in points), with the guides it then lies on. */
 export type Snapper = (fieldId: string, rect: FieldRect, handle: Handle | 'move', threshold: number) => { rect: FieldRect; guides: Guide[] };
 
+/**
+ * How a field is selected: `only` it (a click, Enter); `toggle` it in the selection (Shift or Ctrl/Cmd with a click,
+ * Shift+Enter); `press` (a pointer pressed on it) and `focus` keep a selection it is in, `focus` also one of several.
+ */
+export type SelectMode = 'only' | 'toggle' | 'press' | 'focus';
+
 export interface FieldBoxProps {
   field: FieldDefinition;
   /** The page's size in points (a handle's drag keeps the minimum size in points). */
   size: PageSize;
   selected: boolean;
+  /** Its resize handles are shown (it is the only field selected). */
+  handles: boolean;
   readOnly: boolean;
   /** What the field is called to assistive technology, and shown on it. */
   name: string;
   text: string;
   /** The colour of its signer. */
   colour: string;
+  /** The ids of the texts that describe it (the keyboard's help). */
   helpId: string;
-  onSelect(fieldId: string): void;
+  onSelect(fieldId: string, mode: SelectMode): void;
   /** A drag ended: the field's new rectangle. */
   onRect(fieldId: string, rect: FieldRect): void;
+  /** While it is dragged (moved, not resized): where it is now; `null` once the drag ends (the selection follows). */
+  onDrag?(fieldId: string, rect: FieldRect | null): void;
   onKeyDown(field: FieldDefinition, event: KeyboardEvent<HTMLButtonElement>): void;
   /** Snapping while dragging (none: the field goes where the pointer puts it). Alt held places freely. */
   snap?: Snapper;
@@ -41,10 +52,28 @@ interface Drag {
 const DRAG_THRESHOLD = 3;
 /** How near (CSS pixels, at any zoom) an edge snaps to a line. */
 const SNAP_PIXELS = 6;
+/** How near (CSS pixels) a finger or pen press must be to a handle to take it: a 24 px target. */
+const HANDLE_REACH = 12;
+
+/**
+ * The shown handle nearest to a touch or pen press on the box, within reach (less on a small box, so that its middle
+ * still moves it). A finger is wider than a handle, and Chrome may give the press to the field's button beside it.
+ */
+function handleNear(box: DOMRect, x: number, y: number): Handle | null {
+  const [reachX, reachY] = [Math.min(HANDLE_REACH, box.width / 3), Math.min(HANDLE_REACH, box.height / 3)];
+  let best: { handle: Handle; distance: number } | null = null;
+  for (const handle of HANDLES) {
+    const dx = Math.abs(x - (handle.includes('w') ? box.left : handle.includes('e') ? box.right : (box.left + box.right) / 2));
+    const dy = Math.abs(y - (handle.includes('n') ? box.top : handle.includes('s') ? box.bottom : (box.top + box.bottom) / 2));
+    const distance = Math.hypot(dx, dy);
+    if (dx <= reachX && dy <= reachY && (!best || distance < best.distance)) best = { handle, distance };
+  }
+  return best?.handle ?? null;
+}
 
 /**
  * A placed field on its page: a button that selects it (and takes the keyboard's moves), drawn at its fractions
- * (`fieldBox`, as the viewer draws fields), dragged to move, with eight resize handles while selected. A drag moves
+ * (`fieldBox`, as the viewer draws fields), dragged to move, with eight resize handles while it is the only one selected. A drag moves
  * the box locally and reports the new rectangle once, when the pointer is released.
  */
 export const FieldBox = memo(function FieldBox(props: FieldBoxProps) {
@@ -53,14 +82,20 @@ export const FieldBox = memo(function FieldBox(props: FieldBoxProps) {
   const [guides, setGuides] = useState<Guide[]>([]);
   const drag = useRef<Drag | null>(null);
   const button = useRef<HTMLButtonElement>(null);
+  // A drag's release may be followed by a click: it is not a selection.
+  const dragged = useRef(false);
 
-  const begin = (event: ReactPointerEvent<HTMLElement>, handle: Drag['handle']) => {
+  const begin = (event: ReactPointerEvent<HTMLElement>, pressed: Drag['handle']) => {
     if (event.button !== 0 || readOnly) return;
     event.stopPropagation();
     event.preventDefault();
+    // Shift or Ctrl/Cmd: the click that follows toggles the field in the selection; no drag.
+    if (event.shiftKey || event.ctrlKey || event.metaKey) return;
     const page = event.currentTarget.closest('.signet-page')?.getBoundingClientRect();
     if (!page) return;
-    props.onSelect(field.id);
+    const near = pressed === 'move' && props.handles && event.pointerType !== 'mouse';
+    const handle = (near && handleNear(event.currentTarget.getBoundingClientRect(), event.clientX, event.clientY)) || pressed;
+    props.onSelect(field.id, 'press');
     button.current?.focus({ preventScroll: true });
     event.currentTarget.setPointerCapture(event.pointerId);
     drag.current = { pointerId: event.pointerId, handle, startX: event.clientX, startY: event.clientY, page, start: { x: field.x, y: field.y, width: field.width, height: field.height } };
@@ -87,16 +122,28 @@ export const FieldBox = memo(function FieldBox(props: FieldBoxProps) {
   };
   const move = (event: ReactPointerEvent<HTMLElement>) => {
     const rect = rectAt(event);
-    if (rect) setLive(rect);
+    if (!rect) return;
+    setLive(rect);
+    if (drag.current?.handle === 'move') props.onDrag?.(field.id, rect);
   };
   const end = (event: ReactPointerEvent<HTMLElement>) => {
     const rect = rectAt(event);
+    const moving = drag.current?.handle === 'move';
     drag.current = null;
     setLive(null);
     setGuides([]);
-    if (rect) props.onRect(field.id, rect);
+    if (moving) props.onDrag?.(field.id, null);
+    if (!rect) {
+      // A press without a drag is a click (which pointer capture sends to the box, not its button): this field alone.
+      if (moving && !event.shiftKey && !event.ctrlKey && !event.metaKey) props.onSelect(field.id, 'only');
+      return;
+    }
+    dragged.current = true;
+    setTimeout(() => (dragged.current = false), 0);
+    props.onRect(field.id, rect);
   };
   const cancel = () => {
+    if (drag.current?.handle === 'move') props.onDrag?.(field.id, null);
     drag.current = null;
     setLive(null);
     setGuides([]);
@@ -122,14 +169,17 @@ export const FieldBox = memo(function FieldBox(props: FieldBoxProps) {
         aria-label={props.name}
         aria-pressed={selected}
         aria-describedby={props.helpId}
-        onClick={() => props.onSelect(field.id)}
+        onClick={(event) => {
+          if (dragged.current) dragged.current = false;
+          else props.onSelect(field.id, event.shiftKey || event.ctrlKey || event.metaKey ? 'toggle' : 'only');
+        }}
         // The keyboard selects what it reaches: Tab to a field, and the properties panel shows it.
-        onFocus={() => props.onSelect(field.id)}
+        onFocus={() => props.onSelect(field.id, 'focus')}
         onKeyDown={(event) => props.onKeyDown(field, event)}
       >
         <span className="signet-builder-field-text">{props.text}</span>
       </button>
-      {selected && !readOnly
+      {props.handles && !readOnly
         ? HANDLES.map((handle) => (
             <span
               key={handle}

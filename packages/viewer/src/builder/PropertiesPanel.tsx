@@ -1,5 +1,5 @@
 import type { FieldDefinition, FieldOption } from '@signet/contract';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { inPoints, isChoice, type PageSize } from './field-edits.js';
 import { fill, typeName, type BuilderMessages } from './messages.js';
 import { TYPE_GLYPHS } from './Palette.js';
@@ -22,6 +22,10 @@ export interface PropertiesPanelProps {
   /** The field with a new id (`previousId` the one it had); `merge` as in `onChange`. */
   onRename(previousId: string, field: FieldDefinition, merge?: string): void;
   onDelete(field: FieldDefinition): void;
+  /** The selection's actions (`SelectionActions`), shown at the top. */
+  actions?: ReactNode;
+  /** Several fields are selected: only `actions` is shown. */
+  several?: boolean;
 }
 
 /** One option per line, as the author types them: each line's text is the option's label and its value. */
@@ -42,7 +46,7 @@ function keepPrefill(field: FieldDefinition): FieldDefinition {
  * The selected field's properties: id, label, required, read-only, prefill, rules, signer, a choice field's options,
  * where it is; and delete.
  */
-export function PropertiesPanel({ field, size, messages, readOnly, signers, fields, onChange, onRename, onDelete }: PropertiesPanelProps) {
+export function PropertiesPanel({ field, size, messages, readOnly, signers, fields, onChange, onRename, onDelete, actions, several }: PropertiesPanelProps) {
   // The options' text as typed (blank lines and all), kept while the same field is selected.
   const [optionsText, setOptionsText] = useState('');
   const fieldId = field?.id;
@@ -53,13 +57,14 @@ export function PropertiesPanel({ field, size, messages, readOnly, signers, fiel
     setOptionsText((typed) => (optionsFromText(typed)?.map((option) => option.label).join('\n') ?? '') === written ? typed : written);
   }, [fieldId, options]);
 
-  if (!field) {
+  if (!field || several) {
     return (
       <section className="signet-builder-side signet-builder-properties" aria-labelledby="signet-properties-heading">
         <h2 className="signet-builder-heading" id="signet-properties-heading">
           {messages.properties}
         </h2>
-        <p className="signet-builder-hint">{messages.noSelection}</p>
+        {actions}
+        {several ? null : <p className="signet-builder-hint">{messages.noSelection}</p>}
       </section>
     );
   }
@@ -73,6 +78,7 @@ export function PropertiesPanel({ field, size, messages, readOnly, signers, fiel
       <h2 className="signet-builder-heading" id="signet-properties-heading">
         {messages.properties}
       </h2>
+      {actions}
       <p className="signet-builder-type">
         <span className="signet-palette-icon" aria-hidden="true">
           {TYPE_GLYPHS[field.type]}
@@ -130,7 +136,7 @@ export function PropertiesPanel({ field, size, messages, readOnly, signers, fiel
         <p className="signet-builder-meta">{fill(messages.fieldPlace, { page: field.page, ...place })}</p>
       ) : null}
       <div>
-        <button type="button" className="signet-button signet-button--danger" disabled={readOnly} onClick={() => onDelete(field)}>
+        <button type="button" className="signet-button signet-button--danger" disabled={readOnly} onClick={() => onDelete(field)} aria-keyshortcuts="Delete Backspace">
           {messages.deleteField}
         </button>
       </div>

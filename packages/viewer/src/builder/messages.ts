@@ -110,6 +110,23 @@ export interface BuilderMessages {
   signerEmailInvalid: string;
   /** `{count}`: the contract's most. */
   signersFull: string;
+  // Several fields, copy and paste (docs/decisions.md, "Builder: several fields, copy and paste, touch").
+  /** The keyboard's and the pointer's ways to select several fields, copy, paste and duplicate them. */
+  selectionHelp: string;
+  /** `{count}`: 2 or more. */
+  selectedCount: string;
+  /** The group of the selection's buttons. */
+  selectionActions: string;
+  copy: string;
+  paste: string;
+  duplicate: string;
+  duplicateToPages: string;
+  deleteFields: string;
+  /** Said to screen readers: `{count}` (1 or more). */
+  copiedCount: string;
+  /** Said to screen readers: `{count}` (2 or more). */
+  addedCount: string;
+  deletedCount: string;
 }
 
 export const en: BuilderMessages = {
@@ -205,6 +222,18 @@ export const en: BuilderMessages = {
   addSigner: 'Add signer',
   signerEmailInvalid: 'Not an email address',
   signersFull: 'At most {count} signers.',
+  // Several fields, copy and paste.
+  selectionHelp: 'Shift+click or Ctrl/Cmd+click adds a field to the selection or takes it out (Shift+Enter with the keyboard); Ctrl/Cmd+A selects the page\'s fields, Escape none. Ctrl/Cmd+C, Ctrl/Cmd+V and Ctrl/Cmd+D copy, paste and duplicate; Ctrl/Cmd+Shift+D duplicates onto every page.',
+  selectedCount: '{count} fields selected',
+  selectionActions: 'Selected fields',
+  copy: 'Copy',
+  paste: 'Paste',
+  duplicate: 'Duplicate',
+  duplicateToPages: 'Duplicate onto every page',
+  deleteFields: 'Delete fields',
+  copiedCount: 'Copied: {count}',
+  addedCount: 'Fields added: {count}',
+  deletedCount: 'Fields deleted: {count}',
 };
 
 const TYPE_KEYS: Record<FieldType, keyof BuilderMessages> = {

@@ -100,6 +100,14 @@ const ownCss = /* css */ `
 .signet-builder .signet-snap-guide[data-axis="y"] { left: 0; right: 0; height: 1px; margin-top: -0.5px; }
 .signet-builder .signet-snap-guide[data-field] { background: repeating-linear-gradient(var(--_guide-dir, 0deg), #e11d74 0 4px, transparent 4px 7px); }
 .signet-builder .signet-snap-guide[data-field][data-axis="y"] { --_guide-dir: 90deg; }
+.signet-builder .signet-builder-actions { display: flex; flex-direction: column; gap: 8px; }
+.signet-builder .signet-builder-action-row { display: flex; flex-wrap: wrap; gap: 6px; }
+.signet-builder .signet-builder-action-row .signet-icon-button { font-size: 13px; }
+.signet-builder .signet-icon-button.signet-builder-danger:not(:disabled) { color: var(--_danger); }
+.signet-builder .signet-handle { touch-action: none; }
+@media (pointer: coarse) {
+  .signet-builder .signet-handle::before { content: ""; position: absolute; inset: -8px; }
+}
 .signet-builder .signet-signer-swatch { flex: none; width: 10px; height: 10px; border-radius: 50%; background: var(--_signer); }
 .signet-builder .signet-builder-side-column {
   min-height: 0; overflow: auto; display: flex; flex-direction: column; background: var(--_surface); border-inline-start: 1px solid var(--_border);

@@ -94,6 +94,18 @@ const ar: BuilderMessages = {
   addSigner: 'إضافة موقّع',
   signerEmailInvalid: 'ليس عنوان بريد إلكتروني',
   signersFull: '{count} موقّعًا على الأكثر.',
+  // Several fields, copy and paste.
+  selectionHelp: 'Shift+نقرة أو Ctrl/Cmd+نقرة تضيف حقلًا إلى التحديد أو تزيله منه (Shift+Enter بلوحة المفاتيح)؛ Ctrl/Cmd+A تحدد حقول الصفحة، وEscape تلغي التحديد. Ctrl/Cmd+C وCtrl/Cmd+V وCtrl/Cmd+D للنسخ واللصق والتكرار؛ Ctrl/Cmd+Shift+D للتكرار على كل صفحة.',
+  selectedCount: 'الحقول المحددة: {count}',
+  selectionActions: 'الحقول المحددة',
+  copy: 'نسخ',
+  paste: 'لصق',
+  duplicate: 'تكرار',
+  duplicateToPages: 'تكرار على كل صفحة',
+  deleteFields: 'حذف الحقول',
+  copiedCount: 'تم النسخ: {count}',
+  addedCount: 'الحقول المضافة: {count}',
+  deletedCount: 'الحقول المحذوفة: {count}',
 };
 
 export default ar;

@@ -94,6 +94,18 @@ const de: BuilderMessages = {
   addSigner: 'Unterzeichner hinzufügen',
   signerEmailInvalid: 'Keine E-Mail-Adresse',
   signersFull: 'Höchstens {count} Unterzeichner.',
+  // Several fields, copy and paste.
+  selectionHelp: 'Umschalt+Klick oder Strg/Cmd+Klick nimmt ein Feld in die Auswahl auf oder heraus (Umschalt+Eingabe mit der Tastatur); Strg/Cmd+A wählt die Felder der Seite, Escape keines. Strg/Cmd+C, Strg/Cmd+V und Strg/Cmd+D kopieren, fügen ein und duplizieren; Strg/Cmd+Umschalt+D dupliziert auf jede Seite.',
+  selectedCount: '{count} Felder ausgewählt',
+  selectionActions: 'Ausgewählte Felder',
+  copy: 'Kopieren',
+  paste: 'Einfügen',
+  duplicate: 'Duplizieren',
+  duplicateToPages: 'Auf jede Seite duplizieren',
+  deleteFields: 'Felder löschen',
+  copiedCount: 'Kopiert: {count}',
+  addedCount: 'Felder hinzugefügt: {count}',
+  deletedCount: 'Felder gelöscht: {count}',
 };
 
 export default de;

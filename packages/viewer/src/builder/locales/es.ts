@@ -94,6 +94,18 @@ const es: BuilderMessages = {
   addSigner: 'Añadir firmante',
   signerEmailInvalid: 'No es una dirección de correo',
   signersFull: 'Como máximo {count} firmantes.',
+  // Several fields, copy and paste.
+  selectionHelp: 'Mayús+clic o Ctrl/Cmd+clic añade un campo a la selección o lo quita (Mayús+Intro con el teclado); Ctrl/Cmd+A selecciona los campos de la página, Escape ninguno. Ctrl/Cmd+C, Ctrl/Cmd+V y Ctrl/Cmd+D copian, pegan y duplican; Ctrl/Cmd+Mayús+D duplica en cada página.',
+  selectedCount: '{count} campos seleccionados',
+  selectionActions: 'Campos seleccionados',
+  copy: 'Copiar',
+  paste: 'Pegar',
+  duplicate: 'Duplicar',
+  duplicateToPages: 'Duplicar en cada página',
+  deleteFields: 'Eliminar campos',
+  copiedCount: 'Copiados: {count}',
+  addedCount: 'Campos añadidos: {count}',
+  deletedCount: 'Campos eliminados: {count}',
 };
 
 export default es;

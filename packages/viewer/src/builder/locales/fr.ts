@@ -94,6 +94,18 @@ const fr: BuilderMessages = {
   addSigner: 'Ajouter un signataire',
   signerEmailInvalid: 'Ce n’est pas une adresse e-mail',
   signersFull: '{count} signataires au maximum.',
+  // Several fields, copy and paste.
+  selectionHelp: 'Maj+clic ou Ctrl/Cmd+clic ajoute un champ à la sélection ou l\'en retire (Maj+Entrée au clavier) ; Ctrl/Cmd+A sélectionne les champs de la page, Échap aucun. Ctrl/Cmd+C, Ctrl/Cmd+V et Ctrl/Cmd+D copient, collent et dupliquent ; Ctrl/Cmd+Maj+D duplique sur chaque page.',
+  selectedCount: '{count} champs sélectionnés',
+  selectionActions: 'Champs sélectionnés',
+  copy: 'Copier',
+  paste: 'Coller',
+  duplicate: 'Dupliquer',
+  duplicateToPages: 'Dupliquer sur chaque page',
+  deleteFields: 'Supprimer les champs',
+  copiedCount: 'Copiés : {count}',
+  addedCount: 'Champs ajoutés : {count}',
+  deletedCount: 'Champs supprimés : {count}',
 };
 
 export default fr;

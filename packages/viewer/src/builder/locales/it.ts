@@ -94,6 +94,18 @@ const it: BuilderMessages = {
   addSigner: 'Aggiungi firmatario',
   signerEmailInvalid: 'Non è un indirizzo email',
   signersFull: 'Al massimo {count} firmatari.',
+  // Several fields, copy and paste.
+  selectionHelp: 'Maiusc+clic o Ctrl/Cmd+clic aggiunge un campo alla selezione o lo toglie (Maiusc+Invio da tastiera); Ctrl/Cmd+A seleziona i campi della pagina, Esc nessuno. Ctrl/Cmd+C, Ctrl/Cmd+V e Ctrl/Cmd+D copiano, incollano e duplicano; Ctrl/Cmd+Maiusc+D duplica su ogni pagina.',
+  selectedCount: '{count} campi selezionati',
+  selectionActions: 'Campi selezionati',
+  copy: 'Copia',
+  paste: 'Incolla',
+  duplicate: 'Duplica',
+  duplicateToPages: 'Duplica su ogni pagina',
+  deleteFields: 'Elimina campi',
+  copiedCount: 'Copiati: {count}',
+  addedCount: 'Campi aggiunti: {count}',
+  deletedCount: 'Campi eliminati: {count}',
 };
 
 export default it;

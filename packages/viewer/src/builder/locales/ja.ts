@@ -94,6 +94,18 @@ const ja: BuilderMessages = {
   addSigner: '署名者を追加',
   signerEmailInvalid: 'メールアドレスではありません',
   signersFull: '署名者は最大 {count} 人です。',
+  // Several fields, copy and paste.
+  selectionHelp: 'Shift+クリックまたは Ctrl/Cmd+クリックでフィールドを選択に追加・解除します(キーボードでは Shift+Enter)。Ctrl/Cmd+A でページのフィールドをすべて選択、Escape で選択を解除します。Ctrl/Cmd+C、Ctrl/Cmd+V、Ctrl/Cmd+D でコピー、貼り付け、複製、Ctrl/Cmd+Shift+D ですべてのページに複製します。',
+  selectedCount: '{count} 個のフィールドを選択中',
+  selectionActions: '選択したフィールド',
+  copy: 'コピー',
+  paste: '貼り付け',
+  duplicate: '複製',
+  duplicateToPages: 'すべてのページに複製',
+  deleteFields: 'フィールドを削除',
+  copiedCount: 'コピー済み: {count}',
+  addedCount: '追加したフィールド: {count}',
+  deletedCount: '削除したフィールド: {count}',
 };
 
 export default ja;

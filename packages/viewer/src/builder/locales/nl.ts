@@ -94,6 +94,18 @@ const nl: BuilderMessages = {
   addSigner: 'Ondertekenaar toevoegen',
   signerEmailInvalid: 'Geen e-mailadres',
   signersFull: 'Hoogstens {count} ondertekenaars.',
+  // Several fields, copy and paste.
+  selectionHelp: 'Shift+klik of Ctrl/Cmd+klik voegt een veld aan de selectie toe of haalt het eruit (Shift+Enter met het toetsenbord); Ctrl/Cmd+A selecteert de velden van de pagina, Escape geen. Ctrl/Cmd+C, Ctrl/Cmd+V en Ctrl/Cmd+D kopiëren, plakken en dupliceren; Ctrl/Cmd+Shift+D dupliceert naar elke pagina.',
+  selectedCount: '{count} velden geselecteerd',
+  selectionActions: 'Geselecteerde velden',
+  copy: 'Kopiëren',
+  paste: 'Plakken',
+  duplicate: 'Dupliceren',
+  duplicateToPages: 'Naar elke pagina dupliceren',
+  deleteFields: 'Velden verwijderen',
+  copiedCount: 'Gekopieerd: {count}',
+  addedCount: 'Velden toegevoegd: {count}',
+  deletedCount: 'Velden verwijderd: {count}',
 };
 
 export default nl;

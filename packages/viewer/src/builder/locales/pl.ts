@@ -94,6 +94,18 @@ const pl: BuilderMessages = {
   addSigner: 'Dodaj podpisującego',
   signerEmailInvalid: 'To nie jest adres e-mail',
   signersFull: 'Najwyżej {count} podpisujących.',
+  // Several fields, copy and paste.
+  selectionHelp: 'Shift+klik lub Ctrl/Cmd+klik dodaje pole do zaznaczenia lub je usuwa (Shift+Enter z klawiatury); Ctrl/Cmd+A zaznacza pola strony, Escape żadne. Ctrl/Cmd+C, Ctrl/Cmd+V i Ctrl/Cmd+D kopiują, wklejają i duplikują; Ctrl/Cmd+Shift+D duplikuje na każdą stronę.',
+  selectedCount: 'Zaznaczone pola: {count}',
+  selectionActions: 'Zaznaczone pola',
+  copy: 'Kopiuj',
+  paste: 'Wklej',
+  duplicate: 'Duplikuj',
+  duplicateToPages: 'Duplikuj na każdą stronę',
+  deleteFields: 'Usuń pola',
+  copiedCount: 'Skopiowano: {count}',
+  addedCount: 'Dodane pola: {count}',
+  deletedCount: 'Usunięte pola: {count}',
 };
 
 export default pl;

@@ -94,6 +94,18 @@ const pt: BuilderMessages = {
   addSigner: 'Adicionar signatário',
   signerEmailInvalid: 'Não é um endereço de e-mail',
   signersFull: 'No máximo {count} signatários.',
+  // Several fields, copy and paste.
+  selectionHelp: 'Shift+clique ou Ctrl/Cmd+clique adiciona um campo à seleção ou o retira (Shift+Enter no teclado); Ctrl/Cmd+A seleciona os campos da página, Esc nenhum. Ctrl/Cmd+C, Ctrl/Cmd+V e Ctrl/Cmd+D copiam, colam e duplicam; Ctrl/Cmd+Shift+D duplica em todas as páginas.',
+  selectedCount: '{count} campos selecionados',
+  selectionActions: 'Campos selecionados',
+  copy: 'Copiar',
+  paste: 'Colar',
+  duplicate: 'Duplicar',
+  duplicateToPages: 'Duplicar em todas as páginas',
+  deleteFields: 'Excluir campos',
+  copiedCount: 'Copiados: {count}',
+  addedCount: 'Campos adicionados: {count}',
+  deletedCount: 'Campos excluídos: {count}',
 };
 
 export default pt;
