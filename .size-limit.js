@@ -91,8 +91,9 @@ const checks = [
     gzip: true,
     modifyEsbuildConfig: browserStartup,
     // +1.4 kB for the English texts of the property editors and signers section, and their wiring (docs/decisions.md,
-    // "Builder: field properties and signers"); the editors themselves are chunks loaded when shown.
-    limit: '173.7 kB',
+    // "Builder: field properties and signers"); the editors themselves are chunks loaded when shown. Both additions
+    // together measured 173.78 kB.
+    limit: '173.9 kB',
   },
 ];
 
