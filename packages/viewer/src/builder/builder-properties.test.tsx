@@ -1,10 +1,9 @@
-import type { FieldDefinition, ManagedDocument } from '@signet/contract';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import axe from 'axe-core';
 import { afterEach, expect, it } from 'vitest';
 import { commands, userEvent } from 'vitest/browser';
-import type { CreatedDraft, ReadDraft } from '../test-support/draft-commands.js';
-import { SigningBuilder, type SigningBuilderProps } from './index.js';
+import type { ReadDraft } from '../test-support/draft-commands.js';
+import { fieldButton, renderBuilder, storedDraft as stored, textField as field } from '../test-support/render-builder.js';
 
 /*
  * The properties panel's id, read-only, prefill and rule editors and the signers section, against the real server:
@@ -13,58 +12,7 @@ import { SigningBuilder, type SigningBuilderProps } from './index.js';
 
 afterEach(cleanup);
 
-const field = (overrides: Partial<FieldDefinition> = {}): FieldDefinition => ({
-  id: 'name',
-  type: 'text',
-  page: 1,
-  x: 0.2,
-  y: 0.2,
-  width: 0.3,
-  height: 0.03,
-  required: true,
-  editable: true,
-  label: 'Full name',
-  ...overrides,
-});
-
-async function renderBuilder(draft: CreatedDraft, props: Partial<SigningBuilderProps> = {}) {
-  const events = { saves: [] as number[], sends: [] as ManagedDocument[], errors: [] as Error[] };
-  render(
-    // The narrowest builder the signers section must fit.
-    <div style={{ height: '760px', width: '1000px' }}>
-      <SigningBuilder
-        documentId={draft.documentId}
-        apiKey={draft.apiKey}
-        baseUrl={draft.baseUrl}
-        retry={{ baseDelayMs: 5, maxDelayMs: 20 }}
-        onSave={({ version }) => events.saves.push(version)}
-        onSend={(document) => events.sends.push(document)}
-        onError={(error) => events.errors.push(error)}
-        {...props}
-      />
-    </div>,
-  );
-  await waitFor(() => expect(document.querySelector('[data-page-number="1"] canvas[data-rendered="true"]')).toBeTruthy(), { timeout: 15_000 });
-  return events;
-}
-
-type Stored = ReadDraft & { signingOrder?: string };
-
-/** The draft as the server holds it once `check` passes (autosave is debounced). */
-async function stored(documentId: string, check: (draft: Stored) => boolean) {
-  let last: Stored | undefined;
-  await waitFor(
-    async () => {
-      last = (await commands.readDraft(documentId)) as Stored;
-      expect(check(last), JSON.stringify(last)).toBe(true);
-    },
-    { timeout: 8_000, interval: 200 },
-  );
-  return last!;
-}
-
-const fieldButton = (id: string) => document.querySelector<HTMLElement>(`[data-field-id="${id}"] > button`)!;
-const byId = (draft: Stored, id: string) => draft.fields.find((each) => each.id === id);
+const byId = (draft: ReadDraft, id: string) => draft.fields.find((each) => each.id === id);
 
 it('edits a field’s id, read-only flag, prefill and rules; an id that cannot be saved is said in words and not applied', async () => {
   const signers = [{ id: 'tenant', name: 'Tina Tenant' }];
@@ -75,7 +23,7 @@ it('edits a field’s id, read-only flag, prefill and rules; an id that cannot b
     field({ id: 'sign', type: 'signature', label: 'Sign', y: 0.8, height: 0.06, signerId: 'tenant' }),
   ];
   const draft = await commands.createDraft({ pages: 1, signers, fields });
-  await renderBuilder(draft);
+  await renderBuilder({ draft });
 
   await userEvent.click(fieldButton('name'));
   const id = await screen.findByRole('textbox', { name: 'Field id' });
@@ -145,7 +93,7 @@ it('adds, renames and reorders signers, sets the signing order, gives a field to
     field({ id: 'guarantor-sign', type: 'signature', label: 'Guarantor signature', y: 0.8, height: 0.06, signerId: 'tenant' }),
   ];
   const draft = await commands.createDraft({ pages: 1, signers, fields, allowSend: true });
-  const events = await renderBuilder(draft, { allowSend: true });
+  const { events } = await renderBuilder({ draft, props: { allowSend: true } });
 
   await userEvent.click(await screen.findByText('Signers (1)'));
   const name = screen.getByRole('textbox', { name: 'New signer’s name' });
@@ -205,7 +153,7 @@ it('adds, renames and reorders signers, sets the signing order, gives a field to
 
 it('gives a draft without signers its first signer, who takes every field, and removes a signer without fields', async () => {
   const draft = await commands.createDraft({ pages: 1, fields: [field({ id: 'sign', type: 'signature', label: 'Sign' })] });
-  await renderBuilder(draft);
+  await renderBuilder({ draft });
   await userEvent.click(await screen.findByText('Signers (0)'));
   expect(screen.getByText('No named signers yet: whoever signs fills in every field.')).toBeTruthy();
   for (const each of ['Tina Tenant', 'Lars Landlord']) {

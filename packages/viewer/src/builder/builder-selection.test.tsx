@@ -1,11 +1,10 @@
 import type { FieldDefinition } from '@signet/contract';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import axe from 'axe-core';
 import { afterEach, expect, it } from 'vitest';
 import { commands, userEvent } from 'vitest/browser';
 import { drawStroke } from '../signature/test-input.js';
-import type { CreatedDraft } from '../test-support/draft-commands.js';
-import { SigningBuilder, type SigningBuilderProps } from './index.js';
+import { PAGE, fieldBox, fieldButton, pageBox, renderBuilder, stored, textField } from '../test-support/render-builder.js';
 
 /*
  * Several fields at once, copy and paste, duplicating onto every page, and touch (docs/decisions.md, "Builder:
@@ -14,50 +13,6 @@ import { SigningBuilder, type SigningBuilderProps } from './index.js';
 
 afterEach(cleanup);
 
-/** The sample PDF's pages: US Letter, in points. */
-const PAGE = { width: 612, height: 792 };
-
-const textField = (overrides: Partial<FieldDefinition> = {}): FieldDefinition => ({
-  id: 'name',
-  type: 'text',
-  page: 1,
-  x: 0.2,
-  y: 0.2,
-  width: 0.3,
-  height: 0.03,
-  required: true,
-  editable: true,
-  label: 'Full name',
-  ...overrides,
-});
-
-async function renderBuilder(options: { draft?: CreatedDraft; props?: Partial<SigningBuilderProps> } = {}) {
-  const draft = options.draft ?? (await commands.createDraft({ pages: 2 }));
-  render(
-    <div style={{ height: '760px', width: '1000px' }}>
-      <SigningBuilder documentId={draft.documentId} apiKey={draft.apiKey} baseUrl={draft.baseUrl} retry={{ baseDelayMs: 5, maxDelayMs: 20 }} {...options.props} />
-    </div>,
-  );
-  await waitFor(() => expect(document.querySelector('[data-page-number="1"] canvas[data-rendered="true"]')).toBeTruthy(), { timeout: 15_000 });
-  return { draft };
-}
-
-/** The draft as the server holds it once `check` passes (autosave is debounced). */
-async function stored(documentId: string, check: (fields: FieldDefinition[]) => boolean) {
-  let last: FieldDefinition[] = [];
-  await waitFor(
-    async () => {
-      last = (await commands.readDraft(documentId)).fields;
-      expect(check(last), JSON.stringify(last)).toBe(true);
-    },
-    { timeout: 8_000, interval: 200 },
-  );
-  return last;
-}
-
-const pageBox = (n = 1) => document.querySelector<HTMLElement>(`.signet-page[data-page-number="${n}"]`)!;
-const fieldBox = (id: string) => document.querySelector<HTMLElement>(`[data-field-id="${id}"]`);
-const fieldButton = (id: string) => fieldBox(id)!.querySelector('button')!;
 const pressed = () => [...document.querySelectorAll<HTMLElement>('[data-field-id]')].filter((box) => box.querySelector('button')!.getAttribute('aria-pressed') === 'true').map((box) => box.dataset.fieldId);
 const byId = (fields: FieldDefinition[], id: string) => fields.find((field) => field.id === id)!;
 const status = () => [...document.querySelectorAll('.signet-visually-hidden[role="status"]')].map((element) => element.textContent).join(' ');

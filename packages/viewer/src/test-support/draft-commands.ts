@@ -23,6 +23,7 @@ export interface ReadDraft {
   status: string;
   fields: FieldDefinition[];
   signers?: SignerDefinition[];
+  signingOrder?: string;
 }
 
 const testing = () => tsImport('@signet/server/testing', import.meta.url) as Promise<typeof import('@signet/server/testing')>;
