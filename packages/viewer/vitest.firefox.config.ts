@@ -3,7 +3,7 @@ import { createRequire, register } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Frame, Page } from 'playwright';
-import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
+import { defineConfig, mergeConfig } from 'vitest/config';
 import viewer from './vitest.config.js';
 
 /**
@@ -85,7 +85,5 @@ const firefox = mergeConfig(
 );
 // mergeConfig concatenates arrays: the Chromium instance is replaced, not joined.
 firefox.test!.browser!.instances = [{ browser: 'firefox', viewport }];
-// The builder runs in Chromium for now; its Firefox and WebKit runs come with its next step (docs/decisions.md, "The builder").
-firefox.test!.exclude = [...(firefox.test!.exclude ?? configDefaults.exclude), 'src/builder/**'];
 
 export default firefox;

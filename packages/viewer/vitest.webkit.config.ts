@@ -54,8 +54,6 @@ config.test!.browser!.instances = [{ browser: 'safari', viewport: { width: 1024,
 config.test!.exclude = [
   ...(config.test!.exclude ?? configDefaults.exclude),
   'src/signature/DrawPad.ratio.test.tsx',
-  // The builder runs in Chromium for now; its Firefox and WebKit runs come with its next step (docs/decisions.md, "The builder").
-  'src/builder/**',
 ];
 
 export default config;

@@ -21,6 +21,12 @@
  *   grows as V8 optimizes the drawing code that a long scroll runs hot) and everything else. Canvases: the most
  *   `<canvas>` elements in the document at any moment.
  *
+ * - builder: `<SigningBuilder>` on the same two PDFs as drafts (a builder session key each). Ready: the palette is
+ *   enabled and page 1 drawn (`bench/page/builder-entry.tsx`), measured in each repetition after the two viewers and
+ *   printed as a ratio to Signet's interactive time of that repetition (target ≤ 1). Drag: a field dragged across
+ *   page 1 for 2 s by DevTools-protocol mouse moves on a 16.7 ms clock, in each profile; the 95th percentile of the
+ *   intervals between the compositor's `DrawFrame` events in a Chromium trace (target ≤ 16.7 ms on the desktop),
+ *   with the page's `requestAnimationFrame` intervals beside it.
  * - bundle sizes: the gzipped JavaScript of the viewer for a host page, with their budgets, as `pnpm size` measures
  *   them (`.size-limit.js` at the root of the repository: esbuild, minified, gzip -9).
  *
@@ -30,7 +36,8 @@
  * Chromium trace of one more load per viewer and file there (open it in Perfetto or chrome://tracing; the
  * `bench-mount` and `bench-paint` marks delimit the measured span), CHROMIUM_PATH (default /usr/bin/chromium).
  */
-import { startLiveServer, type LiveServer } from '@signet/server/testing';
+import type { FieldDefinition } from '@signet/contract';
+import { generateSamplePdf, startLiveServer, type LiveServer } from '@signet/server/testing';
 import react from '@vitejs/plugin-react';
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -41,7 +48,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser, type Page } from 'playwright';
+import { chromium, type Browser, type CDPSession, type Page } from 'playwright';
 import { median } from 'simple-statistics';
 import { build } from 'vite';
 import { medianInterval } from './median-interval.js';
@@ -49,7 +56,7 @@ import type { BenchParams, MountTimes, ViewerName } from './page/protocol.js';
 
 /**
  * `BENCH_SMOKE=1`: CI's check that the bench still runs, in seconds: one repetition, the desktop profile, no heap
- * part, a 20-page document in place of 300. Its figures mean nothing; only a failure does.
+ * part, a 20-page document in place of 300, a 0.5 s builder drag. Its figures mean nothing; only a failure does.
  */
 const SMOKE = process.env.BENCH_SMOKE === '1';
 const REPS = SMOKE ? 1 : Math.max(1, Number(process.env.BENCH_REPS ?? 5));
@@ -132,7 +139,7 @@ function withTimeout<T>(promise: Promise<T>, what: string, ms = RUN_TIMEOUT_MS):
  * Runs `use` on a bench page of its own: a fresh browser context (empty HTTP cache, new pdf.js worker) with the
  * viewer's entry loaded. The context is closed afterwards, whatever happens.
  */
-async function withBenchPage<T>(browser: Browser, url: string, viewer: ViewerName, use: (page: Page) => Promise<T>): Promise<T> {
+async function withBenchPage<T>(browser: Browser, url: string, viewer: ViewerName | 'builder', use: (page: Page) => Promise<T>): Promise<T> {
   const context = await browser.newContext({
     viewport: profile.viewport,
     deviceScaleFactor: profile.deviceScaleFactor,
@@ -149,7 +156,7 @@ async function withBenchPage<T>(browser: Browser, url: string, viewer: ViewerNam
     page.on('pageerror', (error) => console.error(`[bench page] ${error.message}`));
     if (process.env.BENCH_CONSOLE) page.on('console', (message) => console.log(`[bench page] ${message.text()}`));
     await page.goto(url);
-    await page.evaluate((name) => window.signetBench.load(name), viewer);
+    await page.evaluate((name) => (name === 'builder' ? window.signetBench.loadBuilder() : window.signetBench.load(name)), viewer);
     return await use(page);
   } finally {
     await context.close();
@@ -321,24 +328,38 @@ interface Bench {
   pageUrl: string;
   traffic: Traffic;
   files: [BenchFile, BenchFile];
+  /** The same two PDFs as drafts, with a builder session key each (`files[i]`'s draft is `drafts[i]`). */
+  drafts: [BenchParams, BenchParams];
 }
 
-/** Load samples by file and viewer, alternating which viewer goes first. */
-async function measureLoads({ browser, pageUrl, traffic, files }: Bench): Promise<Map<string, Sample[]>> {
+/** What one profile's loads measured: the viewers' samples and the builder's ready times, by `file|viewer` and file. */
+interface Loads {
+  samples: Map<string, Sample[]>;
+  builder: Map<string, number[]>;
+}
+
+/**
+ * Load samples by file and viewer, alternating which viewer goes first; after each file's two viewers, the builder's
+ * ready time on the same PDF as a draft (paired with Signet's interactive time of the same repetition).
+ */
+async function measureLoads({ browser, pageUrl, traffic, files, drafts }: Bench): Promise<Loads> {
   // Warm-up (discarded): the OS file cache, Chromium's first-process costs.
   for (const viewer of BOTH) await measureLoad(browser, pageUrl, traffic, viewer, files[0].params);
+  await measureBuilderLoad(browser, pageUrl, drafts[0]);
   const samples = new Map<string, Sample[]>();
+  const builder = new Map<string, number[]>();
   for (let rep = 0; rep < REPS; rep++) {
     const order: ViewerName[] = rep % 2 === 0 ? ['signet', 'pdfjs'] : ['pdfjs', 'signet'];
-    for (const file of files) {
+    for (const [i, file] of files.entries()) {
       for (const viewer of order) {
         const key = `${file.name}|${viewer}`;
         samples.set(key, [...(samples.get(key) ?? []), await measureLoad(browser, pageUrl, traffic, viewer, file.params)]);
       }
+      builder.set(file.name, [...(builder.get(file.name) ?? []), await measureBuilderLoad(browser, pageUrl, drafts[i]!)]);
     }
     process.stdout.write(`  repetition ${rep + 1}/${REPS} done\n`);
   }
-  return samples;
+  return { samples, builder };
 }
 
 /** Prints the load table; returns the median first paint by `file|viewer`. */
@@ -455,6 +476,186 @@ function printRatios(files: BenchFile[], samples: Map<string, Sample[]>, firstPa
   }
 }
 
+/** The field the builder bench drags: a text field on page 1 of each draft. */
+const DRAG_FIELD: FieldDefinition = { id: 'bench-field', type: 'text', page: 1, x: 0.1, y: 0.2, width: 0.25, height: 0.03, required: true, editable: true, label: 'Full name' };
+/** How long a drag lasts, and the pointer's interval: one move per frame at 60 Hz. */
+const DRAG_MS = SMOKE ? 500 : 2000;
+const FRAME_MS = 1000 / 60;
+/** What the drag's trace records: the compositor's frames (DevTools' frame track) and user timing for its marks. */
+const DRAG_TRACE_CATEGORIES = ['disabled-by-default-devtools.timeline.frame', 'devtools.timeline', 'blink.user_timing'];
+
+/**
+ * A draft of the sample agreement (`pages` long, one text field on page 1) and a builder session key of it, as a host's
+ * backend makes them: `POST /documents?draft=true` and `POST /documents/{id}/builder-sessions` with an sk key.
+ */
+async function createDraft(live: LiveServer, pages: number): Promise<BenchParams> {
+  const managerKey = await live.createKey({ kind: 'sk' });
+  const form = new FormData();
+  const pdf = await generateSamplePdf({ pages });
+  form.set('file', new File([pdf as Uint8Array<ArrayBuffer>], 'agreement.pdf', { type: 'application/pdf' }));
+  form.set('fields', JSON.stringify([DRAG_FIELD]));
+  const answer = async (response: Response, what: string) => {
+    const body = (await response.json()) as { data: unknown };
+    if (response.status !== 201) throw new Error(`${what}: ${response.status} ${JSON.stringify(body)}`);
+    return body.data;
+  };
+  const request = (path: string, init: RequestInit) => live.test.app.request(path, { ...init, headers: { 'X-API-Key': managerKey, ...init.headers } });
+  const draft = (await answer(await request('/documents?draft=true', { method: 'POST', body: form }), 'creating a draft')) as { id: string };
+  const session = (await answer(
+    await request(`/documents/${draft.id}/builder-sessions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ allowSend: false }) }),
+    'minting a builder session',
+  )) as { key: string };
+  return { baseUrl: live.url, documentId: draft.id, apiKey: session.key };
+}
+
+/** Mounts the builder on a fresh bench page and waits until a field can be dropped; ms from mount. */
+function measureBuilderLoad(browser: Browser, url: string, params: BenchParams): Promise<number> {
+  return withBenchPage(browser, url, 'builder', (page) => withTimeout(page.evaluate((p) => window.signetBench.runBuilder(p), params), 'builder load'));
+}
+
+interface DragResult {
+  /** Intervals between the frames the compositor drew during the drag (trace `DrawFrame` events), ms. */
+  drawn: number[];
+  /** Intervals between the page's animation frames during the drag, ms. */
+  raf: number[];
+  moves: number;
+}
+
+/**
+ * Drags the draft's field across page 1 for `DRAG_MS`, once the pages in view are drawn: pressed at its centre, then one `Input.dispatchMouseEvent`
+ * move per 16.7 ms right across the page and back, drifting down a little, then released. Recorded meanwhile: a Chromium trace (the compositor's `DrawFrame` events between the `bench-drag`
+ * marks) and the page's `requestAnimationFrame` timestamps.
+ */
+function measureDrag(browser: Browser, url: string, params: BenchParams): Promise<DragResult> {
+  return withBenchPage(browser, url, 'builder', async (page) => {
+    await withTimeout(page.evaluate((p) => window.signetBench.runBuilder(p), params), 'builder load');
+    // The drag starts on a builder at rest: every page in view drawn, then half a second more.
+    await withTimeout(page.evaluate(() => window.signetBench.builderSettled()), 'builder pages in view');
+    await page.waitForTimeout(500);
+    const { field, page: sheet } = await page.evaluate((id) => window.signetBench.builderBoxes(id), DRAG_FIELD.id);
+    const cdp: CDPSession = await page.context().newCDPSession(page);
+    const mouse = (type: 'mouseMoved' | 'mousePressed' | 'mouseReleased', x: number, y: number, buttons: number) =>
+      cdp.send('Input.dispatchMouseEvent', { type, x, y, buttons, button: type === 'mouseMoved' && buttons === 0 ? 'none' : 'left', clickCount: type === 'mouseMoved' ? 0 : 1, pointerType: 'mouse' });
+    const from = { x: field.x + field.width / 2, y: field.y + field.height / 2 };
+    // Across the page: the field's right edge goes to 90 % of the page's width and comes back.
+    const reach = Math.max(0, sheet.x + 0.9 * sheet.width - (field.x + field.width));
+    const drop = Math.min(0.1 * sheet.height, 80);
+    const chunks: Buffer[] = [];
+    await browser.startTracing(page, { categories: DRAG_TRACE_CATEGORIES });
+    let moves = 0;
+    let raf: number[];
+    try {
+      await mouse('mouseMoved', from.x, from.y, 0);
+      await page.evaluate(() => window.signetBench.startFrames());
+      await mouse('mousePressed', from.x, from.y, 1);
+      // Moves go out on the clock, one per 16.7 ms, without waiting for the previous one's answer: Chromium answers a
+      // move once it has handled it, at its next frame, and waiting would pace the moves by the frames being measured.
+      // At most 3 moves are in flight (a slow renderer gets them no faster than it takes them).
+      const inFlight = new Set<Promise<unknown>>();
+      const start = performance.now();
+      for (let next = start; ; ) {
+        const t = (performance.now() - start) / DRAG_MS;
+        if (t >= 1) break;
+        const across = t < 0.5 ? t * 2 : 2 - t * 2;
+        const sent = mouse('mouseMoved', from.x + across * reach, from.y + t * drop, 1);
+        inFlight.add(sent);
+        void sent.finally(() => inFlight.delete(sent));
+        moves++;
+        if (inFlight.size >= 3) await Promise.race(inFlight);
+        next += FRAME_MS;
+        const wait = next - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+      await Promise.all(inFlight);
+      await mouse('mouseReleased', from.x, from.y + drop, 0);
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      raf = await page.evaluate(() => window.signetBench.stopFrames());
+    } finally {
+      chunks.push(await browser.stopTracing());
+    }
+    return { drawn: drawIntervals(Buffer.concat(chunks).toString('utf8')), raf, moves };
+  });
+}
+
+/** The intervals between consecutive `DrawFrame` events of the page's compositor between the `bench-drag` marks. */
+function drawIntervals(json: string): number[] {
+  type TraceEvent = { name: string; ph: string; ts: number; pid: number; args?: { layerTreeId?: number } };
+  const parsed = JSON.parse(json) as { traceEvents: TraceEvent[] } | TraceEvent[];
+  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
+  const start = events.find((event) => event.name === 'bench-drag-start');
+  const end = events.find((event) => event.name === 'bench-drag-end');
+  if (!start || !end) throw new Error('builder drag: the trace lacks the bench-drag marks');
+  const draws = events
+    .filter((event) => event.name === 'DrawFrame' && event.pid === start.pid && event.ts >= start.ts && event.ts <= end.ts)
+    .map((event) => event.ts)
+    .sort((a, b) => a - b);
+  // A drag that drew fewer than two frames measured nothing: the trace or the drag broke.
+  if (draws.length < 2) throw new Error(`builder drag: ${draws.length} DrawFrame events in the trace between the bench-drag marks`);
+  return draws.slice(1).map((ts, i) => (ts - draws[i]!) / 1000);
+}
+
+/** The `p`th percentile (nearest rank) of `values`. */
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/**
+ * The builder's ready times against Signet's interactive times, file by file (target ≤ 1), and against the viewer's
+ * page drawn by pdf.js (for comparison: the builder shows no preview image, page 1 is pdf.js's drawing).
+ */
+function printBuilderLoads(files: BenchFile[], loads: Loads): void {
+  const widths = [10, 24, 20, 20, 40];
+  console.log('\n' + row(['file', 'builder ready', 'viewer interactive', 'viewer page drawn', 'builder / viewer interactive, per rep.'], widths));
+  for (const file of files) {
+    const ready = loads.builder.get(file.name)!;
+    const viewer = loads.samples.get(`${file.name}|signet`)!;
+    const interactive = viewer.every((sample) => sample.interactive !== null) ? ms(median(viewer.map((sample) => sample.interactive!))) : '—';
+    const paired = viewer.every((sample) => sample.interactive !== null) ? ready.map((time, rep) => time / viewer[rep]!.interactive!) : [];
+    const ratio = paired.length ? `median ${median(paired).toFixed(2)}, ≤ 1.0 in ${paired.filter((value) => value <= 1).length} of ${paired.length}` : '—';
+    const drawn = ms(median(viewer.map((sample) => sample.pageDrawn)));
+    console.log(row([file.name, `${ms(median(ready))} (${ms(Math.min(...ready))}–${ms(Math.max(...ready))})`, interactive, drawn, ratio], widths));
+  }
+  for (const file of files) {
+    const viewer = loads.samples.get(`${file.name}|signet`)!;
+    const ready = median(loads.builder.get(file.name)!);
+    const drawn = ready / median(viewer.map((sample) => sample.pageDrawn));
+    if (viewer.every((sample) => sample.interactive !== null)) {
+      const ratio = ready / median(viewer.map((sample) => sample.interactive!));
+      console.log(`  builder ready / viewer interactive, ${file.name}: ${ratio.toFixed(2)} (target ≤ 1.0) ${ratio <= 1 ? 'met' : 'NOT met'}`);
+    }
+    console.log(`    builder ready / viewer page drawn by pdf.js, ${file.name} (for comparison): ${drawn.toFixed(2)}`);
+  }
+}
+
+/** Drags on each file's draft in every profile; the 95th-percentile frame times. */
+async function measureDrags({ browser, pageUrl, files, drafts }: Bench): Promise<Array<{ profile: Profile; file: BenchFile; drag: DragResult }>> {
+  const results = [];
+  for (const next of RUN_PROFILES) {
+    profile = next;
+    for (const [i, file] of files.entries()) results.push({ profile: next, file, drag: await measureDrag(browser, pageUrl, drafts[i]!) });
+  }
+  profile = PROFILES.desktop;
+  return results;
+}
+
+function printDrags(drags: Array<{ profile: Profile; file: BenchFile; drag: DragResult }>): void {
+  const widths = [9, 10, 8, 30, 30];
+  console.log(`\n== builder: a field dragged across page 1 for ${DRAG_MS / 1000} s, a pointer move every ${FRAME_MS.toFixed(1)} ms`);
+  console.log(row(['profile', 'file', 'moves', 'frame time p95 (trace) / n', 'rAF interval p95 / median'], widths));
+  for (const { profile: measured, file, drag } of drags) {
+    const drawn = `${percentile(drag.drawn, 95).toFixed(1)} ms / ${drag.drawn.length + 1} frames`;
+    const raf = `${percentile(drag.raf, 95).toFixed(1)} ms / ${median(drag.raf.length ? drag.raf : [Number.NaN]).toFixed(1)} ms`;
+    console.log(row([measured.name, file.name, String(drag.moves), drawn, raf], widths));
+  }
+  for (const { profile: measured, file, drag } of drags) {
+    const p95 = percentile(drag.drawn, 95);
+    const target = measured.name === 'desktop' ? ` (target ≤ 16.7 ms) ${p95 <= 16.7 ? 'met' : 'NOT met'}` : ` (CPU ${measured.cpuSlowdown}× slower; no target)`;
+    console.log(`  drag frame time p95, ${measured.name}, ${file.name}: ${p95.toFixed(1)} ms${target}`);
+  }
+}
+
 /** The bundle sizes and budgets of `.size-limit.js` (`pnpm size`), printed beside the timings. */
 async function printBundleSizes(): Promise<void> {
   const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -523,24 +724,30 @@ async function main(): Promise<void> {
       { name: '1 page', params: paramsOf(await live.createDocument({ pages: 1 })) },
       { name: `${LONG_PAGES} pages`, params: paramsOf(await live.createDocument({ pages: LONG_PAGES })) },
     ];
+    const drafts: Bench['drafts'] = [await createDraft(live, 1), await createDraft(live, LONG_PAGES)];
     const pageUrl = await serveBenchPage(cleanups);
     const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     cleanups.push(() => browser.close());
-    const bench: Bench = { browser, pageUrl, traffic, files };
+    const bench: Bench = { browser, pageUrl, traffic, files, drafts };
 
     const loads = [];
     for (const next of RUN_PROFILES) {
       profile = next;
       process.stdout.write(`Loads, ${profile.name} profile\n`);
-      loads.push({ profile: next, samples: await measureLoads(bench) });
+      loads.push({ profile: next, ...(await measureLoads(bench)) });
     }
     profile = PROFILES.desktop;
+    process.stdout.write('Builder drags\n');
+    const drags = await measureDrags(bench);
     const heaps = HEAP ? await measureHeaps(bench) : null;
-    for (const { profile: measured, samples } of loads) {
+    for (const measuredLoads of loads) {
+      const { profile: measured, samples } = measuredLoads;
       console.log(`\n== ${measured.name} profile: ${measured.viewport.width}×${measured.viewport.height}${measured.cpuSlowdown ? `, CPU ${measured.cpuSlowdown}× slower, Slow 4G` : ''}`);
       const firstPaint = printLoads(files, samples);
       printRatios(files, samples, firstPaint, measured.name === 'desktop' ? heaps : null);
+      printBuilderLoads(files, measuredLoads);
     }
+    printDrags(drags);
     if (heaps) printHeaps(heaps);
     await printBundleSizes();
     if (TRACE_DIR) console.log(`\nTraces: ${(await traceLoads(bench, TRACE_DIR)).join(', ')}`);

@@ -1,10 +1,13 @@
-import type { BenchApi, MountedViewer, ViewerName } from './protocol.js';
+import type { BenchApi, MountedBuilder, MountedViewer, ViewerName } from './protocol.js';
 
 type Entry = { mount(root: HTMLElement, params: Parameters<BenchApi['run']>[1]): MountedViewer };
 
 const root = document.getElementById('root')!;
 const entries = new Map<ViewerName, Entry>();
 let mounted: MountedViewer | null = null;
+let builderEntry: { mount(root: HTMLElement, params: Parameters<BenchApi['runBuilder']>[0]): MountedBuilder } | null = null;
+let builder: MountedBuilder | null = null;
+let frames: { times: number[]; stop: boolean } | null = null;
 
 // Counted from the start, so that canvases created and dropped between two scroll steps are seen too.
 let maxCanvases = 0;
@@ -51,4 +54,42 @@ window.signetBench = {
     await until(() => viewer.lastPageDrawn(), 10_000);
   },
   maxCanvases: () => maxCanvases,
+  async loadBuilder() {
+    builderEntry = await import('./builder-entry.js');
+  },
+  async runBuilder(params) {
+    if (!builderEntry) throw new Error('bench: the builder entry is not loaded');
+    builder = builderEntry.mount(root, params);
+    return builder.ready;
+  },
+  async builderSettled() {
+    const mountedBuilder = builder;
+    if (!mountedBuilder) throw new Error('bench: no builder mounted');
+    await until(() => mountedBuilder.viewDrawn(), 30_000);
+  },
+  builderBoxes(fieldId) {
+    const field = builder?.fieldBox(fieldId);
+    const page = builder?.pageBox(1);
+    if (!field || !page) throw new Error(`bench: no field ${fieldId} or page 1 in the builder`);
+    return { field, page };
+  },
+  startFrames() {
+    const log = { times: [] as number[], stop: false };
+    frames = log;
+    performance.mark('bench-drag-start');
+    const tick = (time: number) => {
+      if (log.stop) return;
+      log.times.push(time);
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  },
+  stopFrames() {
+    performance.mark('bench-drag-end');
+    if (!frames) return [];
+    frames.stop = true;
+    const { times } = frames;
+    frames = null;
+    return times.slice(1).map((time, i) => time - times[i]!);
+  },
 };

@@ -36,6 +36,27 @@ export interface MountTimes {
   interactive: number | null;
 }
 
+/** A box in the page's CSS pixels (viewport coordinates). */
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** `<SigningBuilder>` mounted by `builder-entry.tsx`. */
+export interface MountedBuilder {
+  /** A field can be dropped: ms from `mount` (see `builder-entry.tsx`). */
+  ready: Promise<number>;
+  /** Where a field's box is now, or null. */
+  fieldBox(id: string): Box | null;
+  /** Where page `n`'s box is now, or null. */
+  pageBox(n: number): Box | null;
+  /** Whether every page in view has pdf.js's bitmap on screen. */
+  viewDrawn(): boolean;
+  unmount(): void;
+}
+
 /** The page's API, on `window.signetBench`. */
 export interface BenchApi {
   /** Imports an entry's code (not timed). */
@@ -48,6 +69,18 @@ export interface BenchApi {
   lastPagePainted(): Promise<void>;
   /** Most `<canvas>` elements in the document at any moment since the page loaded. */
   maxCanvases(): number;
+  /** Imports the builder's entry (not timed). */
+  loadBuilder(): Promise<void>;
+  /** Mounts `<SigningBuilder>` on a draft (`apiKey`: a builder session key); resolves with its ready time, ms. */
+  runBuilder(params: BenchParams): Promise<number>;
+  /** Resolves once every page of the mounted builder in view is drawn. */
+  builderSettled(): Promise<void>;
+  /** The mounted builder's field and page boxes. */
+  builderBoxes(fieldId: string): { field: Box; page: Box };
+  /** Starts recording `requestAnimationFrame` timestamps (and marks `bench-drag` for a trace). */
+  startFrames(): void;
+  /** Stops recording; the intervals between consecutive animation frames, ms. */
+  stopFrames(): number[];
 }
 
 declare global {

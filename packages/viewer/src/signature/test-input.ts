@@ -74,6 +74,7 @@ async function strokeThroughCdp(at: readonly PagePoint[], kind: PointerKind): Pr
       await nextMove();
       await input().send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ ...point, id: 1 }] });
     }
+    await nextMove();
     await input().send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     return;
   }
@@ -84,6 +85,8 @@ async function strokeThroughCdp(at: readonly PagePoint[], kind: PointerKind): Pr
     await nextMove();
     await input().send('Input.dispatchMouseEvent', { type: 'mouseMoved', ...point, ...pointer, buttons: 1 });
   }
+  // The pointer rests a moment before the release, as in the WebDriver strokes (`pointer-commands.ts`).
+  await nextMove();
   await input().send('Input.dispatchMouseEvent', { type: 'mouseReleased', ...last, ...pointer, buttons: 0, clickCount: 1 });
 }
 

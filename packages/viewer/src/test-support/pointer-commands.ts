@@ -25,14 +25,19 @@ type PointerAction =
   | { type: 'pointerDown' | 'pointerUp'; button: 0; pressure?: number }
   | { type: 'pause'; duration: number };
 
-/** The W3C action sequence of one stroke through `points`: move to the first, press, move paced, release. */
+/**
+ * The W3C action sequence of one stroke through `points`: move to the first, press, move paced, rest, release. The
+ * release comes a move's interval after the last move, as a hand's does: WebKitGTK's driver otherwise delivers the
+ * last move and the release in one go, and a page that shows something while the pointer rests (the builder's snap
+ * guides) is never given a frame to show it in.
+ */
 function strokeActions(points: readonly PagePoint[], kind: PointerKind) {
   const [first, ...rest] = points;
   if (!first) throw new Error('A stroke needs at least one point');
   const move = ({ x, y }: PagePoint): PointerAction => ({ type: 'pointerMove', x: Math.round(x), y: Math.round(y), origin: 'viewport', duration: 0 });
   const actions: PointerAction[] = [move(first), { type: 'pointerDown', button: 0, ...(kind === 'pen' ? { pressure: 0.5 } : {}) }];
   for (const point of rest) actions.push({ type: 'pause', duration: MOVE_INTERVAL_MS }, move(point));
-  actions.push({ type: 'pointerUp', button: 0 });
+  actions.push({ type: 'pause', duration: MOVE_INTERVAL_MS }, { type: 'pointerUp', button: 0 });
   return { type: 'pointer' as const, id: `signet-${kind}`, parameters: { pointerType: kind }, actions };
 }
 
@@ -89,6 +94,7 @@ async function strokeWithPlaywright(context: BrowserCommandContext, points: read
     await new Promise((resolve) => setTimeout(resolve, MOVE_INTERVAL_MS));
     await page.mouse.move(point.x, point.y);
   }
+  await new Promise((resolve) => setTimeout(resolve, MOVE_INTERVAL_MS));
   await page.mouse.up();
 }
 

@@ -1,0 +1,60 @@
+import { createRoot } from 'react-dom/client';
+import { SigningBuilder } from '../../src/builder/index.js';
+import { pagesInView } from './page-dom.js';
+import type { BenchParams, MountedBuilder } from './protocol.js';
+
+/**
+ * The seam the bench measures the builder through: `<SigningBuilder>` exactly as a host page mounts it, on a draft
+ * and a builder session key (it fetches the draft through the API client, then the PDF by ranges).
+ *
+ * - ready ("a field can be dropped"): from `mount` until the palette's first button is enabled (the builder enables
+ *   the palette once pdf.js has the document) and page 1 carries `data-painted="true"` (pdf.js's bitmap of page 1 is
+ *   on screen: the page a field is dropped on), and then the main thread has yielded once (the next animation
+ *   frame, then a macrotask), so a pointer event would be handled: the same yield as the viewer's `interactive`.
+ * @example const { ready } = mountBuilder(document.getElementById('root')!, params);
+ */
+export function mount(root: HTMLElement, params: BenchParams): MountedBuilder {
+  const start = performance.now();
+  performance.mark('bench-mount');
+  let resolveReady!: (at: number) => void;
+  let rejectReady!: (error: Error) => void;
+  const ready = new Promise<number>((resolve, reject) => {
+    resolveReady = resolve;
+    rejectReady = reject;
+  });
+  let signalled = false;
+  const check = () => {
+    if (signalled || !root.querySelector(READY_PALETTE) || !root.querySelector(PAGE_1_DRAWN)) return;
+    signalled = true;
+    observer.disconnect();
+    requestAnimationFrame(() => setTimeout(() => resolveReady(performance.now() - start), 0));
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-painted', 'disabled'] });
+
+  const reactRoot = createRoot(root);
+  // Snapping on (the default): a drag reads what is printed on the page and snaps as the author sees it.
+  reactRoot.render(<SigningBuilder {...params} className="bench-builder" onError={(error) => rejectReady(error)} />);
+  return {
+    ready,
+    fieldBox: (id) => {
+      const box = root.querySelector<HTMLElement>(`[data-field-id="${CSS.escape(id)}"]`)?.getBoundingClientRect();
+      return box ? { x: box.left, y: box.top, width: box.width, height: box.height } : null;
+    },
+    pageBox: (n) => {
+      const box = root.querySelector<HTMLElement>(`.signet-page[data-page-number="${n}"]`)?.getBoundingClientRect();
+      return box ? { x: box.left, y: box.top, width: box.width, height: box.height } : null;
+    },
+    viewDrawn: () => {
+      const scroller = root.querySelector<HTMLElement>('.signet-pages');
+      return Boolean(scroller) && pagesInView(scroller!, '.signet-page[data-page-number]').every((page) => page.getAttribute('data-painted') === 'true');
+    },
+    unmount: () => {
+      observer.disconnect();
+      reactRoot.unmount();
+    },
+  };
+}
+
+const READY_PALETTE = '.signet-palette-item:not([disabled])';
+const PAGE_1_DRAWN = '.signet-page[data-page-number="1"][data-painted="true"]';
