@@ -119,8 +119,10 @@ if (existsSync(builderScript)) {
     path: 'packages/embed/dist/script/builder.js',
     gzip: true,
     modifyEsbuildConfig: browser,
-    // docs/decisions.md, "<signet-builder>": ~196 kB measured, of which pdf.js 133 kB; 5 kB left for the builder's next steps.
-    limit: '205 kB',
+    // docs/decisions.md, "<signet-builder>": ~196 kB measured, of which pdf.js 133 kB. The property editors, the signers
+    // section and the selection's actions took it to 212.3 kB: size-limit counts the chunks the script loads when they
+    // are shown (the editors, the signers section) with it. 215 kB leaves the next steps little room on purpose.
+    limit: '215 kB',
   });
 }
 
