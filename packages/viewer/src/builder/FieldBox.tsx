@@ -175,7 +175,15 @@ export const FieldBox = memo(function FieldBox(props: FieldBoxProps) {
         }}
         // The keyboard selects what it reaches: Tab to a field, and the properties panel shows it.
         onFocus={() => props.onSelect(field.id, 'focus')}
-        onKeyDown={(event) => props.onKeyDown(field, event)}
+        onKeyDown={(event) => {
+          // Shift+Enter toggles here, not by the click Enter makes: Firefox's carries no modifier keys.
+          if (event.key === 'Enter' && (event.shiftKey || event.ctrlKey || event.metaKey) && !event.altKey) {
+            event.preventDefault();
+            props.onSelect(field.id, 'toggle');
+            return;
+          }
+          props.onKeyDown(field, event);
+        }}
       >
         <span className="signet-builder-field-text">{props.text}</span>
       </button>

@@ -3,7 +3,7 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import axe from 'axe-core';
 import { afterEach, expect, it } from 'vitest';
 import { commands, userEvent } from 'vitest/browser';
-import { drawStroke } from '../signature/test-input.js';
+import { clickWith, drawStroke, inputGap } from '../signature/test-input.js';
 import { PAGE, fieldBox, fieldButton, pageBox, renderBuilder, stored, textField } from '../test-support/render-builder.js';
 
 /*
@@ -21,10 +21,10 @@ it('moves fields selected with Shift+click and Ctrl+click together, by a drag an
   const fields = [textField({ id: 'a', label: 'A' }), textField({ id: 'b', label: 'B', y: 0.5 }), textField({ id: 'c', label: 'C', y: 0.7 })];
   const { draft } = await renderBuilder({ draft: await commands.createDraft({ pages: 1, fields }), props: { snap: false } });
   await userEvent.click(fieldButton('a'));
-  await userEvent.click(fieldButton('b'), { modifiers: ['Shift'] });
+  await clickWith(fieldButton('b'), 'Shift');
   expect(pressed()).toEqual(['a', 'b']);
-  await userEvent.click(fieldButton('c'), { modifiers: ['Control'] });
-  await userEvent.click(fieldButton('c'), { modifiers: ['Control'] });
+  await clickWith(fieldButton('c'), 'Control');
+  await clickWith(fieldButton('c'), 'Control');
   expect(pressed()).toEqual(['a', 'b']);
   expect(screen.getByText('2 fields selected')).toBeTruthy();
   // No resize handles on several fields.
@@ -143,6 +143,18 @@ it('places a field by a touch drag from the palette, moves and resizes it by tou
   const page1 = pageBox().getBoundingClientRect();
   const box = item.getBoundingClientRect();
   const at = (fx: number, fy: number) => [(page1.left + fx * page1.width - box.left) / box.width, (page1.top + fy * page1.height - box.top) / box.height] as const;
+  const gap = inputGap('touch');
+  if (gap) {
+    // This engine's driver cannot make touch input (WebKitGTK's sends it as mouse; test-input.ts, docs/decisions.md
+    // "Builder: three engines and its benchmark"). The stroke is still asked for as touch, so that the test notices
+    // the day it can; the mouse drag it arrives as places the field, and what is left to check is that the field and
+    // its handles, like the palette, leave touch gestures to the builder.
+    await expect(drawStroke(item, [[0.5, 0.5], [0.9, 0.5], at(0.1, 0.1), at(0.3, 0.15)], 'touch')).rejects.toThrow(gap);
+    await waitFor(() => expect(fieldBox('text-1')).toBeTruthy());
+    expect(getComputedStyle(fieldBox('text-1')!).touchAction).toBe('none');
+    expect(getComputedStyle(fieldBox('text-1')!.querySelector<HTMLElement>('[data-handle="se"]')!).touchAction).toBe('none');
+    return;
+  }
   await drawStroke(item, [[0.5, 0.5], [0.9, 0.5], at(0.1, 0.1), at(0.3, 0.15)], 'touch');
   const [placed] = await stored(draft.documentId, (list) => list.length === 1);
   expect(placed!.id).toBe('text-1');
@@ -182,7 +194,7 @@ it('shows several selected fields as a count with their actions, gives them one 
   ];
   const { draft } = await renderBuilder({ draft: await commands.createDraft({ pages: 2, signers, fields }) });
   await userEvent.click(fieldButton('a'));
-  await userEvent.click(fieldButton('b'), { modifiers: ['Control'] });
+  await clickWith(fieldButton('b'), 'Control');
   expect(screen.getByText('2 fields selected')).toBeTruthy();
   expect(screen.queryByRole('textbox', { name: 'Label' })).toBeNull();
   for (const [name, keys] of [['Copy', 'Control+C Meta+C'], ['Duplicate', 'Control+D Meta+D'], ['Delete fields', 'Delete Backspace']]) {

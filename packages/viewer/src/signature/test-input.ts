@@ -1,5 +1,5 @@
-import { cdp, commands, server } from 'vitest/browser';
-import type { PagePoint, PointerKind } from '../test-support/pointer-commands.js';
+import { cdp, commands, server, userEvent } from 'vitest/browser';
+import type { ClickModifier, PagePoint, PointerKind } from '../test-support/pointer-commands.js';
 
 /**
  * Browser-test input for the signature tests: real mouse, pen and touch input made by the browser itself (so the
@@ -130,6 +130,18 @@ export function inkPixels(image: ImageData, fromX = 0, toX = 1): number {
  * A point in this test frame's CSS pixels, in the top page's CSS pixels: where CDP input lands, and WebDriver's
  * viewport-origin actions too, in WebKit and Firefox alike, even while the session is switched into the test frame.
  */
+/**
+ * Clicks `element` at its centre with `modifier` held. `userEvent.click`'s `modifiers` reach the page in Chromium and
+ * Firefox; in WebKit it is WebDriver's element click, which takes none, so there the click is one action sequence of
+ * a held key and the mouse (`clickWithModifier` in pointer-commands.ts).
+ */
+export async function clickWith(element: Element, modifier: ClickModifier): Promise<void> {
+  if (server.provider !== 'webdriverio') return userEvent.click(element, { modifiers: [modifier] });
+  element.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  const rect = element.getBoundingClientRect();
+  await commands.clickWithModifier(toTopPage(rect.left + rect.width / 2, rect.top + rect.height / 2), modifier);
+}
+
 function toTopPage(x: number, y: number): PagePoint {
   const frame = window.frameElement as HTMLElement | null;
   if (!frame) return { x, y };

@@ -4,7 +4,7 @@ import { tsImport } from 'tsx/esm/api';
 import type { BrowserCommand } from 'vitest/node';
 import { draftCommands } from './draft-commands.js';
 import { fileCommands } from './file-commands.js';
-import { type PagePoint, type PointerKind, pointerCommands } from './pointer-commands.js';
+import { type ClickModifier, type PagePoint, type PointerKind, pointerCommands } from './pointer-commands.js';
 
 /**
  * Browser-test commands: they run in Vitest's Node process, where one real Signet server listens on a free port,
@@ -287,5 +287,6 @@ declare module 'vitest/browser' {
     holdSeal(documentId: string): Promise<void>;
     seal(documentId: string): Promise<string>;
     pointerStroke(points: PagePoint[], kind: PointerKind): Promise<void>;
+    clickWithModifier(point: PagePoint, modifier: ClickModifier): Promise<void>;
   }
 }

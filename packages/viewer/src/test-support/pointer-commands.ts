@@ -111,4 +111,35 @@ const pointerStroke: BrowserCommand<[points: PagePoint[], kind: PointerKind]> = 
   throw new Error(`No pointer input for the ${context.provider.name} provider`);
 };
 
-export const pointerCommands = { pointerStroke };
+/** WebDriver's key values for the modifiers a click may hold. */
+const MODIFIER_KEYS = { Shift: '\uE008', Control: '\uE009' } as const;
+export type ClickModifier = keyof typeof MODIFIER_KEYS;
+
+/**
+ * A mouse click at `point` (top-level page CSS pixels) while `modifier` is held, as one W3C action sequence of a key
+ * source and a mouse: webdriverio's element click (what `userEvent.click` is in WebKit) takes no modifiers, and the
+ * click arrives without them.
+ * @example
+ * await commands.clickWithModifier({ x: 300, y: 200 }, 'Shift');
+ */
+const clickWithModifier: BrowserCommand<[point: PagePoint, modifier: ClickModifier]> = async (context, point, modifier) => {
+  if (context.provider.name !== 'webdriverio') throw new Error('clickWithModifier is for WebDriver; elsewhere userEvent.click takes modifiers');
+  const browser = (context as unknown as { browser: { performActions(actions: unknown[]): Promise<void>; releaseActions(): Promise<void> } }).browser;
+  const key = MODIFIER_KEYS[modifier];
+  const pause = { type: 'pause', duration: 0 };
+  try {
+    await browser.performActions([
+      { type: 'key', id: 'signet-keys', actions: [{ type: 'keyDown', value: key }, pause, pause, pause, { type: 'keyUp', value: key }] },
+      {
+        type: 'pointer',
+        id: 'signet-click',
+        parameters: { pointerType: 'mouse' },
+        actions: [pause, { type: 'pointerMove', x: Math.round(point.x), y: Math.round(point.y), origin: 'viewport', duration: 0 }, { type: 'pointerDown', button: 0 }, { type: 'pointerUp', button: 0 }, pause],
+      },
+    ]);
+  } finally {
+    await browser.releaseActions();
+  }
+};
+
+export const pointerCommands = { pointerStroke, clickWithModifier };
