@@ -47,7 +47,8 @@ describe.each(engines)('the form field types on $name', (engine) => {
   });
   const withValue = (fields: readonly FieldDefinition[], id: string, value: FieldValue) => ({ ...formValues(fields), [id]: value });
 
-  it('takes values that keep every rule, gives them back as entered, and seals them into the PDF', async () => {
+  // It seals in a PDF worker: a minute, as the seal suites give, for a loaded CI machine.
+  it('takes values that keep every rule, gives them back as entered, and seals them into the PDF', { timeout: 60_000 }, async () => {
     const document = await form();
     const sdk = (await (await call(t, 'GET', `/sdk/documents/${document.id}`, { key: pk })).json()) as any;
     expect(sdk.fields.find((field: FieldDefinition) => field.id === 'billing')).toMatchObject({

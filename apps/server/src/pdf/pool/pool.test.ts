@@ -38,7 +38,8 @@ async function failure(promise: Promise<unknown>): Promise<Error> {
   );
 }
 
-describe('PdfPool', () => {
+// Workers start, inflate bombs and seal: a minute a test, as the other suites that fork workers give a loaded machine.
+describe('PdfPool', { timeout: 60_000 }, () => {
   it('inspects and draws in a worker process, not in this one', async () => {
     const pdf = await generateSamplePdf({ pages: 2 });
     const pool = newPool();
@@ -193,7 +194,8 @@ describe('PdfPool', () => {
   });
 
   it('decodes a submitted image in a worker: a broken one is the 422 naming its field, a deep one comes back normalised', async () => {
-    const pool = newPool();
+    // The 4096² 16-bit image takes a few seconds to decode: the pool's own time limit, not this file's 5 s.
+    const pool = newPool({ taskTimeoutMs: DEFAULT_PDF_POOL_OPTIONS.taskTimeoutMs });
     const field = 'fields[2].value.imageData';
     const error = await failure(pool.run('image', await truncatedPng(), { field }));
     expect(error).toBeInstanceOf(ApiError);
