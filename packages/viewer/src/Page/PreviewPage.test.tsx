@@ -91,7 +91,7 @@ describe('page 1 preview', () => {
     const pages = document.querySelector<HTMLElement>('.signet-pages')!;
     pages.scrollTop = pages.scrollHeight;
     // Far away, page 1 gives its canvas back and shows its preview again (its box stays: it has fields).
-    await waitFor(() => expect(document.querySelector('[data-page-number="1"]')?.hasAttribute('data-painted')).toBe(false));
+    await waitFor(() => expect(document.querySelector('[data-page-number="1"]')?.hasAttribute('data-painted')).toBe(false), { timeout: 10_000 });
     const underlay = document.querySelector<HTMLImageElement>('[data-page-number="1"] img.signet-page-preview')!;
     expect(getComputedStyle(underlay).display).toBe('block');
     pages.scrollTop = 0;
