@@ -87,10 +87,9 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
     const offered = all.filter((signer) => !props.signers || props.signers.includes(signer.id) || !hostOwned.has(signer.id));
     return { offered: offered.map((signer) => ({ id: signer.id, name: signer.name, colour: colours.get(signer.id)! })), colours };
   }, [signerState.list, loaded.signers, props.signers]);
-  const [placeFor, setPlaceFor] = useState<string | undefined>(signers.offered[0]?.id);
-  if (placeFor !== (signers.offered.some((signer) => signer.id === placeFor) ? placeFor : signers.offered[0]?.id)) {
-    setPlaceFor(signers.offered[0]?.id);
-  }
+  // The signer new fields go to: the one chosen while it is still offered, else the first.
+  const [chosenFor, setPlaceFor] = useState<string | undefined>();
+  const placeFor = signers.offered.some((signer) => signer.id === chosenFor) ? chosenFor : signers.offered[0]?.id;
   const toSaved = useCallback(
     (list: FieldDefinition[], signerList: SignerDefinition[], signingOrder: SigningOrder | undefined) =>
       savedContent(
