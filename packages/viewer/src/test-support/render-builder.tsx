@@ -50,7 +50,8 @@ export async function renderBuilder(options: { draft?: CreatedDraft; props?: Par
       />
     </div>,
   );
-  await waitFor(() => expect(document.querySelector('[data-page-number="1"] canvas[data-rendered="true"]')).toBeTruthy(), { timeout: 15_000 });
+  // The first test of a file also waits for pdf.js and its worker to load: on a loaded CI machine, many seconds.
+  await waitFor(() => expect(document.querySelector('[data-page-number="1"] canvas[data-rendered="true"]')).toBeTruthy(), { timeout: 40_000 });
   return { draft, events };
 }
 
@@ -62,7 +63,7 @@ export async function storedDraft(documentId: string, check: (draft: ReadDraft) 
       last = await commands.readDraft(documentId);
       expect(check(last), JSON.stringify(last)).toBe(true);
     },
-    { timeout: 8_000, interval: 200 },
+    { timeout: 20_000, interval: 200 },
   );
   return last!;
 }

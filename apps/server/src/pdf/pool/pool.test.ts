@@ -148,19 +148,21 @@ describe('PdfPool', { timeout: 60_000 }, () => {
     expect(await pool.run('inspect', await generateSamplePdf({ pages: 1 }))).toEqual({ pageCount: 1 });
   });
 
-  it('gives a task more memory than the pool\'s cap only up to taskMemoryCeilingMb', async () => {
+  it('gives a task more memory than the pool\'s cap only up to taskMemoryCeilingMb', { timeout: 120_000 }, async () => {
     const pki = await createTestPki();
     const sealedAt = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString();
     const input = sealInput(await testFields(), 3, { sealedAt, signing: pki.signer });
     const original = await formPdf();
     // Asked for 4 GiB with no ceiling above the pool's 128 MiB: held to 128 MiB, and a seal needs more.
-    const capped = newPool({ memoryLimitMb: 128 });
+    // This test is about memory: both pools have three times the pool's own time limit, as a loaded machine seals slowly.
+    const taskTimeoutMs = DEFAULT_PDF_POOL_OPTIONS.taskTimeoutMs * 3;
+    const capped = newPool({ memoryLimitMb: 128, taskTimeoutMs });
     const error = await failure(capped.runWithin({ memoryLimitMb: 4096 }, 'seal', original, input));
     expect(error).toBeInstanceOf(PdfLimitError);
     expect((error as PdfLimitError).limit).toBe('memory');
     await capped.close();
     // With a ceiling of 1 GiB, the same seal runs while the pool's own cap stays 128 MiB.
-    const raised = newPool({ memoryLimitMb: 128, taskMemoryCeilingMb: 1024 });
+    const raised = newPool({ memoryLimitMb: 128, taskMemoryCeilingMb: 1024, taskTimeoutMs });
     const sealed = await raised.runWithin({ memoryLimitMb: 1024 }, 'seal', original, input);
     expect(Buffer.from(sealed.subarray(0, original.length)).equals(Buffer.from(original))).toBe(true);
     expect(raised.options.memoryLimitMb).toBe(128);
