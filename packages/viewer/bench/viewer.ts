@@ -22,7 +22,7 @@
  *   `<canvas>` elements in the document at any moment.
  *
  * - builder: `<SigningBuilder>` on the same two PDFs as drafts (a builder session key each). Ready: the palette is
- *   enabled and page 1 drawn (`bench/page/builder-entry.tsx`), measured in each repetition after the two viewers and
+ *   enabled and page 1 on screen, as its preview image or drawn (`bench/page/builder-entry.tsx`), measured in each repetition after the two viewers and
  *   printed as a ratio to Signet's interactive time of that repetition (target ≤ 1). Drag: a field dragged across
  *   page 1 for 2 s by DevTools-protocol mouse moves on a 16.7 ms clock, in each profile; the 95th percentile of the
  *   intervals between the compositor's `DrawFrame` events in a Chromium trace (target ≤ 16.7 ms on the desktop),
@@ -603,7 +603,7 @@ function percentile(values: number[], p: number): number {
 
 /**
  * The builder's ready times against Signet's interactive times, file by file (target ≤ 1), and against the viewer's
- * page drawn by pdf.js (for comparison: the builder shows no preview image, page 1 is pdf.js's drawing).
+ * page drawn by pdf.js (for comparison: both show page 1's preview image before pdf.js draws it).
  */
 function printBuilderLoads(files: BenchFile[], loads: Loads): void {
   const widths = [10, 24, 20, 20, 40];

@@ -8,9 +8,10 @@ import type { BenchParams, MountedBuilder } from './protocol.js';
  * and a builder session key (it fetches the draft through the API client, then the PDF by ranges).
  *
  * - ready ("a field can be dropped"): from `mount` until the palette's first button is enabled (the builder enables
- *   the palette once pdf.js has the document) and page 1 carries `data-painted="true"` (pdf.js's bitmap of page 1 is
- *   on screen: the page a field is dropped on), and then the main thread has yielded once (the next animation
- *   frame, then a macrotask), so a pointer event would be handled: the same yield as the viewer's `interactive`.
+ *   it once page 1 is on screen) and page 1 is on screen to drop on, as the server's preview image (decoded) or as
+ *   pdf.js's bitmap (`data-painted="true"`), whichever comes first, and then the main thread has yielded once (the
+ *   next animation frame, then a macrotask), so a pointer event would be handled: the same yield as the viewer's
+ *   `interactive`, which also counts page 1's fields on the preview image.
  * @example const { ready } = mountBuilder(document.getElementById('root')!, params);
  */
 export function mount(root: HTMLElement, params: BenchParams): MountedBuilder {
@@ -24,7 +25,7 @@ export function mount(root: HTMLElement, params: BenchParams): MountedBuilder {
   });
   let signalled = false;
   const check = () => {
-    if (signalled || !root.querySelector(READY_PALETTE) || !root.querySelector(PAGE_1_DRAWN)) return;
+    if (signalled || !root.querySelector(READY_PALETTE) || !root.querySelector(PAGE_1_SHOWN)) return;
     signalled = true;
     observer.disconnect();
     requestAnimationFrame(() => setTimeout(() => resolveReady(performance.now() - start), 0));
@@ -57,4 +58,4 @@ export function mount(root: HTMLElement, params: BenchParams): MountedBuilder {
 }
 
 const READY_PALETTE = '.signet-palette-item:not([disabled])';
-const PAGE_1_DRAWN = '.signet-page[data-page-number="1"][data-painted="true"]';
+const PAGE_1_SHOWN = '.signet-page[data-page-number="1"][data-painted="true"], .signet-page[data-preview-page="1"]';

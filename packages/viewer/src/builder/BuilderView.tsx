@@ -1,8 +1,11 @@
 import { SigningApiError, type Draft, type ManagedDocument, type SigningClient } from '@signet/api';
-import type { FieldDefinition, FieldType, SignerDefinition, SigningOrder } from '@signet/contract';
+import { documentPreviewUrl, PREVIEW_PIXELS_PER_POINT, type FieldDefinition, type FieldType, type SignerDefinition, type SigningOrder } from '@signet/contract';
 import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useReducer, useRef, useState, type KeyboardEvent } from 'react';
 import { LoadProgress } from '../Page/LoadProgress.js';
 import { PdfPages } from '../Page/PdfPages.js';
+import type { PagePreview } from '../Page/page-preview.js';
+import { PreviewPage } from '../Page/PreviewPage.js';
+import { usePagePreview } from '../Page/usePagePreview.js';
 import { ZoomControls } from '../Page/ZoomControls.js';
 import type { PageGeometry } from '../pdf/page-geometry.js';
 import { usePdfDocument } from '../pdf/usePdfDocument.js';
@@ -20,6 +23,7 @@ import { sendProblems } from './send-problems.js';
 import { savedContent, signersFromDraft } from './draft-signers.js';
 import { SIGNER_COLOURS } from './styles.js';
 import { useAutosave } from './useAutosave.js';
+import { currentPage } from './page-elements.js';
 import { usePrintedLines } from './usePrintedLines.js';
 import type { SigningBuilderEvents } from './SigningBuilder.js';
 
@@ -56,6 +60,9 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
   // The PDF's URL as first loaded: a reload's fresh token must not reload the file.
   const [documentUrl] = useState(draft.documentUrl);
   const { pdf, pages, progress, error: pdfError } = usePdfDocument(documentUrl);
+  // Page 1 as the server rendered it: fields can be placed on it while pdf.js boots and opens the file.
+  const preview = usePagePreview(useMemo(() => documentPreviewUrl(documentUrl), [documentUrl]));
+  const onPreview = !pdf || pages.length === 0;
   const [loaded, setLoaded] = useState(draft);
   const [history, dispatch] = useReducer(historyReducer, undefined, () => startHistory(props.initialFields ?? draft.fields));
   const fields = history.present;
@@ -152,7 +159,7 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
     for (const field of fields) if (field.signerId) counts.set(field.signerId, (counts.get(field.signerId) ?? 0) + 1);
     return counts;
   }, [fields]);
-  const sizeOf = useCallback((page: number) => pages[page - 1] ?? pages[0], [pages]);
+  const sizeOf = useCallback((page: number) => pages[page - 1] ?? pages[0] ?? (page === 1 ? previewGeometry(preview) : undefined), [pages, preview]);
   const printed = usePrintedLines(pdf, sizeOf);
   const select = useCallback(
     (fieldId: string, mode: SelectMode = 'only') => {
@@ -488,7 +495,7 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
         <Palette
           types={paletteTypes(props.fieldTypes)}
           messages={messages}
-          disabled={readOnly || !pdf}
+          disabled={readOnly || (onPreview && !preview)}
           signers={signers.offered}
           signerId={placeFor}
           onSignerChange={setPlaceFor}
@@ -516,7 +523,21 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
           {pdfError ? (
             <StatusPanel tone="error" title={messages.loadFailed} />
           ) : pdf && pages.length > 0 ? (
-            <PdfPages pdf={pdf} pages={pages} zoom={zoom} renderOverlay={renderOverlay} pinnedPages={pinned} label={messages.pages} pageLabel={(page) => fill(messages.pageLabel, { page })} />
+            <PdfPages
+              pdf={pdf}
+              pages={pages}
+              zoom={zoom}
+              renderOverlay={renderOverlay}
+              pinnedPages={pinned}
+              firstPagePreview={preview}
+              label={messages.pages}
+              pageLabel={(page) => fill(messages.pageLabel, { page })}
+            />
+          ) : preview ? (
+            <>
+              <LoadProgress progress={progress} label={messages.loading} className="signet-progress--top" />
+              <PreviewPage preview={preview} zoom={zoom} renderOverlay={renderOverlay} />
+            </>
           ) : (
             <div className="signet-loading">
               <LoadProgress progress={progress} label={messages.loading} />
@@ -601,25 +622,9 @@ function NoticePanel({ notice, messages }: { notice: NonNullable<Notice>; messag
 }
 
 /**
- * The page most of the viewport shows, and the centre of its visible part (page fractions): where the keyboard
- * places a field.
+ * Page 1's size in points as its preview gives it (its pixels over the preview's pixels a point): the size fields
+ * are placed with before pdf.js has the page, within a fraction of a point of the page's own.
  */
-function currentPage(root: HTMLElement | null): { page: number; centre: { x: number; y: number } } | null {
-  const scroller = root?.querySelector<HTMLElement>('.signet-pages');
-  if (!scroller) return null;
-  const view = scroller.getBoundingClientRect();
-  let best: { page: number; centre: { x: number; y: number }; area: number } | null = null;
-  for (const element of scroller.querySelectorAll<HTMLElement>('.signet-page[data-page-number]')) {
-    const rect = element.getBoundingClientRect();
-    const top = Math.max(rect.top, view.top);
-    const bottom = Math.min(rect.bottom, view.bottom);
-    const left = Math.max(rect.left, view.left);
-    const right = Math.min(rect.right, view.right);
-    const area = Math.max(0, bottom - top) * Math.max(0, right - left);
-    if (area > 0 && (!best || area > best.area)) {
-      const centre = { x: ((left + right) / 2 - rect.left) / rect.width, y: ((top + bottom) / 2 - rect.top) / rect.height };
-      best = { page: Number(element.dataset.pageNumber), centre, area };
-    }
-  }
-  return best && { page: best.page, centre: best.centre };
+function previewGeometry(preview: PagePreview | null): PageGeometry | undefined {
+  return preview ? { pageNumber: 1, width: preview.width / PREVIEW_PIXELS_PER_POINT, height: preview.height / PREVIEW_PIXELS_PER_POINT, rotation: 0 } : undefined;
 }

@@ -1,5 +1,6 @@
 import type { FieldType } from '@signet/contract';
 import { useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { pageNumberOf } from './page-elements.js';
 import type { BuilderMessages } from './messages.js';
 import { typeName } from './messages.js';
 
@@ -45,9 +46,10 @@ const DRAG_THRESHOLD = 4;
 /** The page under a point of the viewport, and the point on it in page fractions. */
 function dropAt(clientX: number, clientY: number, root: Document | ShadowRoot): Drop | null {
   const page = root.elementFromPoint(clientX, clientY)?.closest<HTMLElement>('.signet-page');
-  if (!page?.dataset.pageNumber) return null;
+  const number = page && pageNumberOf(page);
+  if (!number) return null;
   const rect = page.getBoundingClientRect();
-  return { page: Number(page.dataset.pageNumber), x: (clientX - rect.left) / rect.width, y: (clientY - rect.top) / rect.height };
+  return { page: number, x: (clientX - rect.left) / rect.width, y: (clientY - rect.top) / rect.height };
 }
 
 /**

@@ -52,6 +52,48 @@ it('places a field with the keyboard on the current page, and by dragging it fro
   expect(events.saves.at(-1)).toBeGreaterThanOrEqual(2);
 });
 
+it('places fields on page 1 as the server previewed it while the PDF is held back, where pdf.js then draws them', async () => {
+  const draft = await commands.createDraft({ pages: 2 });
+  await commands.holdFile(draft.documentId);
+  try {
+    await renderBuilder({ draft, until: 'mounted' });
+    // Page 1's preview image is on screen, and the palette works on it, before pdf.js has the file.
+    await waitFor(() => expect(document.querySelector<HTMLImageElement>('[data-preview-page="1"] img.signet-page-preview')?.naturalWidth).toBe(1224), {
+      timeout: 40_000,
+    });
+    expect(document.querySelector('canvas')).toBeNull();
+    expect(document.querySelector('.signet-progress--top[role="progressbar"]')).toBeTruthy();
+    const preview = document.querySelector<HTMLElement>('[data-preview-page="1"]')!;
+    const target = { x: 0.6, y: 0.3 };
+    const item = paletteItem('Text').getBoundingClientRect();
+    const page = preview.getBoundingClientRect();
+    const at = [(page.left + target.x * page.width - item.left) / item.width, (page.top + target.y * page.height - item.top) / item.height] as const;
+    await drawStroke(paletteItem('Text'), [[0.5, 0.5], [0.9, 0.5], at], 'mouse');
+    paletteItem('Signature').focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(document.activeElement).toBe(fieldButton('signature-1')));
+    const placed = fieldBox('text-1')!.getBoundingClientRect();
+
+    const fields = await stored(draft.documentId, (list) => list.length === 2);
+    const text = fields.find((field) => field.type === 'text')!;
+    expect(text).toMatchObject({ id: 'text-1', page: 1 });
+    expect(Math.abs(text.x + text.width / 2 - target.x)).toBeLessThan(2 / page.width);
+    expect(Math.abs(text.y + text.height / 2 - target.y)).toBeLessThan(2 / page.height);
+    // Sized in the page's points, as on a page pdf.js has drawn.
+    expect(fields.find((field) => field.type === 'signature')).toMatchObject({ page: 1 });
+    expect(fields.find((field) => field.type === 'signature')!.width).toBeCloseTo(180 / PAGE.width, 4);
+
+    await commands.releaseFile(draft.documentId);
+    await waitFor(() => expect(pageBox(1).hasAttribute('data-painted')).toBe(true), { timeout: 40_000 });
+    // pdf.js's page 1 is where the preview was: the fields do not move.
+    const drawn = fieldBox('text-1')!.getBoundingClientRect();
+    for (const side of ['top', 'left', 'width', 'height'] as const) expect(Math.abs(drawn[side] - placed[side])).toBeLessThanOrEqual(1);
+    expect(document.querySelector('[data-preview-page]')).toBeNull();
+  } finally {
+    await commands.releaseFile(draft.documentId);
+  }
+});
+
 it('moves a field by 1 pt and 10 pt with the arrow keys, resizes it with Alt and with a handle', async () => {
   // Snapping off: the handle goes exactly where the pointer takes it.
   const { draft } = await renderBuilder({ draft: await commands.createDraft({ pages: 1, fields: [textField()] }), props: { snap: false } });

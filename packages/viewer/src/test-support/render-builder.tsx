@@ -30,9 +30,9 @@ export const textField = (overrides: Partial<FieldDefinition> = {}): FieldDefini
 
 /**
  * Renders the builder on `draft` (a new two-page draft by default) in a 1000 × 760 box, the narrowest it must fit,
- * recording its events; resolves once page 1 is drawn.
+ * recording its events; resolves once page 1 is drawn (or at once, `until: 'mounted'`).
  */
-export async function renderBuilder(options: { draft?: CreatedDraft; props?: Partial<SigningBuilderProps> } = {}) {
+export async function renderBuilder(options: { draft?: CreatedDraft; props?: Partial<SigningBuilderProps>; until?: 'drawn' | 'mounted' } = {}) {
   const draft = options.draft ?? (await commands.createDraft({ pages: 2 }));
   const events = { changes: [] as FieldDefinition[][], saves: [] as number[], sends: [] as ManagedDocument[], errors: [] as Error[] };
   render(
@@ -50,6 +50,7 @@ export async function renderBuilder(options: { draft?: CreatedDraft; props?: Par
       />
     </div>,
   );
+  if (options.until === 'mounted') return { draft, events };
   // The first test of a file also waits for pdf.js and its worker to load: on a loaded CI machine, many seconds.
   await waitFor(() => expect(document.querySelector('[data-page-number="1"] canvas[data-rendered="true"]')).toBeTruthy(), { timeout: 40_000 });
   return { draft, events };
