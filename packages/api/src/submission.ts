@@ -2,6 +2,7 @@ import {
   checkFieldValue,
   checkPageInfo,
   checkRenderContext,
+  fieldTextStyle,
   submissionChecksum,
   fieldsOfSigner,
   submissionIssues,
@@ -70,7 +71,7 @@ export async function buildSubmission(input: BuildSubmissionInput): Promise<Subm
     submittedAt: timestamp(input.submittedAt),
     renderContext: checked(checkRenderContext as AnswerCheck<RenderContext>, input.renderContext, 'renderContext'),
     pages: input.pages.map((page, index) => checked(checkPageInfo as AnswerCheck<PageInfo>, page, `pages[${index}]`)),
-    fields: submittedFields(own, values, (field) => input.textStyles?.[field.id] ?? DEFAULT_TEXT_STYLE),
+    fields: submittedFields(own, values, (field) => input.textStyles?.[field.id] ?? fieldTextStyle(field, DEFAULT_TEXT_STYLE)),
   };
   const rules = { pageCount: document.metadata.pageCount, fields: own };
   const issue = submissionIssues(rules, unsigned).find((found) => !found.missing);
@@ -85,7 +86,7 @@ export async function buildSubmission(input: BuildSubmissionInput): Promise<Subm
  */
 export function missingRequiredFields(document: Pick<SdkDocument, 'fields' | 'signerId'>, values: Values): string[] {
   const own = fieldsOfSigner(document.fields, document.signerId);
-  const fields = submittedFields(own, values, () => DEFAULT_TEXT_STYLE);
+  const fields = submittedFields(own, values, (field) => fieldTextStyle(field, DEFAULT_TEXT_STYLE));
   // No pages to check against the page count.
   const rules = { pageCount: Number.POSITIVE_INFINITY, fields: own };
   return submissionIssues(rules, { fields }).flatMap((issue) =>

@@ -1,7 +1,7 @@
 import { fieldPattern, fieldValueProblem, isTextType } from './field-validation.js';
 
 export { isIsoDate } from './field-validation.js';
-import type { FieldDefinition, FieldType, FieldValue } from './schemas/field.js';
+import type { FieldDefinition, FieldType, FieldValue, TextStyle } from './schemas/field.js';
 
 export interface FieldDefinitionIssue {
   /** Path of the offending member, such as `fields[2].width`. */
@@ -43,6 +43,25 @@ export function fieldDefinitionIssues(
 }
 
 const CHOICE_TYPES: ReadonlySet<FieldType> = new Set(['select', 'radio']);
+/** The types whose value is written as text on the page, and so take a `fontSize`. */
+const FONT_SIZE_TYPES: ReadonlySet<FieldType> = new Set(['text', 'date', 'number', 'email', 'phone', 'textarea', 'select', 'radio']);
+
+/**
+ * Whether a field of `type` takes a `fontSize` (its value is written as text).
+ * @example takesFontSize('signature') // false
+ */
+export function takesFontSize(type: FieldType): boolean {
+  return FONT_SIZE_TYPES.has(type);
+}
+
+/**
+ * `style` with the field's own `fontSize`, where its definition sets one: the size the author chose wins over the
+ * size a viewer or the sealing derives from the field's height.
+ * @example fieldTextStyle({ fontSize: 9 }, { fontSize: 12, fontFamily: 'Helvetica', textAlign: 'left' }).fontSize // 9
+ */
+export function fieldTextStyle(field: Pick<FieldDefinition, 'fontSize'> | undefined, style: TextStyle): TextStyle {
+  return field?.fontSize === undefined ? style : { ...style, fontSize: field.fontSize };
+}
 const TEXT_RULES = ['minLength', 'maxLength', 'pattern', 'message'] as const;
 const NUMBER_RULES = ['min', 'max', 'step'] as const;
 
@@ -54,6 +73,7 @@ function typeRuleIssues(field: FieldDefinition, at: (member: string) => string, 
   const issues: FieldDefinitionIssue[] = [];
   const { type, options, validation = {} } = field;
   const allowed: readonly string[] = isTextType(type) ? TEXT_RULES : type === 'number' ? NUMBER_RULES : [];
+  if (field.fontSize !== undefined && !FONT_SIZE_TYPES.has(type)) issues.push({ field: at('fontSize'), reason: `a ${type} field takes no fontSize` });
   if (!complete) {
     if (options && !CHOICE_TYPES.has(type)) issues.push({ field: at('options'), reason: `a ${type} field takes no options` });
     for (const rule of Object.keys(validation)) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fieldDefinitionIssues, hasValue } from './field-rules.js';
+import { fieldDefinitionIssues, fieldTextStyle, hasValue, takesFontSize } from './field-rules.js';
 import { fieldPattern, fieldValueProblem } from './field-validation.js';
-import type { FieldDefinition, FieldValue } from './schemas/field.js';
+import { FieldDefinitionSchema, type FieldDefinition, type FieldValue } from './schemas/field.js';
 import { SUBMISSION_LIMITS } from './submission-limits.js';
 
 const field = (overrides: Partial<FieldDefinition>): FieldDefinition => ({
@@ -148,6 +148,24 @@ describe('fieldDefinitionIssues of options and validation', () => {
     expect(issuesOf({ type: 'number', validation: { min: 0, max: 10, step: 2 }, value: { type: 'number', content: '3' } })).toEqual([
       { field: 'fields[0].value.content', reason: 'must be 0 plus a multiple of 2' },
     ]);
+  });
+
+  it('takes a font size on the types written as text only, and the size wins over a derived style', () => {
+    for (const type of ['text', 'date', 'number', 'email', 'phone', 'textarea'] as const) expect(issuesOf({ type, fontSize: 9 })).toEqual([]);
+    expect(issuesOf({ type: 'select', fontSize: 9, options: [{ value: 'a', label: 'A' }] })).toEqual([]);
+    for (const type of ['signature', 'initials', 'checkbox', 'image'] as const) {
+      expect(issuesOf({ type, fontSize: 9 })).toEqual([{ field: 'fields[0].fontSize', reason: `a ${type} field takes no fontSize` }]);
+      expect(takesFontSize(type)).toBe(false);
+    }
+    // A draft is told as well: the size is of where the field is and what it is.
+    expect(fieldDefinitionIssues([field({ type: 'signature', fontSize: 9 })], 1, { draft: true })).toHaveLength(1);
+    const derived = { fontSize: 13.5, fontFamily: 'Helvetica', textAlign: 'left' } as const;
+    expect(fieldTextStyle(field({ fontSize: 9 }), derived)).toEqual({ ...derived, fontSize: 9 });
+    expect(fieldTextStyle(field({}), derived)).toBe(derived);
+    expect(fieldTextStyle(undefined, derived)).toBe(derived);
+    expect(FieldDefinitionSchema.safeParse(field({ fontSize: 3.9 })).success).toBe(false);
+    expect(FieldDefinitionSchema.safeParse(field({ fontSize: 72 })).success).toBe(true);
+    expect(FieldDefinitionSchema.safeParse(field({ fontSize: 73 })).success).toBe(false);
   });
 
   it('compiles a pattern once, and answers null for one that is not valid', () => {

@@ -147,10 +147,11 @@ describe.each(engines)('the form field types on $name', (engine) => {
   const replace = (id: string, change: Partial<FieldDefinition>) => base.map((field) => (field.id === id ? { ...field, ...change } : field));
   const indexOf = (id: string) => base.findIndex((field) => field.id === id);
 
-  it('creates the form: 201, its options and validation kept as defined', async () => {
-    const response = await upload(base);
+  it('creates the form: 201, its options, validation and font sizes kept as defined', async () => {
+    const sized = base.map((field) => (field.id === 'notes' ? { ...field, fontSize: 9 } : field.id === 'plan' ? { ...field, fontSize: 14.5 } : field));
+    const response = await upload(sized);
     expect(response.status).toBe(201);
-    expect(((await response.json()) as any).data.fields).toEqual(base);
+    expect(((await response.json()) as any).data.fields).toEqual(sized);
   });
 
   it.each([
@@ -160,6 +161,8 @@ describe.each(engines)('the form field types on $name', (engine) => {
     ['options on a text field', replace('full_name', { options: [{ value: 'a', label: 'A' }] }), `fields[${indexOf('full_name')}].options`, /no options/],
     ['min above max', replace('guests', { validation: { min: 5, max: 1 } }), `fields[${indexOf('guests')}].validation.max`, /less than min/],
     ['a length rule on a number field', replace('guests', { validation: { maxLength: 3 } }), `fields[${indexOf('guests')}].validation.maxLength`, /no maxLength/],
+    ['a font size on a signature field', replace('signature', { fontSize: 12 }), `fields[${indexOf('signature')}].fontSize`, /no fontSize/],
+    ['a font size on a checkbox', replace('confirm', { fontSize: 12 }), `fields[${indexOf('confirm')}].fontSize`, /no fontSize/],
     ['a prefill that is not an option', replace('billing', { value: { type: 'radio', value: 'weekly' } }), `fields[${indexOf('billing')}].value.value`, /options/],
   ])('400 VALIDATION_ERROR for %s, naming it', async (_case, fields, field, reason) => {
     const response = await upload(fields);
@@ -167,11 +170,14 @@ describe.each(engines)('the form field types on $name', (engine) => {
     expect(ErrorEnvelopeSchema.parse(await response.json()).error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field, reason: expect.stringMatching(reason) } });
   });
 
-  it('400 VALIDATION_ERROR for shapes zod refuses: a step of 0, 51 options, an empty option value', async () => {
+  it('400 VALIDATION_ERROR for shapes zod refuses: a step of 0, 51 options, an empty option value, font sizes out of 4–72 pt', async () => {
     for (const [fields, field] of [
       [replace('guests', { validation: { step: 0 } }), `fields[${indexOf('guests')}].validation.step`],
       [replace('plan', { options: Array.from({ length: 51 }, (_, i) => ({ value: `v${i}`, label: `V${i}` })) }), `fields[${indexOf('plan')}].options`],
       [replace('plan', { options: [{ value: '', label: 'Empty' }] }), `fields[${indexOf('plan')}].options[0].value`],
+      [replace('full_name', { fontSize: 3 }), `fields[${indexOf('full_name')}].fontSize`],
+      [replace('full_name', { fontSize: 1e6 }), `fields[${indexOf('full_name')}].fontSize`],
+      [replace('full_name', { fontSize: '12' as never }), `fields[${indexOf('full_name')}].fontSize`],
     ] as const) {
       const response = await upload(fields);
       expect(response.status).toBe(400);

@@ -131,6 +131,10 @@ export const FieldDefinitionSchema = z
       description: 'The choices of a `select` or `radio` field (required there, refused on other types)',
     }),
     validation: FieldValidationSchema.optional(),
+    fontSize: z.number().min(4).max(72).optional().meta({
+      description:
+        'The size, in points, the value is written in on the page and in the sealed PDF (text, date, number, email, phone, textarea, select, radio; refused on other types). Default: from the field\'s height',
+    }),
     signerId: FieldIdSchema.optional().meta({
       description: 'The signer who fills this field in, one of the document\'s `signers`; absent on a document without signers',
     }),

@@ -1,9 +1,9 @@
-import { fieldPattern, type FieldDefinition } from '@signet/contract';
+import { fieldPattern, takesFontSize, type FieldDefinition } from '@signet/contract';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useViewerStyles } from '../adopt-styles.js';
 import { editorCss } from './editor-styles.js';
 import { fill, type BuilderMessages } from './messages.js';
-import { fieldIdProblem, LENGTH_BOUNDS, parseRule, prefillKind, prefillOf, rulesOf, ruleText, TEXT_RULE_MAX, withPrefill, withRule, type Rule } from './property-rules.js';
+import { FONT_SIZE_BOUNDS, fieldIdProblem, LENGTH_BOUNDS, parseFontSize, parseRule, prefillKind, prefillOf, rulesOf, ruleText, TEXT_RULE_MAX, withFontSize, withPrefill, withRule, type Rule } from './property-rules.js';
 
 /*
  * The properties panel's editors of a field's id, read-only flag, prefill and validation rules: a chunk of their own
@@ -141,7 +141,55 @@ function RuleInput({
   );
 }
 
-/** Read-only, the prefill (an input of the field's type) and the rules its type takes. */
+/** The font size of a field whose value is written as text: applied while it is 4–72 pt, none when blank. */
+function FontSizeInput({
+  field,
+  messages,
+  readOnly,
+  onChange,
+}: {
+  field: FieldDefinition;
+  messages: BuilderMessages;
+  readOnly: boolean;
+  onChange(field: FieldDefinition, merge?: string): void;
+}) {
+  const written = field.fontSize === undefined ? '' : String(field.fontSize);
+  const [typed, setTyped] = useState(written);
+  useEffect(() => {
+    // Another field, or an undo: its size; not while what is typed says the same.
+    setTyped((text) => {
+      const parsed = parseFontSize(text);
+      return 'value' in parsed && (parsed.value === undefined ? '' : String(parsed.value)) === written ? text : written;
+    });
+  }, [field.id, written]);
+  const problemId = useId();
+  const problem = 'problem' in parseFontSize(typed);
+  const [min, max] = FONT_SIZE_BOUNDS;
+  return (
+    <label className="signet-builder-label">
+      {messages.fontSize}
+      <input
+        type="text"
+        inputMode="decimal"
+        value={typed}
+        placeholder={messages.fontSizeAuto}
+        maxLength={6}
+        autoComplete="off"
+        disabled={readOnly}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? problemId : undefined}
+        onChange={(event) => {
+          setTyped(event.target.value);
+          const next = parseFontSize(event.target.value);
+          if ('value' in next) onChange(withFontSize(field, next.value), `fontSize:${field.id}`);
+        }}
+      />
+      <Problem id={problemId} text={problem ? fill(messages.fontSizeInvalid, { min, max }) : null} />
+    </label>
+  );
+}
+
+/** Read-only, the prefill (an input of the field's type), the font size and the rules its type takes. */
 export function FieldExtras({
   field,
   messages,
@@ -204,6 +252,7 @@ export function FieldExtras({
           />
         </label>
       ) : null}
+      {takesFontSize(field.type) ? <FontSizeInput field={field} messages={messages} readOnly={readOnly} onChange={onChange} /> : null}
       {rules.length > 0 ? (
         <fieldset className="signet-builder-rules">
           <legend>{messages.rules}</legend>

@@ -24,7 +24,8 @@ async function emptyByKeys(input: HTMLElement): Promise<void> {
   await userEvent.keyboard('{Backspace}');
 }
 
-it('edits a field’s id, read-only flag, prefill and rules; an id that cannot be saved is said in words and not applied', async () => {
+// Many keystrokes, each a round trip to the browser: on a loaded CI machine, more than the suite's minute.
+it('edits a field’s id, read-only flag, prefill and rules; an id that cannot be saved is said in words and not applied', { timeout: 150_000 }, async () => {
   const signers = [{ id: 'tenant', name: 'Tina Tenant' }];
   const fields = [
     field({ signerId: 'tenant' }),
@@ -96,6 +97,29 @@ it('edits a field’s id, read-only flag, prefill and rules; an id that cannot b
   await screen.findByRole('checkbox', { name: 'Read-only (the signer cannot change it)' });
   expect(screen.queryByRole('textbox', { name: 'Prefilled value' })).toBeNull();
   expect(screen.queryByRole('group', { name: 'Rules' })).toBeNull();
+});
+
+it('sets the font size of a field written as text, says in words a size it cannot take, and offers none for a box', async () => {
+  const fields = [field(), field({ id: 'agree', type: 'checkbox', label: 'I agree', y: 0.4, width: 0.03, required: false })];
+  const draft = await commands.createDraft({ pages: 1, fields });
+  await renderBuilder({ draft });
+  await userEvent.click(fieldButton('name'));
+  const size = await screen.findByRole('textbox', { name: 'Font size (pt)' });
+  expect(size).toHaveAttribute('placeholder', 'Automatic');
+  await userEvent.type(size, '80');
+  expect(size).toHaveAccessibleDescription('Not applied: 4 to 72 points');
+  expect(size).toHaveAttribute('aria-invalid', 'true');
+  await userEvent.keyboard('{Backspace}{Backspace}');
+  await userEvent.type(size, '11');
+  expect(size).not.toHaveAccessibleDescription();
+  expect(byId(await stored(draft.documentId, (saved) => byId(saved, 'name')?.fontSize !== undefined), 'name')!.fontSize).toBe(11);
+  // Blank again: the size follows the field's height, and the member is gone.
+  await emptyByKeys(size);
+  await stored(draft.documentId, (saved) => !('fontSize' in byId(saved, 'name')!));
+  // A box has no text to size.
+  await userEvent.click(fieldButton('agree'));
+  await screen.findByRole('checkbox', { name: 'Read-only (the signer cannot change it)' });
+  expect(screen.queryByRole('textbox', { name: 'Font size (pt)' })).toBeNull();
 });
 
 it('adds, renames and reorders signers, sets the signing order, gives a field to the new signer, and sends', async () => {

@@ -127,6 +127,12 @@ export interface BuilderMessages {
   /** Said to screen readers: `{count}` (2 or more). */
   addedCount: string;
   deletedCount: string;
+  // A field's font size (docs/decisions.md, "Builder: font size").
+  fontSize: string;
+  /** The font size input's placeholder when the size follows the field's height. */
+  fontSizeAuto: string;
+  /** `{min}`, `{max}`: the contract's bounds, in points. */
+  fontSizeInvalid: string;
 }
 
 export const en: BuilderMessages = {
@@ -234,6 +240,9 @@ export const en: BuilderMessages = {
   copiedCount: 'Copied: {count}',
   addedCount: 'Fields added: {count}',
   deletedCount: 'Fields deleted: {count}',
+  fontSize: 'Font size (pt)',
+  fontSizeAuto: 'Automatic',
+  fontSizeInvalid: 'Not applied: {min} to {max} points',
 };
 
 const TYPE_KEYS: Record<FieldType, keyof BuilderMessages> = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FieldDefinitionSchema, FieldIdSchema, FieldValidationSchema, type FieldDefinition, type FieldType } from '@signet/contract';
-import { fieldIdProblem, parseRule, prefillKind, prefillOf, rulesOf, withPrefill, withRule, type Rule } from './property-rules.js';
+import { fieldIdProblem, parseFontSize, parseRule, prefillKind, prefillOf, rulesOf, withFontSize, withPrefill, withRule, type Rule } from './property-rules.js';
 import { FIELD_TYPES } from './field-edits.js';
 
 const field = (type: FieldType, overrides: Partial<FieldDefinition> = {}): FieldDefinition => ({
@@ -73,5 +73,21 @@ describe('field properties built so that the contract takes them', () => {
       if (Number.isFinite(number)) expect(FieldValidationSchema.safeParse({ [rule]: number }).success, `${rule} ${input}`).toBe(false);
     }
     expect(parseRule('max', '  ')).toEqual({ value: undefined });
+  });
+
+  it('applies a font size of 4–72 pt on half points, removes it when blank, and refuses the rest', () => {
+    expect(parseFontSize('9')).toEqual({ value: 9 });
+    expect(parseFontSize(' 10,5 ')).toEqual({ value: 10.5 });
+    expect(parseFontSize('10.3')).toEqual({ value: 10.5 });
+    expect(parseFontSize('')).toEqual({ value: undefined });
+    for (const input of ['3.5', '73', '-9', 'nine', '1e1', '12pt']) expect(parseFontSize(input), input).toEqual({ problem: 'range' });
+    const text = field('text');
+    const sized = withFontSize(text, 9);
+    expect(FieldDefinitionSchema.parse(sized).fontSize).toBe(9);
+    expect('fontSize' in withFontSize(sized, undefined)).toBe(false);
+    for (const input of ['4', '72', '17.5']) {
+      const parsed = parseFontSize(input);
+      expect(FieldDefinitionSchema.safeParse(withFontSize(text, 'value' in parsed ? parsed.value : undefined)).success, input).toBe(true);
+    }
   });
 });

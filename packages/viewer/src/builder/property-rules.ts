@@ -119,3 +119,29 @@ export const ruleText = (field: FieldDefinition, rule: Rule) => {
   const value = field.validation?.[rule];
   return value === undefined ? '' : String(value);
 };
+
+/** The font sizes the contract takes, in points. */
+export const FONT_SIZE_BOUNDS = [4, 72] as const;
+
+/**
+ * A font size as typed: blank is none (the size follows the field's height), a number of points within
+ * `FONT_SIZE_BOUNDS` (halves kept) is applied, anything else is a problem and not applied.
+ * @example parseFontSize('9.5') // { value: 9.5 }
+ */
+export function parseFontSize(text: string): { value: number | undefined } | { problem: 'range' } {
+  const trimmed = text.trim().replace(',', '.');
+  if (trimmed === '') return { value: undefined };
+  const size = Number(trimmed);
+  const [min, max] = FONT_SIZE_BOUNDS;
+  if (!/^\d+(\.\d+)?$/.test(trimmed) || !(size >= min && size <= max)) return { problem: 'range' };
+  return { value: Math.round(size * 2) / 2 };
+}
+
+/** `field` with `size` as its font size, or without one. */
+export function withFontSize(field: FieldDefinition, size: number | undefined): FieldDefinition {
+  if (size === undefined) {
+    const { fontSize: _removed, ...rest } = field;
+    return rest as FieldDefinition;
+  }
+  return { ...field, fontSize: size };
+}

@@ -112,7 +112,7 @@ export function FieldInput(props: FieldInputProps) {
     }
     case 'radio': {
       const rows = Math.max(1, field.options?.length ?? 1);
-      const fontSize = textStyle({ height: field.height / rows }, pageHeight).fontSize * cssScale;
+      const fontSize = textStyle({ height: field.height / rows, fontSize: field.fontSize }, pageHeight).fontSize * cssScale;
       return (
         <RadioGroup
           field={field}

@@ -10,6 +10,9 @@ describe('field geometry', () => {
     expect(textStyle({ height: 22 / 792 }, 792)).toEqual({ fontSize: 13.5, fontFamily: 'Helvetica', textAlign: 'left' });
     expect(textStyle({ height: 0.001 }, 792).fontSize).toBe(6);
     expect(textStyle({ height: 0.5 }, 792).fontSize).toBe(24);
+    // The author's own size, whatever the height.
+    expect(textStyle({ height: 0.5, fontSize: 9 }, 792)).toEqual({ fontSize: 9, fontFamily: 'Helvetica', textAlign: 'left' });
+    expect(textStyle({ height: 0.001, type: 'textarea', fontSize: 30 }, 792).fontSize).toBe(30);
   });
 
   it('orders fields by page, then line, then from the left', () => {

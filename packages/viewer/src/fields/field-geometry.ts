@@ -21,11 +21,16 @@ export function fieldBox(field: Pick<FieldDefinition, 'x' | 'y' | 'width' | 'hei
 }
 
 /**
- * The style a field of typed text is shown with, in PDF points (what the submission reports): its font size follows
- * the field's height on the page (a multi-line field's stops at 11 pt).
+ * The style a field of typed text is shown with, in PDF points (what the submission reports): its font size is the
+ * field's `fontSize` where the author set one, else follows the field's height on the page (a multi-line field's
+ * stops at 11 pt).
  * @example textStyle(field, 792) // { fontSize: 10, fontFamily: 'Helvetica', textAlign: 'left' }
  */
-export function textStyle(field: Pick<FieldDefinition, 'height'> & { type?: FieldDefinition['type'] }, pageHeightPoints: number): TextStyle {
+export function textStyle(
+  field: Pick<FieldDefinition, 'height'> & Partial<Pick<FieldDefinition, 'type' | 'fontSize'>>,
+  pageHeightPoints: number,
+): TextStyle {
+  if (field.fontSize !== undefined) return { fontSize: field.fontSize, fontFamily: TEXT_FONT.name, textAlign: 'left' };
   // Multi-line text is set like body text, whatever the box's height.
   const largest = field.type === 'textarea' ? MAX_TEXTAREA_SIZE : 24;
   const fontSize = Math.max(6, Math.min(largest, Math.round(field.height * pageHeightPoints * TEXT_HEIGHT_RATIO * 2) / 2));

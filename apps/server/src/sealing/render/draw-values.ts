@@ -1,5 +1,5 @@
 import { ops, rgb, type PDF, type PDFPage } from '@libpdf/core';
-import type { FieldDefinition, FieldOption, SubmittedField, TextStyle } from '@signet/contract';
+import { fieldTextStyle, type FieldDefinition, type FieldOption, type SubmittedField, type TextStyle } from '@signet/contract';
 import { SealError } from '../errors.js';
 import type { SealFonts } from './fonts.js';
 import { displayedPage, fieldRect, type DisplayedRect } from './page-geometry.js';
@@ -12,7 +12,7 @@ const INK = rgb(0x11 / 255, 0x18 / 255, 0x27 / 255);
 
 /**
  * Draws each submitted value into its field's rectangle on `pdf`'s pages: text (of every typed kind), dates and a
- * chosen option's label in the submitted style (right-to-left text shaped, reordered and started at the right edge),
+ * chosen option's label in the submitted style, at the definition's `fontSize` where it sets one (right-to-left text shaped, reordered and started at the right edge),
  * signature, initials and image-field pictures fitted with their aspect ratio kept, a check mark for a ticked box, a
  * radio group's circles with the chosen one filled. The rectangle is the field's definition (the submission's
  * position where a value has none), a fraction of the page as displayed; every value is drawn in displayed
@@ -61,19 +61,19 @@ async function drawValue(
     case 'number':
     case 'email':
     case 'phone':
-      drawText(page, value.content, rect, field.style ?? defaultTextStyle(rect.height), fonts);
+      drawText(page, value.content, rect, fieldTextStyle(definition, field.style ?? defaultTextStyle(rect.height)), fonts);
       return;
     case 'textarea':
-      drawText(page, value.content, rect, field.style ?? defaultTextStyle(Math.min(rect.height, 18)), fonts, 'top');
+      drawText(page, value.content, rect, fieldTextStyle(definition, field.style ?? defaultTextStyle(Math.min(rect.height, 18))), fonts, 'top');
       return;
     case 'select': {
       // The option's label, as the signer read it; its value is in the audit trail and the submission.
       const option = definition?.options?.find((choice) => choice.value === value.value);
-      drawText(page, option?.label ?? value.value, rect, field.style ?? defaultTextStyle(rect.height), fonts);
+      drawText(page, option?.label ?? value.value, rect, fieldTextStyle(definition, field.style ?? defaultTextStyle(rect.height)), fonts);
       return;
     }
     case 'radio':
-      page.drawOperators(radioGroup(page, definition?.options ?? [], value.value, rect, fonts));
+      page.drawOperators(radioGroup(page, definition, value.value, rect, fonts));
       return;
     case 'signature':
     case 'initials':
@@ -100,10 +100,11 @@ function drawText(page: PDFPage, text: string, rect: DisplayedRect, style: TextS
  * A radio group as the viewer lays it out: its options in rows of equal height, top to bottom, each a circle and
  * its label; the chosen one's circle filled.
  */
-function radioGroup(page: PDFPage, options: readonly FieldOption[], chosen: string, rect: DisplayedRect, fonts: SealFonts) {
+function radioGroup(page: PDFPage, definition: FieldDefinition | undefined, chosen: string, rect: DisplayedRect, fonts: SealFonts) {
+  const options: readonly FieldOption[] = definition?.options ?? [];
   const rowHeight = rect.height / Math.max(1, options.length);
   const radius = Math.min(rowHeight * 0.3, rect.width * 0.05);
-  const style = defaultTextStyle(rowHeight);
+  const style = fieldTextStyle(definition, defaultTextStyle(rowHeight));
   const operators = [ops.pushGraphicsState(), ops.setStrokingRGB(INK.red, INK.green, INK.blue), ops.setLineWidth(radius * 0.2)];
   options.forEach((option, index) => {
     const centreY = rect.y + rect.height - (index + 0.5) * rowHeight;

@@ -106,6 +106,9 @@ const ar: BuilderMessages = {
   copiedCount: 'تم النسخ: {count}',
   addedCount: 'الحقول المضافة: {count}',
   deletedCount: 'الحقول المحذوفة: {count}',
+  fontSize: 'حجم الخط (نقطة)',
+  fontSizeAuto: 'تلقائي',
+  fontSizeInvalid: 'لم يُطبَّق: من {min} إلى {max} نقطة',
 };
 
 export default ar;

@@ -106,6 +106,9 @@ const de: BuilderMessages = {
   copiedCount: 'Kopiert: {count}',
   addedCount: 'Felder hinzugefügt: {count}',
   deletedCount: 'Felder gelöscht: {count}',
+  fontSize: 'Schriftgröße (pt)',
+  fontSizeAuto: 'Automatisch',
+  fontSizeInvalid: 'Nicht übernommen: {min} bis {max} Punkt',
 };
 
 export default de;

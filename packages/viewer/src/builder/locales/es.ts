@@ -106,6 +106,9 @@ const es: BuilderMessages = {
   copiedCount: 'Copiados: {count}',
   addedCount: 'Campos añadidos: {count}',
   deletedCount: 'Campos eliminados: {count}',
+  fontSize: 'Tamaño de letra (pt)',
+  fontSizeAuto: 'Automático',
+  fontSizeInvalid: 'No aplicado: de {min} a {max} puntos',
 };
 
 export default es;

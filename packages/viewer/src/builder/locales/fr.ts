@@ -106,6 +106,9 @@ const fr: BuilderMessages = {
   copiedCount: 'Copiés : {count}',
   addedCount: 'Champs ajoutés : {count}',
   deletedCount: 'Champs supprimés : {count}',
+  fontSize: 'Taille de police (pt)',
+  fontSizeAuto: 'Automatique',
+  fontSizeInvalid: 'Non appliqué : de {min} à {max} points',
 };
 
 export default fr;

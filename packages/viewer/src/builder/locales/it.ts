@@ -106,6 +106,9 @@ const it: BuilderMessages = {
   copiedCount: 'Copiati: {count}',
   addedCount: 'Campi aggiunti: {count}',
   deletedCount: 'Campi eliminati: {count}',
+  fontSize: 'Dimensione carattere (pt)',
+  fontSizeAuto: 'Automatica',
+  fontSizeInvalid: 'Non applicato: da {min} a {max} punti',
 };
 
 export default it;

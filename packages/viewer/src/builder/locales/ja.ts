@@ -106,6 +106,9 @@ const ja: BuilderMessages = {
   copiedCount: 'コピー済み: {count}',
   addedCount: '追加したフィールド: {count}',
   deletedCount: '削除したフィールド: {count}',
+  fontSize: 'フォントサイズ (pt)',
+  fontSizeAuto: '自動',
+  fontSizeInvalid: '適用されていません: {min}〜{max} ポイント',
 };
 
 export default ja;

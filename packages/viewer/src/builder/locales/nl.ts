@@ -106,6 +106,9 @@ const nl: BuilderMessages = {
   copiedCount: 'Gekopieerd: {count}',
   addedCount: 'Velden toegevoegd: {count}',
   deletedCount: 'Velden verwijderd: {count}',
+  fontSize: 'Lettergrootte (pt)',
+  fontSizeAuto: 'Automatisch',
+  fontSizeInvalid: 'Niet toegepast: {min} tot {max} punten',
 };
 
 export default nl;

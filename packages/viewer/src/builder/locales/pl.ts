@@ -106,6 +106,9 @@ const pl: BuilderMessages = {
   copiedCount: 'Skopiowano: {count}',
   addedCount: 'Dodane pola: {count}',
   deletedCount: 'Usunięte pola: {count}',
+  fontSize: 'Rozmiar czcionki (pt)',
+  fontSizeAuto: 'Automatyczny',
+  fontSizeInvalid: 'Nie zastosowano: od {min} do {max} punktów',
 };
 
 export default pl;

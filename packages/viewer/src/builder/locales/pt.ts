@@ -106,6 +106,9 @@ const pt: BuilderMessages = {
   copiedCount: 'Copiados: {count}',
   addedCount: 'Campos adicionados: {count}',
   deletedCount: 'Campos excluídos: {count}',
+  fontSize: 'Tamanho da fonte (pt)',
+  fontSizeAuto: 'Automático',
+  fontSizeInvalid: 'Não aplicado: de {min} a {max} pontos',
 };
 
 export default pt;
