@@ -1,5 +1,5 @@
 import type { FieldDefinition } from '@signet/contract';
-import { memo, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import { memo, useEffect, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import { fieldBox } from '../fields/field-geometry.js';
 import { dragHandle, HANDLES, type FieldRect, type Handle, type PageSize } from './field-edits.js';
 import type { Guide } from './snap.js';
@@ -54,6 +54,10 @@ const DRAG_THRESHOLD = 3;
 const SNAP_PIXELS = 6;
 /** How near (CSS pixels) a finger or pen press must be to a handle to take it: a 24 px target. */
 const HANDLE_REACH = 12;
+/** A finger or pen held still this long on a field adds it to the selection or takes it out: touch has no Shift. */
+const LONG_PRESS_MS = 500;
+/** How long after a long press's release a click is taken as its tail. */
+const LONG_PRESS_CLICK_MS = 600;
 
 /**
  * The shown handle nearest to a touch or pen press on the box, within reach (less on a small box, so that its middle
@@ -84,6 +88,15 @@ export const FieldBox = memo(function FieldBox(props: FieldBoxProps) {
   const button = useRef<HTMLButtonElement>(null);
   // A drag's release may be followed by a click: it is not a selection.
   const dragged = useRef(false);
+  // A finger's press: its long-press timer, and whether it has been selected for yet (at the drag's start).
+  const touch = useRef<{ timer: ReturnType<typeof setTimeout>; selected: boolean } | null>(null);
+  // Until when a click is the tail of a long press (a browser may still send one), not a selection.
+  const longPressClick = useRef(0);
+  const endTouch = () => {
+    if (touch.current) clearTimeout(touch.current.timer);
+    touch.current = null;
+  };
+  useEffect(() => () => endTouch(), []);
 
   const begin = (event: ReactPointerEvent<HTMLElement>, pressed: Drag['handle']) => {
     if (event.button !== 0 || readOnly) return;
@@ -95,8 +108,23 @@ export const FieldBox = memo(function FieldBox(props: FieldBoxProps) {
     if (!page) return;
     const near = pressed === 'move' && props.handles && event.pointerType !== 'mouse';
     const handle = (near && handleNear(event.currentTarget.getBoundingClientRect(), event.clientX, event.clientY)) || pressed;
-    props.onSelect(field.id, 'press');
-    button.current?.focus({ preventScroll: true });
+    endTouch();
+    if (event.pointerType !== 'mouse' && handle === 'move') {
+      // A finger's press selects and focuses when it becomes a drag (or on release); held still, it toggles the
+      // field in the selection instead, and focus, which would select it, stays where it was.
+      const pointerId = event.pointerId;
+      const timer = setTimeout(() => {
+        if (drag.current?.pointerId !== pointerId) return;
+        drag.current = null;
+        touch.current = null;
+        longPressClick.current = Number.POSITIVE_INFINITY;
+        props.onSelect(field.id, 'toggle');
+      }, LONG_PRESS_MS);
+      touch.current = { timer, selected: false };
+    } else {
+      props.onSelect(field.id, 'press');
+      button.current?.focus({ preventScroll: true });
+    }
     event.currentTarget.setPointerCapture(event.pointerId);
     drag.current = { pointerId: event.pointerId, handle, startX: event.clientX, startY: event.clientY, page, start: { x: field.x, y: field.y, width: field.width, height: field.height } };
   };
@@ -123,19 +151,30 @@ export const FieldBox = memo(function FieldBox(props: FieldBoxProps) {
   const move = (event: ReactPointerEvent<HTMLElement>) => {
     const rect = rectAt(event);
     if (!rect) return;
+    if (touch.current && !touch.current.selected) {
+      clearTimeout(touch.current.timer);
+      touch.current.selected = true;
+      props.onSelect(field.id, 'press');
+      button.current?.focus({ preventScroll: true });
+    }
     setLive(rect);
     if (drag.current?.handle === 'move') props.onDrag?.(field.id, rect);
   };
   const end = (event: ReactPointerEvent<HTMLElement>) => {
     const rect = rectAt(event);
     const moving = drag.current?.handle === 'move';
+    if (longPressClick.current === Number.POSITIVE_INFINITY) longPressClick.current = performance.now() + LONG_PRESS_CLICK_MS;
+    endTouch();
     drag.current = null;
     setLive(null);
     setGuides([]);
     if (moving) props.onDrag?.(field.id, null);
     if (!rect) {
       // A press without a drag is a click (which pointer capture sends to the box, not its button): this field alone.
-      if (moving && !event.shiftKey && !event.ctrlKey && !event.metaKey) props.onSelect(field.id, 'only');
+      if (moving && !event.shiftKey && !event.ctrlKey && !event.metaKey) {
+        props.onSelect(field.id, 'only');
+        button.current?.focus({ preventScroll: true });
+      }
       return;
     }
     dragged.current = true;
@@ -143,6 +182,7 @@ export const FieldBox = memo(function FieldBox(props: FieldBoxProps) {
     props.onRect(field.id, rect);
   };
   const cancel = () => {
+    endTouch();
     if (drag.current?.handle === 'move') props.onDrag?.(field.id, null);
     drag.current = null;
     setLive(null);
@@ -170,6 +210,7 @@ export const FieldBox = memo(function FieldBox(props: FieldBoxProps) {
         aria-pressed={selected}
         aria-describedby={props.helpId}
         onClick={(event) => {
+          if (performance.now() < longPressClick.current) return;
           if (dragged.current) dragged.current = false;
           else props.onSelect(field.id, event.shiftKey || event.ctrlKey || event.metaKey ? 'toggle' : 'only');
         }}

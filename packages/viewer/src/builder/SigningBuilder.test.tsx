@@ -52,7 +52,8 @@ it('places a field with the keyboard on the current page, and by dragging it fro
   expect(events.saves.at(-1)).toBeGreaterThanOrEqual(2);
 });
 
-it('places fields on page 1 as the server previewed it while the PDF is held back, where pdf.js then draws them', async () => {
+// Two waits for pdf.js (the preview first, then the released file): two minutes for a cold browser on a loaded machine.
+it('places fields on page 1 as the server previewed it while the PDF is held back, where pdf.js then draws them', { timeout: 120_000 }, async () => {
   const draft = await commands.createDraft({ pages: 2 });
   await commands.holdFile(draft.documentId);
   try {
