@@ -53,6 +53,9 @@ export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 export default defineConfig({
   ...base,
   testMatch: ['signing.spec.ts'],
+  // The whole flow, seal included, in a second browser engine that runs while the other lane's suites load both
+  // cores: a landing run once took over a minute here. Two minutes.
+  timeout: 120_000,
   outputDir: './test-results/firefox',
   reporter: [['list'], ['html', { open: 'never', outputFolder: './playwright-report/firefox' }]],
   use: {
