@@ -44,7 +44,9 @@ export default async function registrySetup(): Promise<() => Promise<void>> {
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
     const starting = startSignet([origin]);
-    stops.push(async () => (await starting.catch(() => undefined))?.child.kill('SIGTERM'));
+    stops.push(async () => {
+      (await starting.catch(() => undefined))?.child.kill('SIGTERM');
+    });
     await prepared;
     await phase('npm install @signet/viewer @signet/embed', () => installFromRegistry(app, registry.url));
     await phase('vite build', () => build(app));
