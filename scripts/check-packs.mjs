@@ -5,7 +5,7 @@
 //   node scripts/check-packs.mjs --check DIR     check the *.tgz already in DIR
 // Exits 1 when a tarball fails; the last line is `N passed, N failed` (one per tarball).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -152,6 +152,7 @@ export async function checkTarball(tarball) {
   for (const message of messages) problems.push(`publint ${message.type}: ${formatMessage(message, pkg) ?? message.code}`);
 
   const unpackedBytes = files.reduce((sum, file) => sum + statSync(join(root, file)).size, 0);
+  rmSync(dir, { recursive: true, force: true });
   return { name: pkg.name, problems, packedBytes: statSync(tarball).size, unpackedBytes, files: files.length };
 }
 

@@ -42,6 +42,9 @@ const stages = {
     { name: 'size', run: 'pnpm size' },
     { name: 'e2e', run: 'pnpm test:e2e', env: built },
     { name: 'host apps', run: 'pnpm test:hosts', env: built },
+    // The release path: `pnpm release` of those tarballs to a local registry, a host installing them from it by name
+    // (docs/releases.md).
+    { name: 'registry', run: 'pnpm test:registry', env: built, needs: ['packs'] },
     // Every phase of the server's benchmark still runs (its figures are not judged here).
     { name: 'bench:server smoke', run: 'pnpm bench:server', env: { BENCH_SMOKE: '1' } },
     { name: 'firefox', run: 'pnpm test:firefox', env: built, needs: ['demo build', 'packs'] },

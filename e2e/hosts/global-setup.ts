@@ -10,12 +10,12 @@ import { build, HOST_ENV, install, run, scaffold, type HostApp } from './host-ap
 import { cspFor, DOCUMENTS, type HostsState } from './hosts-state.js';
 import { serveStatic } from './static-server.js';
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const PACKAGES = ['@signet/contract', '@signet/api', '@signet/viewer', '@signet/embed'];
 
-function freePort(): Promise<number> {
+export function freePort(host = '127.0.0.1'): Promise<number> {
   return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
+    const server = createServer().listen(0, host, () => {
       const address = server.address();
       server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });
@@ -23,7 +23,7 @@ function freePort(): Promise<number> {
 }
 
 /** Times each phase, for the log of a run (cold and warm npm caches differ most in `install`). */
-async function phase<T>(name: string, work: () => Promise<T>): Promise<T> {
+export async function phase<T>(name: string, work: () => Promise<T>): Promise<T> {
   const started = performance.now();
   const result = await work();
   console.log(`[hosts] ${name}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -50,7 +50,7 @@ async function pack(dir: string): Promise<Record<string, string>> {
 }
 
 /** The Signet server (signet-server.ts) in a child process; resolves with what it printed once ready. */
-function startSignet(origins: string[]): Promise<{ child: ChildProcess; url: string; pk: string; sk: string; documents: string[] }> {
+export function startSignet(origins: string[]): Promise<{ child: ChildProcess; url: string; pk: string; sk: string; documents: string[] }> {
   const tsx = createRequire(join(repoRoot, 'package.json')).resolve('tsx');
   const child = spawn(process.execPath, ['--import', tsx, fileURLToPath(new URL('./signet-server.ts', import.meta.url)), ...origins], {
     cwd: repoRoot,

@@ -61,6 +61,17 @@ export async function install(app: HostApp): Promise<void> {
 }
 
 /**
+ * `npm install @signet/viewer @signet/embed` by name, the `@signet` scope from `registry` and every other package
+ * from npm's usual one, as a host whose Signet comes from a private registry installs it. `registry` must be an
+ * address no earlier run used (npm's cache would answer for it: registry-setup.ts). The lockfile keeps each
+ * package's `resolved` URL, so that the test can see where it came from.
+ */
+export async function installFromRegistry(app: HostApp, registry: string): Promise<void> {
+  const args = ['install', '@signet/viewer', '@signet/embed', `--@signet:registry=${registry}`, '--no-omit-lockfile-registry-resolved'];
+  await run('npm', [...args, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], app.dir, HOST_ENV);
+}
+
+/**
  * Builds the app. The Vite apps also get `public/custom/` before: copies of the viewer's pdf.js worker and Caveat
  * files, taken from `@signet/viewer/assets/*`, for the page that overrides their URLs.
  */

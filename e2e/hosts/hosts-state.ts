@@ -14,6 +14,8 @@ export interface HostsState {
   hosts: Record<'vite19' | 'vite18' | 'html' | 'csp' | 'next', string>;
   /** What `next start` printed. */
   nextLog: string;
+  /** The registry test (registry-setup.ts): where Signet was published, and the host app that installed it. */
+  registry?: { url: string; appDir: string; version: string };
 }
 
 export function hostsState(): HostsState {

@@ -108,7 +108,9 @@ function documentOf(name: keyof HostsState['documents']): string {
   return hostsState().documents[name];
 }
 
-test('Vite + React 19: the viewer from npm signs a document, its worker and font load with no configuration', async ({ page, request }) => {
+// Tagged @registry: the registry test (playwright.registry.config.ts) runs it too, in a host whose Signet came by
+// name from a registry rather than from tarballs.
+test('Vite + React 19: the viewer from npm signs a document, its worker and font load with no configuration', { tag: '@registry' }, async ({ page, request }) => {
   const { hosts } = hostsState();
   const seen = await watch(page);
   await open(page, hosts.vite19, documentOf('vite19'));
