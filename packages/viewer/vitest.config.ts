@@ -24,7 +24,9 @@ export default defineConfig({
     // on a 2-core CI machine running the e2e stage beside it.
     testTimeout: 60_000,
     // The React major the suite runs on (vitest.react18.config.ts runs it on 18).
-    provide: { reactMajor: 19 },
+    // `SIGNET_UPDATE_SCREENSHOTS=1` lets the tests that take the docs' pictures write them into docs/screenshots;
+    // otherwise they go to test-results/ (tests write no tracked file: docs/decisions.md, "Continuous integration").
+    provide: { reactMajor: 19, updateScreenshots: process.env.SIGNET_UPDATE_SCREENSHOTS === '1' },
     hookTimeout: 60_000,
     browser: {
       enabled: true,

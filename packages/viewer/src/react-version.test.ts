@@ -5,6 +5,8 @@ import { expect, inject, it } from 'vitest';
 declare module 'vitest' {
   export interface ProvidedContext {
     reactMajor: number;
+    /** Whether the tests that take the docs' pictures write them into docs/screenshots (vitest.config.ts). */
+    updateScreenshots: boolean;
   }
 }
 

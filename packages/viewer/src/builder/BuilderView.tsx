@@ -18,7 +18,8 @@ import { fill, typeName, type BuilderMessages } from './messages.js';
 import { Palette, type Drop } from './Palette.js';
 import { PropertiesPanel } from './PropertiesPanel.js';
 import { SelectionActions } from './SelectionActions.js';
-import { copyFields, groupDelta, moveGroup, onEveryPage, PASTE_OFFSET, toggleId } from './selection.js';
+import { useSelectionActions } from './useSelectionActions.js';
+import { groupDelta, moveGroup, toggleId } from './selection.js';
 import { sendProblems } from './send-problems.js';
 import { savedContent, signersFromDraft } from './draft-signers.js';
 import { SIGNER_COLOURS } from './styles.js';
@@ -69,8 +70,6 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
   // The selected fields' ids, in the order they were selected.
   const [selectedIds, setSelectedIds] = useState<readonly string[]>([]);
   const latestSelected = useLatest(selectedIds);
-  // What Ctrl/Cmd+C copied: the fields as they were then (the builder's own, not the system clipboard).
-  const [clipboard, setClipboard] = useState<FieldDefinition[]>([]);
   const [notice, setNotice] = useState<Notice>(null);
   const [sending, setSending] = useState(false);
   const [announcement, setAnnouncement] = useState('');
@@ -208,65 +207,20 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
     if (current) place(type, current.page, current.centre);
   }, [place]);
 
-  /** The selected fields, in the order of the field list. */
-  const selectedFields = useCallback(
-    () => latestFields.current.filter((field) => latestSelected.current.includes(field.id)),
-    [latestFields, latestSelected],
-  );
-  /** Deletes `gone` (one step of undo) and says so. */
-  const removeFields = useCallback(
-    (gone: readonly FieldDefinition[]) => {
-      if (readOnly || gone.length === 0) return;
-      const ids = new Set(gone.map((field) => field.id));
-      edit(latestFields.current.filter((each) => !ids.has(each.id)));
-      setSelectedIds([]);
-      setAnnouncement(gone.length === 1 ? fill(messages.fieldDeleted, { label: gone[0]!.label }) : fill(messages.deletedCount, { count: gone.length }));
-    },
-    [readOnly, edit, latestFields, messages],
-  );
-  const remove = useCallback((field: FieldDefinition) => removeFields([field]), [removeFields]);
-  /** Adds `made` (one step of undo), says so and, unless `keepSelection`, selects them and focuses the first. */
-  const addFields = useCallback(
-    (made: FieldDefinition[], keepSelection = false) => {
-      if (readOnly || made.length === 0) return;
-      edit([...latestFields.current, ...made]);
-      if (!keepSelection) {
-        setSelectedIds(made.map((field) => field.id));
-        setFocusId(made[0]!.id);
-      }
-      setAnnouncement(made.length === 1 ? fill(messages.fieldAdded, { label: made[0]!.label }) : fill(messages.addedCount, { count: made.length }));
-    },
-    [readOnly, edit, latestFields, messages],
-  );
-  const copy = useCallback(() => {
-    const chosen = selectedFields();
-    if (chosen.length === 0) return;
-    setClipboard(chosen);
-    setAnnouncement(fill(messages.copiedCount, { count: chosen.length }));
-  }, [selectedFields, messages]);
-  const paste = useCallback(() => {
-    const page = currentPage(rootRef.current)?.page;
-    if (!page || clipboard.length === 0) return;
-    const made = copyFields(clipboard, latestFields.current, () => ({ page, dx: PASTE_OFFSET, dy: PASTE_OFFSET }), sizeOf);
-    addFields(made);
-    // The next paste lands 10 pt further on.
-    setClipboard(made);
-  }, [clipboard, latestFields, sizeOf, addFields]);
-  const duplicate = useCallback(
-    () => addFields(copyFields(selectedFields(), latestFields.current, (field) => ({ page: field.page, dx: PASTE_OFFSET, dy: PASTE_OFFSET }), sizeOf)),
-    [addFields, selectedFields, latestFields, sizeOf],
-  );
-  const duplicateToPages = useCallback(
-    () => addFields(onEveryPage(selectedFields(), latestFields.current, pages.length), true),
-    [addFields, selectedFields, latestFields, pages.length],
-  );
-  const setSigner = useCallback(
-    (signerId: string) => {
-      const ids = latestSelected.current;
-      edit(latestFields.current.map((field) => (ids.includes(field.id) ? { ...field, signerId } : field)));
-    },
-    [edit, latestFields, latestSelected],
-  );
+  const { clipboard, selectedFields, removeFields, remove, copy, paste, duplicate, duplicateToPages, setSigner, onShortcut } = useSelectionActions({
+    latestFields,
+    latestSelected,
+    setSelectedIds,
+    setFocusId,
+    setAnnouncement,
+    edit,
+    undo: (redo) => dispatch({ type: redo ? 'redo' : 'undo' }),
+    sizeOf,
+    pageCount: pages.length,
+    readOnly,
+    messages,
+    rootRef,
+  });
 
   /** The fields a drag of `fieldId` moves: the selection it is in, or itself. */
   const actedOn = useCallback(
@@ -428,49 +382,12 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
 
   const selection = fields.filter((field) => selectedIds.includes(field.id));
   const selected = selection.length === 1 ? selection[0] : undefined;
-  const onRootKey = (event: KeyboardEvent<HTMLDivElement>) => {
-    const target = event.target as HTMLElement;
-    if (target.matches('input, textarea, select')) return;
-    const key = event.key.toLowerCase();
-    // On the pages or a field (not the palette's or the panel's buttons).
-    const onPages = target.closest('.signet-pages') !== null;
-    const command = event.ctrlKey || event.metaKey;
-    if (key === 'escape' && onPages) setSelectedIds([]);
-    if (readOnly) return;
-    if ((key === 'delete' || key === 'backspace') && onPages && !command) {
-      const gone = selectedFields();
-      if (gone.length === 0) return;
-      event.preventDefault();
-      removeFields(gone);
-      rootRef.current?.querySelector<HTMLElement>('.signet-pages')?.focus({ preventScroll: true });
-      return;
-    }
-    if (!command) return;
-    if (key === 'z' || key === 'y') {
-      event.preventDefault();
-      dispatch({ type: key === 'y' || event.shiftKey ? 'redo' : 'undo' });
-    } else if (key === 'a' && onPages) {
-      event.preventDefault();
-      const page = currentPage(rootRef.current)?.page;
-      setSelectedIds(latestFields.current.filter((field) => field.page === page).map((field) => field.id));
-    } else if (key === 'c' && selection.length > 0) {
-      copy();
-    } else if (key === 'v' && clipboard.length > 0) {
-      event.preventDefault();
-      paste();
-    } else if (key === 'd' && selection.length > 0) {
-      event.preventDefault();
-      if (event.shiftKey) duplicateToPages();
-      else duplicate();
-    }
-  };
-
   const state = autosave.state;
   const saveText =
     state.status === 'saving' ? messages.saving : state.status === 'pending' ? messages.unsaved : state.status === 'failed' ? messages.saveFailed : state.status === 'saved' ? messages.saved : '';
 
   return (
-    <div ref={rootRef} className="signet-builder-frame" onKeyDown={onRootKey} style={{ display: 'contents' }}>
+    <div ref={rootRef} className="signet-builder-frame" onKeyDown={onShortcut} style={{ display: 'contents' }}>
       <div className="signet-toolbar signet-builder-toolbar">
         <span className="signet-title" title={loaded.filename}>
           {loaded.filename}

@@ -238,7 +238,10 @@ it('has no accessibility violations with fields placed and one selected, and loo
   fieldButton('tenant-sign').focus();
   // The README's picture, from the React 19 project in Chromium only (the React 18 project and the Firefox and WebKit
   // runs go through this file too).
-  if (inject('reactMajor') === 19 && server.browser === 'chromium') await page.screenshot({ path: '../../../../docs/screenshots/builder.png', element: document.querySelector<HTMLElement>('.signet-builder')! });
+  if (inject('reactMajor') === 19 && server.browser === 'chromium') {
+    const path = inject('updateScreenshots') ? '../../../../docs/screenshots/builder.png' : '../../test-results/screenshots/builder.png';
+    await page.screenshot({ path, element: document.querySelector<HTMLElement>('.signet-builder')! });
+  }
 });
 
 it('speaks Arabic right to left, and zoomed in still moves a field by one point and drags it by the pixels moved', async () => {
