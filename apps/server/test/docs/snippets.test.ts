@@ -1,13 +1,14 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSignet } from '../support/cli.js';
 import { buildPayload } from '../support/harness.js';
 import { startServerProcess, type ServerProcess } from '../hardening/server-process.js';
-import { CODE, ROOT, SHELL, allSnippets, directive, documentationFiles, extractSnippets, isSkipped, type Snippet } from './snippets.js';
+import { CODE, ROOT, SHELL, allSnippets, directive, documentationFiles, extractSnippets, fileSnippets, headingsAndLinks, isSkipped, type Snippet } from './snippets.js';
 
 /*
  * The documentation works as written: every shell block of README.md and docs/*.md (docs/decisions.md aside) runs
@@ -212,6 +213,28 @@ describe('the documentation', () => {
     expect(shell.filter((snippet) => !isSkipped(snippet)).length).toBeGreaterThan(10);
   });
 
+  it('links only to files and headings that exist', () => {
+    const broken: string[] = [];
+    const anchors = new Map<string, Set<string>>();
+    const anchorsOf = (path: string) => {
+      if (!anchors.has(path)) anchors.set(path, headingsAndLinks(readFileSync(path, 'utf8')).anchors);
+      return anchors.get(path)!;
+    };
+    for (const file of documentationFiles()) {
+      const { links } = headingsAndLinks(readFileSync(join(ROOT, file), 'utf8'));
+      for (const { url, line } of links) {
+        if (/^[a-z]+:/i.test(url)) continue;
+        const [path, hash] = url.split('#') as [string, string | undefined];
+        const target = path ? join(dirname(join(ROOT, file)), path) : join(ROOT, file);
+        if (!existsSync(target)) broken.push(`${file}:${line}: ${url} (no such file)`);
+        else if (hash && target.endsWith('.md') && !anchorsOf(target).has(hash)) {
+          broken.push(`${file}:${line}: ${url} (no such heading)`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
   it('extracts blocks with their directives and refuses an unknown one', () => {
     const markdown = ['Text', '', '<!-- snippet: skip (starts a server) -->', '```sh', 'pnpm start', '```', '', '```bash', 'echo hi', '```'].join('\n');
     const snippets = extractSnippets('x.md', markdown);
@@ -233,7 +256,7 @@ describe('the documentation', () => {
 
   // The files run side by side, the blocks of one file in order (each may use what the ones before it set).
   const runnable = documentationFiles()
-    .map((file) => [file, extractSnippets(file).filter((snippet) => SHELL.has(snippet.lang) && !isSkipped(snippet))] as const)
+    .map((file) => [file, fileSnippets(file).filter((snippet) => SHELL.has(snippet.lang) && !isSkipped(snippet))] as const)
     .filter(([, snippets]) => snippets.length > 0);
   it.concurrent.each(runnable)('%s: every shell block runs as written', async (_file, snippets) => {
     for (const snippet of snippets) await run(snippet);

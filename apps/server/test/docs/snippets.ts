@@ -50,7 +50,7 @@ export function documentationFiles(): string[] {
   return ['README.md', ...docs];
 }
 
-type Node = { type: string; value?: string; lang?: string | null; children?: Node[]; position?: { start: { line: number } } };
+type Node = { type: string; value?: string; url?: string; depth?: number; lang?: string | null; children?: Node[]; position?: { start: { line: number } } };
 
 /**
  * The fenced code blocks of one Markdown file, in order, each with the directives of the HTML comments right before
@@ -82,9 +82,17 @@ export function extractSnippets(file: string, markdown = readFileSync(join(ROOT,
   return snippets;
 }
 
-/** The snippets of every documentation file. */
+const parsed = new Map<string, Snippet[]>();
+
+/** The snippets of every documentation file (each file parsed once). */
 export function allSnippets(): Snippet[] {
-  return documentationFiles().flatMap((file) => extractSnippets(file));
+  return documentationFiles().flatMap((file) => fileSnippets(file));
+}
+
+/** One documentation file's snippets, parsed once. */
+export function fileSnippets(file: string): Snippet[] {
+  if (!parsed.has(file)) parsed.set(file, extractSnippets(file));
+  return parsed.get(file)!;
 }
 
 export function isSkipped(snippet: Snippet): boolean {
@@ -93,4 +101,29 @@ export function isSkipped(snippet: Snippet): boolean {
 
 export function directive(snippet: Snippet, kind: Directive['kind']): Directive | undefined {
   return snippet.directives.find((d) => d.kind === kind);
+}
+
+function text(node: Node): string {
+  return node.value ?? (node.children ?? []).map(text).join('');
+}
+
+/** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens. */
+export function anchor(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/ /g, '-');
+}
+
+/** The anchors of a Markdown file's headings, and its links (with the line each is on). */
+export function headingsAndLinks(markdown: string): { anchors: Set<string>; links: { url: string; line: number }[] } {
+  const anchors = new Set<string>();
+  const links: { url: string; line: number }[] = [];
+  const walk = (node: Node) => {
+    if (node.type === 'heading') anchors.add(anchor(text(node)));
+    if (node.type === 'link' || node.type === 'image') links.push({ url: node.url!, line: node.position!.start.line });
+    for (const child of node.children ?? []) walk(child);
+  };
+  walk(fromMarkdown(markdown) as Node);
+  return { anchors, links };
 }
