@@ -22,6 +22,7 @@ import { CODE, ROOT, SHELL, allSnippets, directive, documentationFiles, extractS
  * ./snippets.ts); the first test holds every shell and TypeScript block to that.
  */
 
+// Generous for a machine running the whole suite at once; alone, the file takes about half a minute.
 const BLOCK_TIMEOUT_MS = 60_000;
 
 let dir: string;
@@ -189,6 +190,38 @@ async function runTypeScript(snippet: Snippet): Promise<void> {
   expect(result.stdout).toMatch(/remaining/);
 }
 
+/** What the docs' fragments take from the host's own code. */
+const HOST_DECLARATIONS = `declare const app: import('hono').Hono;
+declare function fetchSignedPdf(documentId: string): Promise<void>;
+`;
+
+/**
+ * Compiles the blocks, strict, as a project that depends on `@signet/api` (the workspace's, as sources), hono and
+ * Node's types would, each block a module of its own.
+ */
+async function typecheck(snippets: Snippet[]): Promise<void> {
+  expect(snippets.length).toBeGreaterThan(0);
+  const folder = join(dir, 'typecheck');
+  await mkdir(join(folder, 'node_modules', '@signet'), { recursive: true });
+  await symlink(join(ROOT, 'packages/api'), join(folder, 'node_modules/@signet/api'));
+  await symlink(join(ROOT, 'apps/server/node_modules/hono'), join(folder, 'node_modules/hono'));
+  await mkdir(join(folder, 'node_modules', '@types'));
+  await symlink(join(ROOT, 'node_modules/@types/node'), join(folder, 'node_modules/@types/node'));
+  const files = snippets.map((snippet) => `${snippet.file.replaceAll('/', '_')}-${snippet.line}.ts`);
+  await Promise.all(snippets.map((snippet, i) => writeFile(join(folder, files[i]!), snippet.code)));
+  await writeFile(join(folder, 'host.d.ts'), HOST_DECLARATIONS);
+  await writeFile(join(folder, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+  const base = JSON.parse(readFileSync(join(ROOT, 'tsconfig.base.json'), 'utf8'));
+  await writeFile(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...base.compilerOptions, types: ['node'] }, files: ['host.d.ts', ...files] }));
+  const result = await new Promise<{ code: number; stdout: string }>((resolve) => {
+    execFile(join(ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: folder, timeout: 170_000 }, (error, stdout) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout }),
+    );
+  });
+  expect(result.stdout, files.join(', ')).toBe('');
+  expect(result.code).toBe(0);
+}
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'signet-snippets-'));
   const store = { DATABASE_URL: `file:${join(dir, 'signet.db')}`, SIGNET_WEBHOOKS_ALLOW_PRIVATE: 'true', PDF_WORKERS: '2', LOG_LEVEL: 'warn' };
@@ -207,7 +240,7 @@ afterAll(async () => {
 
 describe('the documentation', () => {
   it('marks every shell and TypeScript block it does not run, with a reason', () => {
-    const unrunnable = allSnippets().filter((snippet) => CODE.has(snippet.lang) && !isSkipped(snippet) && !directive(snippet, 'node'));
+    const unrunnable = allSnippets().filter((snippet) => CODE.has(snippet.lang) && !isSkipped(snippet) && !directive(snippet, 'node') && !directive(snippet, 'typecheck'));
     expect(unrunnable.map((snippet) => `${snippet.file}:${snippet.line} (${snippet.lang})`)).toEqual([]);
     const shell = allSnippets().filter((snippet) => SHELL.has(snippet.lang));
     expect(shell.filter((snippet) => !isSkipped(snippet)).length).toBeGreaterThan(10);
@@ -251,8 +284,12 @@ describe('the documentation', () => {
     async (_where, snippet) => {
       await runTypeScript(snippet);
     },
-    60_000,
+    120_000,
   );
+
+  it.concurrent('the TypeScript blocks marked typecheck compile', async () => {
+    await typecheck(allSnippets().filter((snippet) => directive(snippet, 'typecheck')));
+  }, 180_000);
 
   // The files run side by side, the blocks of one file in order (each may use what the ones before it set).
   const runnable = documentationFiles()
@@ -260,5 +297,5 @@ describe('the documentation', () => {
     .filter(([, snippets]) => snippets.length > 0);
   it.concurrent.each(runnable)('%s: every shell block runs as written', async (_file, snippets) => {
     for (const snippet of snippets) await run(snippet);
-  }, 120_000);
+  }, 180_000);
 });

@@ -22,9 +22,11 @@ export const CODE = new Set(['ts', 'tsx']);
  * - `lease` / `draft`: `doc_…` stands for a two-signer lease or a draft, not for the sample contract.
  * - `node (why)`: a TypeScript block the test runs with tsx, `@signet/api` resolving to packages/api and the seeded
  *   sk key in `SIGNET_SK`.
+ * - `typecheck (why)`: a TypeScript block the test compiles (strict) against `@signet/api` and hono, with the
+ *   host's own names the docs use declared (`HOST_DECLARATIONS` in the test).
  */
 export interface Directive {
-  kind: 'skip' | 'sign' | 'payload' | 'lease' | 'draft' | 'node';
+  kind: 'skip' | 'sign' | 'payload' | 'lease' | 'draft' | 'node' | 'typecheck';
   variable?: string;
   reason?: string;
 }
@@ -39,7 +41,7 @@ export interface Snippet {
   directives: Directive[];
 }
 
-const DIRECTIVE = /^<!--\s*snippet:\s*(skip|sign|payload|lease|draft|node)\b\s*([A-Z_][A-Z0-9_]*)?\s*(?:\((.+)\))?\s*-->$/s;
+const DIRECTIVE = /^<!--\s*snippet:\s*(skip|sign|payload|lease|draft|node|typecheck)\b\s*([A-Z_][A-Z0-9_]*)?\s*(?:\((.+)\))?\s*-->$/s;
 
 /** The Markdown files whose snippets run: README.md and docs/*.md, except docs/decisions.md (a record, not a guide). */
 export function documentationFiles(): string[] {
