@@ -20,7 +20,7 @@ export function productState(): ProductState {
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * Where a test writes a screenshot named `name`: `docs/screenshots/` (the README's pictures) only when
+ * Where a test writes a screenshot named `name`: `docs/screenshots/` (the docs' pictures) only when
  * SIGNET_UPDATE_SCREENSHOTS=1, so an ordinary run changes no tracked file; else `e2e/test-results/screenshots/`.
  * @example await viewer.screenshot({ path: screenshotPath('viewer-ar.png') })
  */

@@ -86,7 +86,7 @@ const EnvSchema = z.object({
     }),
 });
 
-/** The server's settings, read once from the environment (README, "Configuration"). */
+/** The server's settings, read once from the environment (docs/operations.md, "Configuration"). */
 export interface Config {
   port: number;
   host: string;
@@ -115,7 +115,7 @@ export interface Config {
   webhooks: WebhooksConfig;
 }
 
-/** How webhook events reach the host's endpoints (README, "Webhooks"). */
+/** How webhook events reach the host's endpoints (docs/api-guide.md, "Webhooks"). */
 export interface WebhooksConfig {
   /** `SIGNET_WEBHOOKS_ALLOW_PRIVATE`: endpoints on loopback, private and link-local addresses are allowed. */
   allowPrivate: boolean;
@@ -135,7 +135,7 @@ export interface WebhooksConfig {
   retryScheduleMs: number[];
 }
 
-/** How completed submissions become sealed PDFs (README, "The signed document"). */
+/** How completed submissions become sealed PDFs (docs/api-guide.md, "The signed document"). */
 export interface SealingConfig {
   /** `SIGNET_SIGNING_P12`: a PKCS#12 file's path, or its bytes in base64; unset: a generated development certificate. */
   p12: string | undefined;

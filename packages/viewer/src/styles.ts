@@ -6,7 +6,7 @@ import { stepPanelCss } from './steps/styles.js';
 
 /**
  * The viewer's own styles: every selector under `.signet-viewer`, every class `signet-…`, so nothing leaks into
- * the host page. Themable through the `--signet-*` custom properties (see the README).
+ * the host page. Themable through the `--signet-*` custom properties (docs/embedding.md, "Theming").
  */
 const shellCss = /* css */ `
 .signet-viewer {

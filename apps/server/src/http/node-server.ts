@@ -5,7 +5,7 @@ import { ApiError, validationError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { refusalResponse, sendRefusal, writeRefusal } from './early-refusal.js';
 
-/** How long a connection may take over each part of a request (README, "Request limits"). */
+/** How long a connection may take over each part of a request (docs/security.md, "Request limits"). */
 export interface ConnectionLimits {
   /** The request line and headers (Node's `headersTimeout`). */
   headersTimeoutMs: number;

@@ -1,6 +1,6 @@
 import type { SealJobSizeLimit } from '../storage/types.js';
 
-/** How a seal's time and memory limits follow its document (README, "Seal limits"; docs/decisions.md). */
+/** How a seal's time and memory limits follow its document (docs/api-guide.md, "The signed document", "Large documents"; docs/decisions.md). */
 export interface SealLimits {
   /** Time a seal may take per page of its document, on top of `PDF_TASK_TIMEOUT_MS` (ms). */
   msPerPage: number;

@@ -14,7 +14,7 @@ import { onWebhookEvents } from './wake.js';
 
 /*
  * Webhooks through the real app, the real storage engines and a real dispatcher, to real HTTP receivers on loopback.
- * Delays are a test schedule (tens of milliseconds); the default is Standard Webhooks' (README, "Webhooks").
+ * Delays are a test schedule (tens of milliseconds); the default is Standard Webhooks' (docs/api-guide.md, "Webhooks").
  */
 
 const ALL_EVENTS = ['document.created', 'document.viewed', 'document.completed', 'document.sealed', 'document.sealing_failed'];

@@ -236,7 +236,7 @@ it('has no accessibility violations with fields placed and one selected, and loo
   expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
 
   fieldButton('tenant-sign').focus();
-  // The README's picture, from the React 19 project in Chromium only (the React 18 project and the Firefox and WebKit
+  // docs/embedding.md's picture, from the React 19 project in Chromium only (the React 18 project and the Firefox and WebKit
   // runs go through this file too).
   if (inject('reactMajor') === 19 && server.browser === 'chromium') {
     const path = inject('updateScreenshots') ? '../../../../docs/screenshots/builder.png' : '../../test-results/screenshots/builder.png';
