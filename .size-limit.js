@@ -94,8 +94,9 @@ const checks = [
     // "Builder: field properties and signers"); the editors themselves are chunks loaded when shown. Both additions
     // together measured 173.78 kB. +0.6 kB for page 1's preview image, on which fields can be placed before pdf.js is
     // ready, and +0.2 kB for the long press and the font size's texts (docs/decisions.md, "Builder: page 1's
-    // preview", "Builder: font size"): 174.7 kB measured.
-    limit: '174.8 kB',
+    // preview", "Builder: font size"): 174.7 kB measured. +0.3 kB when the selection's actions moved into a hook
+    // (`useSelectionActions`, whose options and result are named properties a minifier keeps): 174.97 kB measured.
+    limit: '175.1 kB',
   },
 ];
 
