@@ -1,9 +1,11 @@
 import { createSigningClient, type ManagedDocument, type RetryOptions } from '@signet/api';
-import type { FieldDefinition, FieldType } from '@signet/contract';
+import { documentPreviewUrl, type FieldDefinition, type FieldType } from '@signet/contract';
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useViewerStyles } from '../adopt-styles.js';
 import { matchLocale, textDirection } from '../i18n/locales.js';
+import { loadPagePreview } from '../Page/page-preview.js';
+import { prefetchPdf, preloadPdfWorker } from '../pdf/load-pdf.js';
 import { StatusPanel } from '../StatusPanel.js';
 import { useLatest } from '../useLatest.js';
 import { useBuilderMessages } from './builder-locales.js';
@@ -75,12 +77,22 @@ function BuilderRoot({ documentId, apiKey, baseUrl, locale, className, retry, al
   const client = useMemo(() => createSigningClient({ apiKey, baseUrl: apiBase, retry }), [apiKey, apiBase, retry]);
   const draft = useQuery({
     queryKey: ['signet', 'draft', apiBase, documentId, apiKey],
-    queryFn: ({ signal }) => client.getDraft(documentId, { signal }),
+    queryFn: async ({ signal }) => {
+      const loaded = await client.getDraft(documentId, { signal });
+      // As the viewer does: the PDF's first and last chunks and page 1's preview image are asked for now, while
+      // React renders the builder, not once its pages mount.
+      prefetchPdf(loaded.documentUrl, loaded.fileSize);
+      const preview = documentPreviewUrl(loaded.documentUrl);
+      if (preview) loadPagePreview(preview);
+      return loaded;
+    },
     retry: false,
     // The builder owns the draft once loaded (its edits, its saves): never refetched behind its back.
     staleTime: Infinity,
     gcTime: 0,
   });
+  // pdf.js's worker (a 1 MB script) boots while the draft is on its way (once: the initializer of a state).
+  useState(preloadPdfWorker);
   const rootRef = useRef<HTMLDivElement>(null);
   useViewerStyles(rootRef, builderCss);
   const events = useLatest(rest);
