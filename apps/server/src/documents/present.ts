@@ -30,6 +30,7 @@ export function managedDocument(document: DocumentRecord, sealing: Sealing, stat
     const { reason, at, signerId } = document.declined;
     managed.declined = { reason, declinedAt: at, ...(signerId ? { signerId } : {}) };
   }
+  if (document.voided) managed.voided = { reason: document.voided.reason, voidedAt: document.voided.at };
   if (document.implicitSigner) return managed;
   return { ...managed, signingOrder: document.signingOrder, signers: signersOf(document, states) };
 }

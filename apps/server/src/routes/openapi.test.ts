@@ -466,6 +466,27 @@ const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
       await send(empty.id, KEY, '"1"', broken()),
     ];
   },
+  async voidDocument() {
+    const [pending, completed] = [await t.createDocument({ pages: 1 }), await t.createDocument({ pages: 1 })];
+    expect((await call(t, 'POST', '/sdk/documents/submit', { key: (await t.createKey()).secret, body: await buildPayload(completed) })).status).toBe(201);
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const path = (id: string) => `/documents/${id}/void`;
+    const body = { reason: 'Sent to the wrong tenant' };
+    return [
+      await call(t, 'POST', path(pending.id), { key: sk, body }),
+      await call(t, 'POST', path(pending.id), { key: sk, body: { reason: '' } }),
+      await call(t, 'POST', path(pending.id), { body }),
+      await call(t, 'POST', path(pending.id), { key: (await t.createKey()).secret, body }),
+      await call(t, 'POST', path(DOC), { key: sk, body }),
+      await call(t, 'POST', path(completed.id), { key: sk, body }),
+      await call(t, 'POST', path(pending.id), { key: sk, body: { reason: 'x'.repeat(20_000) } }),
+      await call(t, 'POST', path(pending.id), { key: sk, body: JSON.stringify(body), headers: { 'Content-Type': 'text/plain' } }),
+      await call(t, 'POST', path(pending.id), { key: limited, body }),
+      await call(t, 'POST', path(pending.id), { key: limited, body }),
+      await call(broken(), 'POST', path(pending.id), { key: KEY, body }),
+    ];
+  },
   async createBuilderSession() {
     const draft = await newDraft();
     const sk = (await t.createKey({ kind: 'sk' })).secret;

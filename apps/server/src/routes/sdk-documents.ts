@@ -16,6 +16,7 @@ import { recordSignerOpened } from '../documents/opening.js';
 import { findSignerStates } from '../storage/queries/signers.js';
 import { findSealState } from '../storage/queries/seals.js';
 import { draftNotSignable } from '../documents/drafts.js';
+import { voidedNotSignable } from '../documents/void.js';
 
 /** `scheme://host[:port]` of an absolute URL, without parsing it. */
 function requestOrigin(url: string): string {
@@ -71,6 +72,7 @@ export function sdkDocumentHandlers(deps: AppContext): Pick<EndpointHandlers, 'v
       assertSessionDocument(key, params.documentId);
       const document = await findOwnDocument(deps, key.organizationId, params.documentId);
       if (document.status === 'draft') throw draftNotSignable(document);
+      if (document.status === 'voided') throw voidedNotSignable(document);
       const expires = tokenExpiry(deps);
       const base = deps.config.publicBaseUrl ?? requestOrigin(c.req.url);
       const render = (sealed: boolean) => renderDocument(deps, document, key.id, base, expires, sealed);

@@ -1,3 +1,4 @@
+import { voidedNotSignable } from '../documents/void.js';
 import type { SubmissionPayload, SubmissionResult } from '@signet/contract';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -38,7 +39,7 @@ async function recordOrRefuse(deps: AppContext, submission: StoredSubmission, id
   try {
     return await recordSubmission(deps.storage, submission, idempotency);
   } catch (error) {
-    if (error instanceof DocumentDeclinedError) throw declined(error.documentId);
+    if (error instanceof DocumentDeclinedError) throw error.reason === 'voided' ? voidedNotSignable({ id: error.documentId }) : declined(error.documentId);
     throw error;
   }
 }

@@ -10,6 +10,7 @@ export const AUDIT_EVENT_TYPES = [
   'signer.completed',
   'document.submitted',
   'document.declined',
+  'document.voided',
   'document.sealed',
 ] as const;
 export const AuditEventTypeSchema = z.enum(AUDIT_EVENT_TYPES);

@@ -7,9 +7,9 @@ import { SdkSignerSchema, SignerIdSchema, SignerSchema, SigningOrderSchema } fro
 
 /**
  * `draft` while its author edits it (not signable; docs/api.md, "Drafts"), `pending` until signed, `completed` once
- * every signer has, `declined` once a signer declined.
+ * every signer has, `declined` once a signer declined, `voided` once its sender withdrew it (docs/lifecycle.md).
  */
-export const DOCUMENT_STATUSES = ['pending', 'completed', 'declined', 'draft'] as const;
+export const DOCUMENT_STATUSES = ['pending', 'completed', 'declined', 'draft', 'voided'] as const;
 export const DocumentStatusSchema = z.enum(DOCUMENT_STATUSES);
 export type DocumentStatus = z.infer<typeof DocumentStatusSchema>;
 
@@ -73,6 +73,10 @@ export const ManagedDocumentSchema = DocumentMetadataSchema.extend({
     .object({ reason: z.string(), declinedAt: TimestampSchema, signerId: SignerIdSchema.optional() })
     .optional()
     .meta({ description: 'Present once declined: why, when, and by which signer (on a document with signers)' }),
+  voided: z
+    .object({ reason: z.string(), voidedAt: TimestampSchema })
+    .optional()
+    .meta({ description: 'Present once voided (`POST /documents/{documentId}/void`): why and when' }),
 }).meta({ id: 'ManagedDocument' });
 export type ManagedDocument = z.infer<typeof ManagedDocumentSchema>;
 
@@ -97,3 +101,13 @@ export const DeclineResultSchema = z
   })
   .meta({ id: 'DeclineResult' });
 export type DeclineResult = z.infer<typeof DeclineResultSchema>;
+
+/** Longest reason a sender may give for voiding a document. */
+export const VOID_REASON_MAX_LENGTH = 500;
+
+/** `POST /documents/{documentId}/void`: why the sender withdraws the document (docs/lifecycle.md). */
+export const VoidRequestSchema = z
+  .object({ reason: z.string().trim().min(1).max(VOID_REASON_MAX_LENGTH) })
+  .strict()
+  .meta({ id: 'VoidRequest' });
+export type VoidRequest = z.infer<typeof VoidRequestSchema>;

@@ -11,6 +11,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'signer.completed',
   'document.completed',
   'document.declined',
+  'document.voided',
   'document.sealed',
   'document.sealing_failed',
 ] as const;
@@ -150,6 +151,8 @@ export const DocumentDeclinedDataSchema = z.object({
   signerId: z.string().optional(),
   signerName: z.string().optional(),
 });
+/** `document.voided`: its sender voided it (`reason`); it can no longer be opened or signed (docs/lifecycle.md). */
+export const DocumentVoidedDataSchema = z.object({ documentId, reason: z.string(), voidedAt: TimestampSchema });
 /** `document.sealed`: the signed PDF is ready at `signedDocumentUrl` (`GET /documents/{id}/signed.pdf`, sk key). */
 export const DocumentSealedDataSchema = z.object({
   documentId,
@@ -182,6 +185,7 @@ export const WebhookEventSchema = z
     envelope('signer.completed', SignerCompletedDataSchema),
     envelope('document.completed', DocumentCompletedDataSchema),
     envelope('document.declined', DocumentDeclinedDataSchema),
+    envelope('document.voided', DocumentVoidedDataSchema),
     envelope('document.sealed', DocumentSealedDataSchema),
     envelope('document.sealing_failed', DocumentSealingFailedDataSchema),
     envelope('webhook.test', WebhookTestDataSchema),

@@ -1,7 +1,7 @@
 import type { DocumentStatus } from '@signet/contract';
 import type { Tables } from '../tables.js';
 import type { Db } from '../typed-queries.js';
-import { IMPLICIT_SIGNER, type DocumentCursor, type DocumentDecline, type DocumentRecord, type IsoTime } from '../types.js';
+import { IMPLICIT_SIGNER, type DocumentCursor, type DocumentDecline, type DocumentRecord, type DocumentVoid, type IsoTime } from '../types.js';
 import { prepare } from '../prepared.js';
 import { toIso, toMillis } from '../schema.js';
 
@@ -12,7 +12,14 @@ import { toIso, toMillis } from '../schema.js';
 
 type DocumentRow = Tables['documents'];
 
-/** A `documents` row as a record: `draft` while a draft, `declined` once declined (its status then reads so). */
+/** The status a row reads as: `voided`, `draft` and `declined` before its status column (docs/lifecycle.md). */
+function statusOf(row: DocumentRow): DocumentStatus {
+  if (row.voided_at !== null) return 'voided';
+  if (row.draft === 1) return 'draft';
+  return row.declined_at === null ? (row.status as DocumentStatus) : 'declined';
+}
+
+/** A `documents` row as a record: `draft` while a draft, `declined` once declined, `voided` once voided. */
 export function toDocument(row: DocumentRow): DocumentRecord {
   const signers = JSON.parse(row.signers) as DocumentRecord['signers'];
   return {
@@ -26,7 +33,7 @@ export function toDocument(row: DocumentRow): DocumentRecord {
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
     version: row.version,
-    status: row.draft === 1 ? 'draft' : row.declined_at === null ? (row.status as DocumentStatus) : 'declined',
+    status: statusOf(row),
     fields: JSON.parse(row.fields) as DocumentRecord['fields'],
     signers,
     signingOrder: row.signing_order,
@@ -43,6 +50,7 @@ export function toDocument(row: DocumentRow): DocumentRecord {
           },
         }),
     ...(row.sent_at === null ? {} : { sentAt: toIso(row.sent_at) }),
+    ...(row.voided_at === null ? {} : { voided: { reason: row.void_reason ?? '', at: toIso(row.voided_at), keyId: row.voided_by ?? '' } }),
   };
 }
 
@@ -72,6 +80,9 @@ export async function insertDocument(db: Db, document: DocumentRecord): Promise<
       declined_user_agent: document.declined?.userAgent ?? null,
       draft: document.status === 'draft' ? 1 : 0,
       sent_at: document.sentAt ? toMillis(document.sentAt) : null,
+      voided_at: document.voided ? toMillis(document.voided.at) : null,
+      void_reason: document.voided?.reason ?? null,
+      voided_by: document.voided?.keyId ?? null,
     })
     .execute();
 }
@@ -130,7 +141,25 @@ export async function declineDocument(db: Db, id: string, decline: DocumentDecli
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .where('declined_at', 'is', null)
+    .where('voided_at', 'is', null)
     .where('draft', '=', 0)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+/**
+ * Voids a document whose signing has not ended (pending or a draft; not completed, declined or voided), raising its
+ * version; false when it has ended. The caller holds the row's lock and revokes its keys in the same transaction.
+ */
+export async function voidDocument(db: Db, id: string, voided: DocumentVoid): Promise<boolean> {
+  const at = toMillis(voided.at);
+  const result = await db
+    .updateTable('documents')
+    .set((eb) => ({ voided_at: at, void_reason: voided.reason, voided_by: voided.keyId, updated_at: at, version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('declined_at', 'is', null)
+    .where('voided_at', 'is', null)
     .executeTakeFirst();
   return result.numUpdatedRows === 1n;
 }
