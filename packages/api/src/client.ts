@@ -136,6 +136,12 @@ export interface SigningClient {
   createBuilderSession(documentId: string, body?: CreateBuilderSessionRequest, options?: { signal?: AbortSignal }): Promise<CreatedBuilderSession>;
   /** `DELETE /documents/{documentId}/builder-sessions/{keyId}` (sk key): the key is refused from then on. */
   revokeBuilderSession(documentId: string, keyId: string, options?: { signal?: AbortSignal }): Promise<BuilderSession>;
+  /**
+   * `POST /documents/{documentId}/void` (sk key): withdraws a document not completed (a draft too), with a reason
+   * (1-500 characters); its session keys and document URLs stop at once (docs/lifecycle.md). A completed, declined
+   * or voided document rejects with 409 `DOCUMENT_CLOSED`. Retried only after a 429.
+   */
+  voidDocument(documentId: string, reason: string, options?: { signal?: AbortSignal }): Promise<ManagedDocument>;
   /** `GET /documents/{documentId}` (sk key): the document with its field definitions and status. */
   getManagedDocument(documentId: string, options?: { signal?: AbortSignal }): Promise<ManagedDocument>;
   /** `GET /documents/{documentId}/submission` (sk key): the stored submission of a completed document without signers. */
@@ -307,6 +313,8 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
       (await call('createBuilderSession', { params: { documentId }, body, signal, replayable: false })).data,
     revokeBuilderSession: async (documentId, keyId, { signal } = {}) =>
       (await call('revokeBuilderSession', { params: { documentId, keyId }, signal })).data,
+    voidDocument: async (documentId, reason, { signal } = {}) =>
+      (await call('voidDocument', { params: { documentId }, body: { reason }, signal, replayable: false })).data,
     getManagedDocument: async (documentId, { signal } = {}) =>
       (await call('getManagedDocument', { params: { documentId }, signal })).data,
     getSubmission: async (documentId, { signal } = {}) =>

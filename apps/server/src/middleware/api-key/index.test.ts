@@ -17,6 +17,8 @@ let delivery: string;
 let lease: DocumentRecord;
 /** A document to decline (declining again answers the first decline). */
 let declinable: DocumentRecord;
+/** A document to void (voiding again answers 409, after every check of the key). */
+let voidable: DocumentRecord;
 let sessionId: string;
 
 beforeAll(async () => {
@@ -39,6 +41,7 @@ beforeAll(async () => {
   delivery = ((await (await call(t, 'POST', `/webhooks/${hook}/test`, { key: sk })).json()) as { data: { id: string } }).data.id;
   lease = await t.createLease();
   declinable = await t.createDocument({ pages: 1 });
+  voidable = await t.createDocument({ pages: 1 });
   sessionId = (await t.createSession(lease.id, 'tenant')).id;
 });
 afterAll(() => t.close());
@@ -81,6 +84,14 @@ const endpoints: Endpoint[] = [
     name: 'DELETE /documents/{id}/sessions/{keyId}',
     method: 'DELETE',
     path: () => `/documents/${lease.id}/sessions/${sessionId}`,
+    scope: 'documents:write',
+    management: true,
+  },
+  {
+    name: 'POST /documents/{id}/void',
+    method: 'POST',
+    path: () => `/documents/${voidable.id}/void`,
+    body: () => ({ reason: 'Sent to the wrong tenant' }),
     scope: 'documents:write',
     management: true,
   },
