@@ -101,7 +101,7 @@ export interface SigningClient {
    * endpoint takes no Idempotency-Key, so a retry after a time-out could create the document twice.
    */
   createDocument(
-    input: { file: Blob; filename?: string; fields: FieldDefinition[]; signers?: SignerDefinition[]; signingOrder?: SigningOrder },
+    input: { file: Blob; filename?: string; fields: FieldDefinition[]; signers?: SignerDefinition[]; signingOrder?: SigningOrder; expiresAt?: string },
     options?: { signal?: AbortSignal },
   ): Promise<ManagedDocument>;
   /**
@@ -109,7 +109,7 @@ export interface SigningClient {
    * and placed later (`updateDraft`, or a builder). Retried only after a 429, like `createDocument`.
    */
   createDraft(
-    input: { file: Blob; filename?: string; fields?: FieldDefinition[]; signers?: SignerDefinition[]; signingOrder?: SigningOrder },
+    input: { file: Blob; filename?: string; fields?: FieldDefinition[]; signers?: SignerDefinition[]; signingOrder?: SigningOrder; expiresAt?: string },
     options?: { signal?: AbortSignal },
   ): Promise<ManagedDocument>;
   /** `GET /documents/{documentId}/draft` (sk key, or the draft's builder session key): its content, `version` and `documentUrl`. */
@@ -362,13 +362,21 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
 
 /** The query of a list endpoint (an empty cursor is the first page). */
 /** The multipart form of `POST /documents`: the file, its fields (when given), signers and signing order. */
-function uploadForm(input: { file: Blob; filename?: string; fields?: FieldDefinition[]; signers?: SignerDefinition[]; signingOrder?: SigningOrder }) {
+function uploadForm(input: {
+  file: Blob;
+  filename?: string;
+  fields?: FieldDefinition[];
+  signers?: SignerDefinition[];
+  signingOrder?: SigningOrder;
+  expiresAt?: string;
+}) {
   const form = new FormData();
   form.set('file', input.file, input.filename ?? 'document.pdf');
   if (input.fields) form.set('fields', JSON.stringify(input.fields));
   if (input.filename) form.set('filename', input.filename);
   if (input.signers) form.set('signers', JSON.stringify(input.signers));
   if (input.signingOrder) form.set('signingOrder', input.signingOrder);
+  if (input.expiresAt) form.set('expiresAt', input.expiresAt);
   return form;
 }
 

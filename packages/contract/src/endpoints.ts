@@ -150,6 +150,10 @@ export const DocumentUploadSchema = z.strictObject({
   signingOrder: z.enum(['parallel', 'sequential']).optional().meta({
     description: '`parallel` (default) or `sequential` (by `order`; equal orders sign in parallel)',
   }),
+  expiresAt: z.string().optional().meta({
+    description:
+      'ISO 8601 time with a zone, in the future and at most a year ahead: after it the document, unless completed, is `expired` and can no longer be signed (docs/lifecycle.md)',
+  }),
 });
 
 /** The query of `POST /documents`: whether the new document is a draft (docs/api.md, "Drafts"). */
@@ -206,7 +210,7 @@ const sessionRefused: EndpointError = {
 const isDraft: EndpointError = {
   codes: ['SUBMISSION_FAILED'],
   description:
-    'The document is a draft: it cannot be signed or opened for signing until it is sent (`details.reason: "draft"`); or it was voided (`details.reason: "voided"`)',
+    'The document is a draft: it cannot be signed or opened for signing until it is sent (`details.reason: "draft"`); or it was voided (`details.reason: "voided"`) or has expired (`details.reason: "expired"`)',
 };
 const notDraft: EndpointError = {
   codes: ['DOCUMENT_NOT_DRAFT'],
@@ -367,7 +371,7 @@ export const endpoints = {
       409: {
         codes: ['SUBMISSION_FAILED'],
         description:
-          'The document is a draft, not sent yet (`details.reason: "draft"`); or it (or this signer) has already completed; or it was declined (`details.reason: "declined"`) or voided (`details.reason: "voided"`); or, in sequential order, an earlier signer has not signed yet (`details.reason: "not_your_turn"`, `details.waitingFor`); or the same Idempotency-Key is in flight (then with `Retry-After`)',
+          'The document is a draft, not sent yet (`details.reason: "draft"`); or it (or this signer) has already completed; or it was declined (`details.reason: "declined"`), voided (`details.reason: "voided"`) or has expired (`details.reason: "expired"`); or, in sequential order, an earlier signer has not signed yet (`details.reason: "not_your_turn"`, `details.waitingFor`); or the same Idempotency-Key is in flight (then with `Retry-After`)',
         headers: z.object({ 'Retry-After': seconds.optional() }),
       },
       413: tooLarge,
@@ -402,7 +406,7 @@ export const endpoints = {
       404: documentNotFound,
       409: {
         codes: ['SUBMISSION_FAILED'],
-        description: 'The document is completed, or a draft not sent yet, or voided, or this signer has already signed (`details.reason`)',
+        description: 'The document is completed, or a draft not sent yet, or voided, or expired, or this signer has already signed (`details.reason`)',
       },
       413: tooLarge,
       415: notJson,
@@ -580,7 +584,7 @@ export const endpoints = {
       404: documentNotFound,
       409: {
         codes: ['DOCUMENT_CLOSED'],
-        description: 'The document is completed, declined or voided already (`details.status`, `details.reason`): it cannot be voided',
+        description: 'The document is completed, declined, voided or expired already (`details.status`, `details.reason`): it cannot be voided',
       },
       413: tooLarge,
       415: notJson,

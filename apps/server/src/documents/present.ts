@@ -14,6 +14,7 @@ export function documentMetadata(document: DocumentRecord): DocumentMetadata {
     updatedAt: document.updatedAt,
     version: document.version,
     status: document.status,
+    ...(document.expiresAt ? { expiresAt: document.expiresAt } : {}),
   };
 }
 

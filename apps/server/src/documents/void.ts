@@ -6,7 +6,7 @@ import type { DocumentRecord, DocumentVoid, Storage } from '../storage/types.js'
 import { webhookEventsEnqueued } from '../webhooks/wake.js';
 
 /** Statuses whose signing has ended: a document in one of them cannot be voided (docs/lifecycle.md). */
-const CLOSED = new Set(['completed', 'declined', 'voided']);
+const CLOSED = new Set(['completed', 'declined', 'voided', 'expired']);
 
 /** The 409 `DOCUMENT_CLOSED` of a void of a document whose signing has ended. */
 export function documentClosed(document: Pick<DocumentRecord, 'id' | 'status'>): ApiError {

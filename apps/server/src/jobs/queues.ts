@@ -1,3 +1,4 @@
+import { genericQueue } from './generic-queue.js';
 import { sealQueue } from '../sealing/seal-queue.js';
 import { deliveryQueue } from '../webhooks/delivery-queue.js';
 import type { NamedQueue } from './admin.js';
@@ -10,5 +11,6 @@ export function jobQueues(): NamedQueue[] {
   return [
     { name: 'seal', queue: sealQueue() },
     { name: 'webhook', queue: deliveryQueue() },
+    { name: 'expire', queue: genericQueue('expire') },
   ];
 }

@@ -17,6 +17,7 @@ import { findSignerStates } from '../storage/queries/signers.js';
 import { findSealState } from '../storage/queries/seals.js';
 import { draftNotSignable } from '../documents/drafts.js';
 import { voidedNotSignable } from '../documents/void.js';
+import { expiredNotSignable } from '../documents/expiry.js';
 
 /** `scheme://host[:port]` of an absolute URL, without parsing it. */
 function requestOrigin(url: string): string {
@@ -73,6 +74,7 @@ export function sdkDocumentHandlers(deps: AppContext): Pick<EndpointHandlers, 'v
       const document = await findOwnDocument(deps, key.organizationId, params.documentId);
       if (document.status === 'draft') throw draftNotSignable(document);
       if (document.status === 'voided') throw voidedNotSignable(document);
+      if (document.status === 'expired') throw expiredNotSignable(document);
       const expires = tokenExpiry(deps);
       const base = deps.config.publicBaseUrl ?? requestOrigin(c.req.url);
       const render = (sealed: boolean) => renderDocument(deps, document, key.id, base, expires, sealed);

@@ -59,6 +59,9 @@ export interface Tables {
     voided_at: Millis | null;
     void_reason: string | null;
     voided_by: string | null;
+    /** When it expires unless completed (it then reads as `expired`), and when the expire job recorded that. */
+    expires_at: Millis | null;
+    expired_at: Millis | null;
   };
   document_chunks: { document_id: string; idx: number; data: Uint8Array };
   document_previews: {

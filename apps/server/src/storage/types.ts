@@ -81,6 +81,8 @@ export interface DocumentRecord {
   sentAt?: IsoTime;
   /** Present once its sender voided it (`status` is then `voided`; docs/lifecycle.md). */
   voided?: DocumentVoid;
+  /** When it expires unless completed (`status` is `expired` from then on; docs/lifecycle.md). */
+  expiresAt?: IsoTime;
 }
 
 /** Why, when and by which API key (its record's id) a document was voided. */

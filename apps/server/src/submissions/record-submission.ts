@@ -18,7 +18,7 @@ export type RecordSubmissionOutcome =
 export class DocumentDeclinedError extends Error {
   constructor(
     readonly documentId: string,
-    readonly reason: 'declined' | 'voided' = 'declined',
+    readonly reason: 'declined' | 'voided' | 'expired' = 'declined',
   ) {
     super(`Document ${documentId} has been ${reason}`);
     this.name = 'DocumentDeclinedError';
@@ -26,7 +26,7 @@ export class DocumentDeclinedError extends Error {
 }
 
 type Progress = Pick<SignerState, 'signerId' | 'submissionId'>;
-type Outcome = 'created' | 'already-submitted' | 'document-completed' | 'document-declined' | 'document-voided';
+type Outcome = 'created' | 'already-submitted' | 'document-completed' | 'document-declined' | 'document-voided' | 'document-expired';
 
 /**
  * Stores a signer's submission in one group commit, durable before it resolves (docs/decisions.md, "Several signers
@@ -49,6 +49,7 @@ export async function recordSubmission(
   }
   if (outcome === 'document-declined') throw new DocumentDeclinedError(submission.documentId);
   if (outcome === 'document-voided') throw new DocumentDeclinedError(submission.documentId, 'voided');
+  if (outcome === 'document-expired') throw new DocumentDeclinedError(submission.documentId, 'expired');
   const existing = await findSubmissionOfSigner(storage.db.query, submission.documentId, submission.signerId);
   if (!existing) throw new Error(`Cannot record a submission: document ${submission.documentId} is completed`);
   return { created: false, existing };
@@ -64,6 +65,7 @@ async function submitInTransaction(
   if (!document) throw new Error(`Cannot record a submission: no document ${documentId}`);
   if (document.voided) return { outcome: 'document-voided', enqueued: 0 };
   if (document.declined) return { outcome: 'document-declined', enqueued: 0 };
+  if (document.status === 'expired') return { outcome: 'document-expired', enqueued: 0 };
   // One signer: the submission completes the document, so a completed one means it was submitted.
   if (document.signers.length > 1 && (await findSubmissionOfSigner(tx.query, documentId, signerId))) {
     return { outcome: 'already-submitted', enqueued: 0 };

@@ -11,6 +11,7 @@ export const AUDIT_EVENT_TYPES = [
   'document.submitted',
   'document.declined',
   'document.voided',
+  'document.expired',
   'document.sealed',
 ] as const;
 export const AuditEventTypeSchema = z.enum(AUDIT_EVENT_TYPES);

@@ -7,9 +7,13 @@ import { SdkSignerSchema, SignerIdSchema, SignerSchema, SigningOrderSchema } fro
 
 /**
  * `draft` while its author edits it (not signable; docs/api.md, "Drafts"), `pending` until signed, `completed` once
- * every signer has, `declined` once a signer declined, `voided` once its sender withdrew it (docs/lifecycle.md).
+ * every signer has, `declined` once a signer declined, `voided` once its sender withdrew it, `expired` once its
+ * `expiresAt` passed unsigned (docs/lifecycle.md).
  */
-export const DOCUMENT_STATUSES = ['pending', 'completed', 'declined', 'draft', 'voided'] as const;
+export const DOCUMENT_STATUSES = ['pending', 'completed', 'declined', 'draft', 'voided', 'expired'] as const;
+
+/** How far ahead a document's `expiresAt` may be: a year (docs/lifecycle.md). */
+export const EXPIRES_AT_MAX_DAYS = 365;
 export const DocumentStatusSchema = z.enum(DOCUMENT_STATUSES);
 export type DocumentStatus = z.infer<typeof DocumentStatusSchema>;
 
@@ -25,6 +29,9 @@ export const DocumentMetadataSchema = z
     updatedAt: TimestampSchema,
     version: z.number().int().min(1),
     status: DocumentStatusSchema,
+    expiresAt: TimestampSchema.optional().meta({
+      description: 'When given at creation: after it, a document not completed is `expired` and can no longer be signed',
+    }),
   })
   .meta({ id: 'DocumentMetadata' });
 export type DocumentMetadata = z.infer<typeof DocumentMetadataSchema>;

@@ -12,6 +12,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'document.completed',
   'document.declined',
   'document.voided',
+  'document.expired',
   'document.sealed',
   'document.sealing_failed',
 ] as const;
@@ -153,6 +154,8 @@ export const DocumentDeclinedDataSchema = z.object({
 });
 /** `document.voided`: its sender voided it (`reason`); it can no longer be opened or signed (docs/lifecycle.md). */
 export const DocumentVoidedDataSchema = z.object({ documentId, reason: z.string(), voidedAt: TimestampSchema });
+/** `document.expired`: its `expiresAt` passed before it was completed; it can no longer be signed (docs/lifecycle.md). */
+export const DocumentExpiredDataSchema = z.object({ documentId, expiresAt: TimestampSchema });
 /** `document.sealed`: the signed PDF is ready at `signedDocumentUrl` (`GET /documents/{id}/signed.pdf`, sk key). */
 export const DocumentSealedDataSchema = z.object({
   documentId,
@@ -186,6 +189,7 @@ export const WebhookEventSchema = z
     envelope('document.completed', DocumentCompletedDataSchema),
     envelope('document.declined', DocumentDeclinedDataSchema),
     envelope('document.voided', DocumentVoidedDataSchema),
+    envelope('document.expired', DocumentExpiredDataSchema),
     envelope('document.sealed', DocumentSealedDataSchema),
     envelope('document.sealing_failed', DocumentSealingFailedDataSchema),
     envelope('webhook.test', WebhookTestDataSchema),

@@ -29,6 +29,7 @@ const EVENT_LABELS: Record<AuditEventType, string> = {
   'document.submitted': 'Submitted by the signer',
   'document.declined': 'Declined',
   'document.voided': 'Voided by the sender',
+  'document.expired': 'Expired unsigned',
   'document.sent': 'Sent for signing',
   'document.sealed': 'Sealed with a digital signature',
 };

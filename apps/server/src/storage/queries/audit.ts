@@ -86,6 +86,9 @@ export async function listAuditEvents(db: Db, documentId: string): Promise<Audit
     const { at, ip, userAgent } = document.declined;
     events.push({ type: 'document.declined', occurredAt: at, ip, userAgent });
   }
+  if (document?.status === 'expired' && document.expiresAt) {
+    events.push({ type: 'document.expired', occurredAt: document.expiresAt, ip: null, userAgent: null });
+  }
   if (document?.voided) events.push({ type: 'document.voided', occurredAt: document.voided.at, ip: null, userAgent: null });
   return events.sort(byOccurrence);
 }

@@ -12,11 +12,16 @@ import { toIso, toMillis } from '../schema.js';
 
 type DocumentRow = Tables['documents'];
 
-/** The status a row reads as: `voided`, `draft` and `declined` before its status column (docs/lifecycle.md). */
+/**
+ * The status a row reads as: `voided`, `draft` and `declined` before its status column, and a pending one whose
+ * `expires_at` has passed `expired`, computed now (docs/lifecycle.md).
+ */
 function statusOf(row: DocumentRow): DocumentStatus {
   if (row.voided_at !== null) return 'voided';
   if (row.draft === 1) return 'draft';
-  return row.declined_at === null ? (row.status as DocumentStatus) : 'declined';
+  if (row.declined_at !== null) return 'declined';
+  if (row.status === 'pending' && row.expires_at !== null && row.expires_at <= Date.now()) return 'expired';
+  return row.status as DocumentStatus;
 }
 
 /** A `documents` row as a record: `draft` while a draft, `declined` once declined, `voided` once voided. */
@@ -50,6 +55,7 @@ export function toDocument(row: DocumentRow): DocumentRecord {
           },
         }),
     ...(row.sent_at === null ? {} : { sentAt: toIso(row.sent_at) }),
+    ...(row.expires_at === null ? {} : { expiresAt: toIso(row.expires_at) }),
     ...(row.voided_at === null ? {} : { voided: { reason: row.void_reason ?? '', at: toIso(row.voided_at), keyId: row.voided_by ?? '' } }),
   };
 }
@@ -83,6 +89,8 @@ export async function insertDocument(db: Db, document: DocumentRecord): Promise<
       voided_at: document.voided ? toMillis(document.voided.at) : null,
       void_reason: document.voided?.reason ?? null,
       voided_by: document.voided?.keyId ?? null,
+      expires_at: document.expiresAt ? toMillis(document.expiresAt) : null,
+      expired_at: null,
     })
     .execute();
 }
@@ -143,6 +151,7 @@ export async function declineDocument(db: Db, id: string, decline: DocumentDecli
     .where('declined_at', 'is', null)
     .where('voided_at', 'is', null)
     .where('draft', '=', 0)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]))
     .executeTakeFirst();
   return result.numUpdatedRows === 1n;
 }
@@ -160,6 +169,26 @@ export async function voidDocument(db: Db, id: string, voided: DocumentVoid): Pr
     .where('status', '=', 'pending')
     .where('declined_at', 'is', null)
     .where('voided_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]))
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+/**
+ * Records that a document has expired (`expired_at`), once: true when this call did, false when it had been
+ * recorded already or the document is not expired at `now` (completed, declined, voided, no expiry or not yet).
+ */
+export async function markDocumentExpired(db: Db, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('documents')
+    .set((eb) => ({ expired_at: eb.ref('expires_at') }))
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('draft', '=', 0)
+    .where('declined_at', 'is', null)
+    .where('voided_at', 'is', null)
+    .where('expired_at', 'is', null)
+    .where('expires_at', '<=', now)
     .executeTakeFirst();
   return result.numUpdatedRows === 1n;
 }
