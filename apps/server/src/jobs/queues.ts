@@ -1,4 +1,3 @@
-import { genericQueue } from './generic-queue.js';
 import { sealQueue } from '../sealing/seal-queue.js';
 import { deliveryQueue } from '../webhooks/delivery-queue.js';
 import type { NamedQueue } from './admin.js';
@@ -11,6 +10,5 @@ export function jobQueues(): NamedQueue[] {
   return [
     { name: 'seal', queue: sealQueue() },
     { name: 'webhook', queue: deliveryQueue() },
-    { name: 'expire', queue: genericQueue('expire') },
   ];
 }
