@@ -461,6 +461,15 @@ describe('voiding', () => {
   });
 });
 
+describe('expiry', () => {
+  it('createDocument with expiresAt: the document shows it', async () => {
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const file = new Blob([(await generateSamplePdf({ pages: 1 })) as Uint8Array<ArrayBuffer>]);
+    const created = await client(await server.createKey({ kind: 'sk' })).createDocument({ file, fields: sampleFields(1), expiresAt });
+    expect(created).toMatchObject({ status: 'pending', expiresAt });
+  });
+});
+
 describe('the endpoint table', () => {
   /** No such endpoint: only the request each call makes matters here. */
   const webhookId = 'wh_Q3hXk2v9TzR7mLpW4sNa8bYc';

@@ -31,6 +31,16 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 // Each command starts a process that loads the built server (seconds on a busy CI machine).
 describe('signet documents void', { timeout: 90_000 }, () => {
+  it('documents create --expires-at keeps the expiry; a past one is refused naming it', async () => {
+    const expiresAt = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    const created = await signet('documents', 'create', '--org', 'acme', '--pdf', 'a.pdf', '--fields', 'fields.json', '--expires-at', expiresAt, '--json');
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ status: 'pending', expiresAt });
+    const past = await signet('documents', 'create', '--org', 'acme', '--pdf', 'a.pdf', '--fields', 'fields.json', '--expires-at', '2020-01-01T00:00:00Z');
+    expect(past.code).toBe(1);
+    expect(past.stderr.trim()).toBe('signet: expiresAt: must be in the future');
+  });
+
   it('voids a document with a reason, once; refuses a bad reason and an unknown document', async () => {
     const created = await signet('documents', 'create', '--org', 'acme', '--pdf', 'a.pdf', '--fields', 'fields.json', '--json');
     expect(created.code).toBe(0);
