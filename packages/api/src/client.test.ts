@@ -461,6 +461,17 @@ describe('voiding', () => {
   });
 });
 
+describe('erasure', () => {
+  it('eraseDocument: the tombstone; the document is unknown from then on, a second erasure is a 410', async () => {
+    const document = await server.createDocument({ pages: 1 });
+    const sender = client(await server.createKey({ kind: 'sk' }));
+    const tombstone = await sender.eraseDocument(document.id);
+    expect(tombstone).toMatchObject({ id: document.id, sha256: document.sha256, erasedAt: expect.any(String) });
+    expect(await failure(sender.getManagedDocument(document.id))).toMatchObject({ code: 'DOCUMENT_NOT_FOUND', status: 404, details: { reason: 'erased' } });
+    expect(await failure(sender.eraseDocument(document.id))).toMatchObject({ code: 'DOCUMENT_ERASED', status: 410 });
+  });
+});
+
 describe('expiry', () => {
   it('createDocument with expiresAt: the document shows it', async () => {
     const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
@@ -509,6 +520,7 @@ describe('the endpoint table', () => {
     revokeBuilderSession: (c, id) => c.revokeBuilderSession(id, 'key_R2wXn8TqL5vBmK3pZ7cYd4Hs'),
     // Last: it ends the document the calls above use.
     voidDocument: (c, id) => c.voidDocument(id, 'Sent by mistake'),
+    eraseDocument: (c, id) => c.eraseDocument(id),
   };
 
   it('the client calls every endpoint reached with a key, and nothing outside the table', async () => {

@@ -26,6 +26,7 @@ import {
   type FieldDefinition,
   type KeyValidationResult,
   type ManagedDocument,
+  type DocumentTombstone,
   type Pagination,
   type PathParams,
   type SdkDocument,
@@ -142,6 +143,11 @@ export interface SigningClient {
    * or voided document rejects with 409 `DOCUMENT_CLOSED`. Retried only after a 429.
    */
   voidDocument(documentId: string, reason: string, options?: { signal?: AbortSignal }): Promise<ManagedDocument>;
+  /**
+   * `DELETE /documents/{documentId}` (sk key): erases the document's content and keeps its tombstone (docs/lifecycle.md).
+   * A document erased already rejects with 410 `DOCUMENT_ERASED` (its tombstone in `details`). Retried only after a 429.
+   */
+  eraseDocument(documentId: string, options?: { signal?: AbortSignal }): Promise<DocumentTombstone>;
   /** `GET /documents/{documentId}` (sk key): the document with its field definitions and status. */
   getManagedDocument(documentId: string, options?: { signal?: AbortSignal }): Promise<ManagedDocument>;
   /** `GET /documents/{documentId}/submission` (sk key): the stored submission of a completed document without signers. */
@@ -313,6 +319,8 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
       (await call('createBuilderSession', { params: { documentId }, body, signal, replayable: false })).data,
     revokeBuilderSession: async (documentId, keyId, { signal } = {}) =>
       (await call('revokeBuilderSession', { params: { documentId, keyId }, signal })).data,
+    eraseDocument: async (documentId, { signal } = {}) =>
+      (await call('eraseDocument', { params: { documentId }, signal, replayable: false })).data,
     voidDocument: async (documentId, reason, { signal } = {}) =>
       (await call('voidDocument', { params: { documentId }, body: { reason }, signal, replayable: false })).data,
     getManagedDocument: async (documentId, { signal } = {}) =>

@@ -10,6 +10,7 @@ import {
   ManagedDocumentSchema,
   SdkDocumentSchema,
   VoidRequestSchema,
+  DocumentTombstoneSchema,
 } from './schemas/document.js';
 import { SubmissionPayloadSchema, SubmissionRecordSchema, SubmissionResultSchema } from './schemas/submission.js';
 import { CreateSessionRequestSchema, CreatedSessionSchema, SessionSchema } from './schemas/signers.js';
@@ -588,6 +589,24 @@ export const endpoints = {
       },
       413: tooLarge,
       415: notJson,
+      500: internal,
+    },
+  },
+  eraseDocument: {
+    method: 'delete',
+    path: '/documents/{documentId}',
+    tags: ['Documents'],
+    summary: "Erase a document's content",
+    description:
+      'Deletes the PDF, its preview, the submitted values and signature images and the sealed copy, revokes its session keys, and keeps a tombstone: the id, the SHA-256 of the PDF and of the sealed copy, the times and who erased it. From then on the document is unknown (404 `DOCUMENT_NOT_FOUND`, `details.reason: "erased"`) to every request but its audit trail, which ends with `document.erased` (docs/lifecycle.md).',
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:write'] },
+    request: { params: DocumentIdParamsSchema },
+    responses: { 200: { description: 'The tombstone', content: json(successEnvelope(DocumentTombstoneSchema)) } },
+    errors: {
+      400: invalid,
+      ...keyErrors,
+      404: documentNotFound,
+      410: { codes: ['DOCUMENT_ERASED'], description: 'The document was erased already: `details` is its tombstone' },
       500: internal,
     },
   },

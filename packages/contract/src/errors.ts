@@ -3,7 +3,8 @@
  * `WEBHOOK_DISABLED` (a delivery retried to an endpoint that is turned off), and for drafts `DOCUMENT_NOT_DRAFT` (an edit
  * or a send of a document already sent), `PRECONDITION_FAILED` (an `If-Match` that is not the current version) and
  * `PRECONDITION_REQUIRED` (a write to a draft without `If-Match`), and `DOCUMENT_CLOSED` (a void of a document whose signing
- * has already ended: completed, declined or voided; docs/lifecycle.md).
+ * has already ended: completed, declined or voided; docs/lifecycle.md) and `DOCUMENT_ERASED` (an erasure of a
+ * document erased already, with its tombstone in `details`).
  * Each maps to the HTTP status it is usually sent with; `VALIDATION_ERROR` also travels with 408, 413, 415, 416,
  * 417, 422 and 431 (a request the server refuses before or while reading it), and `NOT_FOUND` with 405.
  */
@@ -24,6 +25,7 @@ export const ERROR_STATUS = {
   PRECONDITION_FAILED: 412,
   PRECONDITION_REQUIRED: 428,
   DOCUMENT_CLOSED: 409,
+  DOCUMENT_ERASED: 410,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

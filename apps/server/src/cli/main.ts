@@ -19,7 +19,7 @@ import { CliError, print, readInput, withStorage } from './common.js';
 import { registerSealingCommands } from './sealing-commands.js';
 import { registerWebhookCommands } from './webhook-commands.js';
 import { registerDraftCommands } from './draft-commands.js';
-import { registerLifecycleCommands } from './lifecycle-commands.js';
+import { registerEraseCommand, registerLifecycleCommands } from './lifecycle-commands.js';
 import { registerOperationsCommands } from './operations-commands.js';
 import { revokeApiKey } from '../storage/queries/api-keys.js';
 import { ensureOrganization, findOrganizationBySlug } from '../storage/queries/organizations.js';
@@ -184,6 +184,7 @@ registerSealingCommands(program, documents);
 registerWebhookCommands(program);
 registerDraftCommands(program, documents);
 registerLifecycleCommands(documents);
+registerEraseCommand(documents);
 registerOperationsCommands(program);
 
 function describeFailure(error: unknown): string {

@@ -31,6 +31,7 @@ export async function voidDocument(storage: Storage, documentId: string, voided:
   const { revokedKeys, enqueued } = await storage.db.transaction(async (tx) => {
     const document = await lockDocument(tx.query, documentId);
     if (!document) throw new ApiError('DOCUMENT_NOT_FOUND', `Document ${documentId} not found`);
+    if (document.erased) throw new ApiError('DOCUMENT_NOT_FOUND', `Document ${documentId} was erased`, { details: { reason: 'erased' } });
     if (CLOSED.has(document.status) || !(await voidRow(tx.query, documentId, voided))) throw documentClosed(document);
     const keys = await revokeDocumentKeys(tx.query, documentId, voided.at);
     const count = await enqueueDocumentEvent(tx.query, documentId, {

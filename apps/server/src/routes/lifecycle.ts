@@ -7,6 +7,9 @@ import { parseOrThrow } from '../http/validation.js';
 import { managedDocument, sealingOf } from '../documents/present.js';
 import { signerStatesOf } from '../documents/signers.js';
 import { voidDocument } from '../documents/void.js';
+import { eraseDocument } from '../documents/erase.js';
+import { ApiError } from '../errors.js';
+import { findDocument } from '../storage/queries/documents.js';
 import { findSealState } from '../storage/queries/seals.js';
 import { handler, type EndpointHandlers } from './serve.js';
 import { findOwnDocument } from './sdk-documents.js';
@@ -14,9 +17,23 @@ import { findOwnDocument } from './sdk-documents.js';
 /** A reason is at most 500 characters: 16 KiB is plenty. */
 const MAX_VOID_BODY_BYTES = 16 * 1024;
 
-/** `POST /documents/{documentId}/void` (docs/lifecycle.md). */
-export function lifecycleHandlers(deps: AppContext): Pick<EndpointHandlers, 'voidDocument'> {
+/** `POST /documents/{documentId}/void` and `DELETE /documents/{documentId}` (docs/lifecycle.md). */
+export function lifecycleHandlers(deps: AppContext): Pick<EndpointHandlers, 'voidDocument' | 'eraseDocument'> {
   return {
+    eraseDocument: handler(endpoints.eraseDocument, {
+      async handle(c, { params }) {
+        const key = c.get('apiKey');
+        // Read from storage: an erasure made on another instance a moment ago is a 410, not an erasure again.
+        const found = await findDocument(deps.storage.db.query, params.documentId);
+        if (!found || found.organizationId !== key.organizationId) throw new ApiError('DOCUMENT_NOT_FOUND', `Document ${params.documentId} not found`);
+        const at = new Date(c.get('receivedAt')).toISOString();
+        const { tombstone, revokedKeys } = await eraseDocument(deps.storage, found.id, { at, by: key.id });
+        deps.reads.forgetDocument(found.id);
+        for (const id of revokedKeys) deps.reads.forgetApiKey(id);
+        return sendEnvelope(c, tombstone, 200);
+      },
+    }),
+
     voidDocument: handler(endpoints.voidDocument, {
       before: [smallJsonBodyLimit(MAX_VOID_BODY_BYTES)],
       readsItself: ['body'],

@@ -466,6 +466,24 @@ const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
       await send(empty.id, KEY, '"1"', broken()),
     ];
   },
+  async eraseDocument() {
+    const [document, erased] = [await t.createDocument({ pages: 1 }), await t.createDocument({ pages: 1 })];
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const path = (id: string) => `/documents/${id}`;
+    expect((await call(t, 'DELETE', path(erased.id), { key: sk })).status).toBe(200);
+    return [
+      await call(t, 'DELETE', path(document.id), { key: sk }),
+      await call(t, 'DELETE', path('xyz'), { key: sk }),
+      await call(t, 'DELETE', path(document.id)),
+      await call(t, 'DELETE', path(document.id), { key: (await t.createKey()).secret }),
+      await call(t, 'DELETE', path(DOC), { key: sk }),
+      await call(t, 'DELETE', path(erased.id), { key: sk }),
+      await call(t, 'DELETE', path(DOC), { key: limited }),
+      await call(t, 'DELETE', path(DOC), { key: limited }),
+      await call(broken(), 'DELETE', path(document.id), { key: KEY }),
+    ];
+  },
   async voidDocument() {
     const [pending, completed] = [await t.createDocument({ pages: 1 }), await t.createDocument({ pages: 1 })];
     expect((await call(t, 'POST', '/sdk/documents/submit', { key: (await t.createKey()).secret, body: await buildPayload(completed) })).status).toBe(201);

@@ -17,6 +17,7 @@ import { findSignerStates } from '../storage/queries/signers.js';
 import { findSealState } from '../storage/queries/seals.js';
 import { draftNotSignable } from '../documents/drafts.js';
 import { voidedNotSignable } from '../documents/void.js';
+import { erasedNotFound } from '../documents/erase.js';
 import { expiredNotSignable } from '../documents/expiry.js';
 
 /** `scheme://host[:port]` of an absolute URL, without parsing it. */
@@ -25,12 +26,16 @@ function requestOrigin(url: string): string {
   return pathStart < 0 ? url : url.slice(0, pathStart);
 }
 
-/** The document of the key's organization, or the 404 that never reveals another organization's documents. */
-export async function findOwnDocument(deps: Pick<AppContext, 'reads'>, organizationId: string, documentId: string) {
+/**
+ * The document of the key's organization, or the 404 that never reveals another organization's documents; an erased
+ * one is a 404 too (`details.reason: "erased"`), unless `erased` allows its tombstone (its audit trail).
+ */
+export async function findOwnDocument(deps: Pick<AppContext, 'reads'>, organizationId: string, documentId: string, options: { erased?: boolean } = {}) {
   const document = await deps.reads.document(documentId);
   if (!document || document.organizationId !== organizationId) {
     throw new ApiError('DOCUMENT_NOT_FOUND', `Document ${documentId} not found`);
   }
+  if (document.erased && !options.erased) throw erasedNotFound(document);
   return document;
 }
 

@@ -62,6 +62,9 @@ export interface Tables {
     /** When it expires unless completed (it then reads as `expired`), and when the expire job recorded that. */
     expires_at: Millis | null;
     expired_at: Millis | null;
+    /** When its content was erased (the row is then its tombstone), and the API key's id (or `cli`) that did. */
+    erased_at: Millis | null;
+    erased_by: string | null;
   };
   document_chunks: { document_id: string; idx: number; data: Uint8Array };
   document_previews: {

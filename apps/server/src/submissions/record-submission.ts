@@ -63,7 +63,7 @@ async function submitInTransaction(
   const { documentId, signerId, receivedAt } = submission;
   const document = await lockDocument(tx.query, documentId);
   if (!document) throw new Error(`Cannot record a submission: no document ${documentId}`);
-  if (document.voided) return { outcome: 'document-voided', enqueued: 0 };
+  if (document.voided || document.erased) return { outcome: 'document-voided', enqueued: 0 };
   if (document.declined) return { outcome: 'document-declined', enqueued: 0 };
   if (document.status === 'expired') return { outcome: 'document-expired', enqueued: 0 };
   // One signer: the submission completes the document, so a completed one means it was submitted.

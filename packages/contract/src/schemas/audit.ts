@@ -13,6 +13,7 @@ export const AUDIT_EVENT_TYPES = [
   'document.voided',
   'document.expired',
   'document.sealed',
+  'document.erased',
 ] as const;
 export const AuditEventTypeSchema = z.enum(AUDIT_EVENT_TYPES);
 export type AuditEventType = z.infer<typeof AuditEventTypeSchema>;

@@ -118,3 +118,20 @@ export const VoidRequestSchema = z
   .strict()
   .meta({ id: 'VoidRequest' });
 export type VoidRequest = z.infer<typeof VoidRequestSchema>;
+
+/**
+ * `DELETE /documents/{documentId}`'s answer: what is left of an erased document (docs/lifecycle.md): its id, the
+ * SHA-256 of its PDF and of its sealed copy (when it had one), its times, and who erased it (an API key's id, or
+ * `cli`).
+ */
+export const DocumentTombstoneSchema = z
+  .object({
+    id: idSchema('doc'),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    sealedSha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+    createdAt: TimestampSchema,
+    erasedAt: TimestampSchema,
+    erasedBy: z.string(),
+  })
+  .meta({ id: 'DocumentTombstone' });
+export type DocumentTombstone = z.infer<typeof DocumentTombstoneSchema>;

@@ -17,8 +17,9 @@ let delivery: string;
 let lease: DocumentRecord;
 /** A document to decline (declining again answers the first decline). */
 let declinable: DocumentRecord;
-/** A document to void (voiding again answers 409, after every check of the key). */
+/** A document to void (voiding again answers 409, after every check of the key), and one to erase (again: 410). */
 let voidable: DocumentRecord;
+let erasable: DocumentRecord;
 let sessionId: string;
 
 beforeAll(async () => {
@@ -42,6 +43,7 @@ beforeAll(async () => {
   lease = await t.createLease();
   declinable = await t.createDocument({ pages: 1 });
   voidable = await t.createDocument({ pages: 1 });
+  erasable = await t.createDocument({ pages: 1 });
   sessionId = (await t.createSession(lease.id, 'tenant')).id;
 });
 afterAll(() => t.close());
@@ -95,6 +97,7 @@ const endpoints: Endpoint[] = [
     scope: 'documents:write',
     management: true,
   },
+  { name: 'DELETE /documents/{id}', method: 'DELETE', path: () => `/documents/${erasable.id}`, scope: 'documents:write', management: true },
   ...webhookEndpoints(),
 ];
 

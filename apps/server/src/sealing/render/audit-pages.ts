@@ -30,6 +30,7 @@ const EVENT_LABELS: Record<AuditEventType, string> = {
   'document.declined': 'Declined',
   'document.voided': 'Voided by the sender',
   'document.expired': 'Expired unsigned',
+  'document.erased': 'Content erased',
   'document.sent': 'Sent for signing',
   'document.sealed': 'Sealed with a digital signature',
 };

@@ -89,6 +89,7 @@ export async function listAuditEvents(db: Db, documentId: string): Promise<Audit
   if (document?.status === 'expired' && document.expiresAt) {
     events.push({ type: 'document.expired', occurredAt: document.expiresAt, ip: null, userAgent: null });
   }
+  if (document?.erased) events.push({ type: 'document.erased', occurredAt: document.erased.at, ip: null, userAgent: null });
   if (document?.voided) events.push({ type: 'document.voided', occurredAt: document.voided.at, ip: null, userAgent: null });
   return events.sort(byOccurrence);
 }

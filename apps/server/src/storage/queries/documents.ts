@@ -56,6 +56,7 @@ export function toDocument(row: DocumentRow): DocumentRecord {
         }),
     ...(row.sent_at === null ? {} : { sentAt: toIso(row.sent_at) }),
     ...(row.expires_at === null ? {} : { expiresAt: toIso(row.expires_at) }),
+    ...(row.erased_at === null ? {} : { erased: { at: toIso(row.erased_at), by: row.erased_by ?? '' } }),
     ...(row.voided_at === null ? {} : { voided: { reason: row.void_reason ?? '', at: toIso(row.voided_at), keyId: row.voided_by ?? '' } }),
   };
 }
@@ -91,6 +92,8 @@ export async function insertDocument(db: Db, document: DocumentRecord): Promise<
       voided_by: document.voided?.keyId ?? null,
       expires_at: document.expiresAt ? toMillis(document.expiresAt) : null,
       expired_at: null,
+      erased_at: null,
+      erased_by: null,
     })
     .execute();
 }
@@ -116,7 +119,7 @@ export async function lockDocument(db: Db, id: string): Promise<DocumentRecord |
 /** An organization's documents, newest first by (createdAt, id); strictly after `after` when given. */
 export async function listDocuments(db: Db, organizationId: string, options: { limit: number; after?: DocumentCursor }): Promise<DocumentRecord[]> {
   const { limit, after } = options;
-  let query = db.selectFrom('documents').selectAll().where('organization_id', '=', organizationId);
+  let query = db.selectFrom('documents').selectAll().where('organization_id', '=', organizationId).where('erased_at', 'is', null);
   if (after) query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(toMillis(after.createdAt), after.id)));
   const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
   return rows.map(toDocument);
@@ -191,4 +194,33 @@ export async function markDocumentExpired(db: Db, id: string, now: number): Prom
     .where('expires_at', '<=', now)
     .executeTakeFirst();
   return result.numUpdatedRows === 1n;
+}
+
+/**
+ * Erases a document's content in the caller's transaction, under its row's lock (docs/lifecycle.md): the PDF, its
+ * preview, the sealed copy's bytes and any seal job are deleted; the submissions keep their checksums and times but
+ * not their values or signature images; the row keeps its id, SHA-256 and times and clears its filename, fields,
+ * reasons and signers' emails, and records when and by whom it was erased.
+ */
+export async function eraseDocumentContent(db: Db, document: DocumentRecord, erased: { at: IsoTime; by: string }): Promise<void> {
+  await db.deleteFrom('document_chunks').where('document_id', '=', document.id).execute();
+  await db.deleteFrom('document_previews').where('document_id', '=', document.id).execute();
+  await db.deleteFrom('sealed_chunks').where('document_id', '=', document.id).execute();
+  await db.deleteFrom('seal_jobs').where('document_id', '=', document.id).execute();
+  await db.updateTable('submissions').set({ payload: '{}', seal_images: null }).where('document_id', '=', document.id).execute();
+  const signers = document.signers.map(({ email: _email, ...signer }) => signer);
+  await db
+    .updateTable('documents')
+    .set({
+      filename: 'erased',
+      fields: '[]',
+      signers: JSON.stringify(signers),
+      decline_reason: null,
+      void_reason: null,
+      erased_at: toMillis(erased.at),
+      erased_by: erased.by,
+      updated_at: toMillis(erased.at),
+    })
+    .where('id', '=', document.id)
+    .execute();
 }
