@@ -9,7 +9,7 @@ import { findDocument } from '../storage/queries/documents.js';
 import { listAuditEvents } from '../storage/queries/audit.js';
 import { ensureOrganization } from '../storage/queries/organizations.js';
 
-/* `signet documents void` as a user runs it, on a store of their own (docs/lifecycle.md). */
+/* `signet documents void|erase` and `documents create --expires-at` as a user runs them, on a store of their own (docs/lifecycle.md). */
 
 let dir: string;
 let databaseUrl: string;
@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 // Each command starts a process that loads the built server (seconds on a busy CI machine).
-describe('signet documents void', { timeout: 90_000 }, () => {
+describe('signet documents void, erase and create --expires-at', { timeout: 90_000 }, () => {
   it('documents create --expires-at keeps the expiry; a past one is refused naming it', async () => {
     const expiresAt = new Date(Date.now() + 7 * 86_400_000).toISOString();
     const created = await signet('documents', 'create', '--org', 'acme', '--pdf', 'a.pdf', '--fields', 'fields.json', '--expires-at', expiresAt, '--json');
@@ -39,6 +39,25 @@ describe('signet documents void', { timeout: 90_000 }, () => {
     const past = await signet('documents', 'create', '--org', 'acme', '--pdf', 'a.pdf', '--fields', 'fields.json', '--expires-at', '2020-01-01T00:00:00Z');
     expect(past.code).toBe(1);
     expect(past.stderr.trim()).toBe('signet: expiresAt: must be in the future');
+  });
+
+  it('erases a document, once: the tombstone, and the content gone', async () => {
+    const created = await signet('documents', 'create', '--org', 'acme', '--pdf', 'a.pdf', '--fields', 'fields.json', '--json');
+    const { id } = JSON.parse(created.stdout) as { id: string };
+    const erased = await signet('documents', 'erase', id, '--json');
+    expect(erased.code).toBe(0);
+    expect(JSON.parse(erased.stdout)).toMatchObject({ id, sha256: expect.stringMatching(/^[0-9a-f]{64}$/), erasedBy: 'cli' });
+    const again = await signet('documents', 'erase', id);
+    expect(again.code).toBe(1);
+    expect(again.stderr.trim()).toMatch(new RegExp(`^signet: Document ${id} was erased at `));
+    expect((await signet('documents', 'erase', 'doc_nope')).stderr.trim()).toBe('signet: no document doc_nope');
+    const storage = await openStorage(databaseUrl);
+    try {
+      expect(await storage.db.query.selectFrom('document_chunks').select('idx').where('document_id', '=', id).execute()).toEqual([]);
+      expect((await listAuditEvents(storage.db.query, id)).map((event) => event.type)).toEqual(['document.created', 'document.erased']);
+    } finally {
+      await storage.close();
+    }
   });
 
   it('voids a document with a reason, once; refuses a bad reason and an unknown document', async () => {
