@@ -30,7 +30,8 @@ describe.each(engines)('erasure on $name', (engine) => {
   const count = async (table: 'document_chunks' | 'document_previews', documentId: string) =>
     (await t.storage.db.query.selectFrom(table).select('document_id').where('document_id', '=', documentId).execute()).length;
 
-  it('erases a completed document: content gone, tombstone kept, unknown from then on but to its audit trail', async () => {
+  // A minute: the first test of the file makes, submits and reads a document on a cold PDF pool.
+  it('erases a completed document: content gone, tombstone kept, unknown from then on but to its audit trail', { timeout: 60_000 }, async () => {
     const document = await t.createDocument({ pages: 1 });
     const session = await t.createSession(document.id);
     const sdk = (await (await call(t, 'GET', `/sdk/documents/${document.id}`, { key: pk })).json()) as any;
