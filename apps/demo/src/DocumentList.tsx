@@ -5,6 +5,8 @@ const STATUS_TEXT: Record<DocumentMetadata['status'], string> = {
   completed: 'Signed',
   declined: 'Declined',
   draft: 'Draft',
+  voided: 'Voided',
+  expired: 'Expired',
 };
 
 /** The organization's documents, newest first, with their status. */

@@ -27,6 +27,10 @@ function describe(event: ReceivedEvent): ReactNode {
       );
     case 'document.declined':
       return `Declined${event.data.signerName ? ` by ${event.data.signerName}` : ''}: ${event.data.reason}`;
+    case 'document.voided':
+      return `Voided by the sender: ${event.data.reason}`;
+    case 'document.expired':
+      return `Expired unsigned at ${event.data.expiresAt}`;
     case 'document.sealing_failed':
       return `Sealing gave up after ${event.data.attempts} attempts: ${event.data.error}`;
     case 'webhook.test':

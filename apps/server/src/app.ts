@@ -20,6 +20,7 @@ import { verifyHandler } from './routes/verify.js';
 import { sessionHandlers } from './routes/sessions.js';
 import { declineHandler } from './routes/sdk-decline.js';
 import { draftHandlers } from './routes/drafts.js';
+import { lifecycleHandlers } from './routes/lifecycle.js';
 import { builderSessionHandlers } from './routes/builder-sessions.js';
 import { webhookHandlers } from './routes/webhooks.js';
 import { registerReferenceRoutes } from './routes/reference.js';
@@ -83,6 +84,7 @@ export function createApp(dependencies: AppDependencies, options: { isShuttingDo
     ...declineHandler(deps),
     ...draftHandlers(deps),
     ...builderSessionHandlers(deps),
+    ...lifecycleHandlers(deps),
   });
   registerReferenceRoutes(app);
   registerHealthRoute(app, deps, options.isShuttingDown ?? (() => false));

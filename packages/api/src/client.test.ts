@@ -449,6 +449,38 @@ describe('declining', () => {
   });
 });
 
+describe('voiding', () => {
+  it('voidDocument: the document is voided; a second void and a submission are refused', async () => {
+    const document = await server.createDocument({ pages: 1 });
+    const sender = client(await server.createKey({ kind: 'sk' }));
+    const voided = await sender.voidDocument(document.id, 'Sent to the wrong tenant');
+    expect(voided).toMatchObject({ id: document.id, status: 'voided', voided: { reason: 'Sent to the wrong tenant' } });
+    expect(await failure(sender.voidDocument(document.id, 'Again'))).toMatchObject({ code: 'DOCUMENT_CLOSED', status: 409 });
+    const signer = client(await server.createKey());
+    expect(await failure(signer.getDocument(document.id))).toMatchObject({ code: 'SUBMISSION_FAILED', status: 409, details: { reason: 'voided' } });
+  });
+});
+
+describe('erasure', () => {
+  it('eraseDocument: the tombstone; the document is unknown from then on, a second erasure is a 410', async () => {
+    const document = await server.createDocument({ pages: 1 });
+    const sender = client(await server.createKey({ kind: 'sk' }));
+    const tombstone = await sender.eraseDocument(document.id);
+    expect(tombstone).toMatchObject({ id: document.id, sha256: expect.stringMatching(/^[0-9a-f]{64}$/), erasedAt: expect.any(String) });
+    expect(await failure(sender.getManagedDocument(document.id))).toMatchObject({ code: 'DOCUMENT_NOT_FOUND', status: 404, details: { reason: 'erased' } });
+    expect(await failure(sender.eraseDocument(document.id))).toMatchObject({ code: 'DOCUMENT_ERASED', status: 410 });
+  });
+});
+
+describe('expiry', () => {
+  it('createDocument with expiresAt: the document shows it', async () => {
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const file = new Blob([(await generateSamplePdf({ pages: 1 })) as Uint8Array<ArrayBuffer>]);
+    const created = await client(await server.createKey({ kind: 'sk' })).createDocument({ file, fields: sampleFields(1), expiresAt });
+    expect(created).toMatchObject({ status: 'pending', expiresAt });
+  });
+});
+
 describe('the endpoint table', () => {
   /** No such endpoint: only the request each call makes matters here. */
   const webhookId = 'wh_Q3hXk2v9TzR7mLpW4sNa8bYc';
@@ -486,6 +518,9 @@ describe('the endpoint table', () => {
     sendDocument: (c, id) => c.sendDocument(id, { version: 1 }),
     createBuilderSession: (c, id) => c.createBuilderSession(id),
     revokeBuilderSession: (c, id) => c.revokeBuilderSession(id, 'key_R2wXn8TqL5vBmK3pZ7cYd4Hs'),
+    // Last: it ends the document the calls above use.
+    voidDocument: (c, id) => c.voidDocument(id, 'Sent by mistake'),
+    eraseDocument: (c, id) => c.eraseDocument(id),
   };
 
   it('the client calls every endpoint reached with a key, and nothing outside the table', async () => {

@@ -26,6 +26,7 @@ import {
   type FieldDefinition,
   type KeyValidationResult,
   type ManagedDocument,
+  type DocumentTombstone,
   type Pagination,
   type PathParams,
   type SdkDocument,
@@ -101,7 +102,7 @@ export interface SigningClient {
    * endpoint takes no Idempotency-Key, so a retry after a time-out could create the document twice.
    */
   createDocument(
-    input: { file: Blob; filename?: string; fields: FieldDefinition[]; signers?: SignerDefinition[]; signingOrder?: SigningOrder },
+    input: { file: Blob; filename?: string; fields: FieldDefinition[]; signers?: SignerDefinition[]; signingOrder?: SigningOrder; expiresAt?: string },
     options?: { signal?: AbortSignal },
   ): Promise<ManagedDocument>;
   /**
@@ -109,7 +110,7 @@ export interface SigningClient {
    * and placed later (`updateDraft`, or a builder). Retried only after a 429, like `createDocument`.
    */
   createDraft(
-    input: { file: Blob; filename?: string; fields?: FieldDefinition[]; signers?: SignerDefinition[]; signingOrder?: SigningOrder },
+    input: { file: Blob; filename?: string; fields?: FieldDefinition[]; signers?: SignerDefinition[]; signingOrder?: SigningOrder; expiresAt?: string },
     options?: { signal?: AbortSignal },
   ): Promise<ManagedDocument>;
   /** `GET /documents/{documentId}/draft` (sk key, or the draft's builder session key): its content, `version` and `documentUrl`. */
@@ -136,6 +137,17 @@ export interface SigningClient {
   createBuilderSession(documentId: string, body?: CreateBuilderSessionRequest, options?: { signal?: AbortSignal }): Promise<CreatedBuilderSession>;
   /** `DELETE /documents/{documentId}/builder-sessions/{keyId}` (sk key): the key is refused from then on. */
   revokeBuilderSession(documentId: string, keyId: string, options?: { signal?: AbortSignal }): Promise<BuilderSession>;
+  /**
+   * `POST /documents/{documentId}/void` (sk key): withdraws a document not completed (a draft too), with a reason
+   * (1-500 characters); its session keys and document URLs stop at once (docs/lifecycle.md). A completed, declined
+   * or voided document rejects with 409 `DOCUMENT_CLOSED`. Retried only after a 429.
+   */
+  voidDocument(documentId: string, reason: string, options?: { signal?: AbortSignal }): Promise<ManagedDocument>;
+  /**
+   * `DELETE /documents/{documentId}` (sk key): erases the document's content and keeps its tombstone (docs/lifecycle.md).
+   * A document erased already rejects with 410 `DOCUMENT_ERASED` (its tombstone in `details`). Retried only after a 429.
+   */
+  eraseDocument(documentId: string, options?: { signal?: AbortSignal }): Promise<DocumentTombstone>;
   /** `GET /documents/{documentId}` (sk key): the document with its field definitions and status. */
   getManagedDocument(documentId: string, options?: { signal?: AbortSignal }): Promise<ManagedDocument>;
   /** `GET /documents/{documentId}/submission` (sk key): the stored submission of a completed document without signers. */
@@ -307,6 +319,10 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
       (await call('createBuilderSession', { params: { documentId }, body, signal, replayable: false })).data,
     revokeBuilderSession: async (documentId, keyId, { signal } = {}) =>
       (await call('revokeBuilderSession', { params: { documentId, keyId }, signal })).data,
+    eraseDocument: async (documentId, { signal } = {}) =>
+      (await call('eraseDocument', { params: { documentId }, signal, replayable: false })).data,
+    voidDocument: async (documentId, reason, { signal } = {}) =>
+      (await call('voidDocument', { params: { documentId }, body: { reason }, signal, replayable: false })).data,
     getManagedDocument: async (documentId, { signal } = {}) =>
       (await call('getManagedDocument', { params: { documentId }, signal })).data,
     getSubmission: async (documentId, { signal } = {}) =>
@@ -354,13 +370,21 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
 
 /** The query of a list endpoint (an empty cursor is the first page). */
 /** The multipart form of `POST /documents`: the file, its fields (when given), signers and signing order. */
-function uploadForm(input: { file: Blob; filename?: string; fields?: FieldDefinition[]; signers?: SignerDefinition[]; signingOrder?: SigningOrder }) {
+function uploadForm(input: {
+  file: Blob;
+  filename?: string;
+  fields?: FieldDefinition[];
+  signers?: SignerDefinition[];
+  signingOrder?: SigningOrder;
+  expiresAt?: string;
+}) {
   const form = new FormData();
   form.set('file', input.file, input.filename ?? 'document.pdf');
   if (input.fields) form.set('fields', JSON.stringify(input.fields));
   if (input.filename) form.set('filename', input.filename);
   if (input.signers) form.set('signers', JSON.stringify(input.signers));
   if (input.signingOrder) form.set('signingOrder', input.signingOrder);
+  if (input.expiresAt) form.set('expiresAt', input.expiresAt);
   return form;
 }
 

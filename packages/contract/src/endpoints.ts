@@ -9,6 +9,8 @@ import {
   DocumentMetadataSchema,
   ManagedDocumentSchema,
   SdkDocumentSchema,
+  VoidRequestSchema,
+  DocumentTombstoneSchema,
 } from './schemas/document.js';
 import { SubmissionPayloadSchema, SubmissionRecordSchema, SubmissionResultSchema } from './schemas/submission.js';
 import { CreateSessionRequestSchema, CreatedSessionSchema, SessionSchema } from './schemas/signers.js';
@@ -149,6 +151,10 @@ export const DocumentUploadSchema = z.strictObject({
   signingOrder: z.enum(['parallel', 'sequential']).optional().meta({
     description: '`parallel` (default) or `sequential` (by `order`; equal orders sign in parallel)',
   }),
+  expiresAt: z.string().optional().meta({
+    description:
+      'ISO 8601 time with a zone, in the future and at most a year ahead: after it the document, unless completed, is `expired` and can no longer be signed (docs/lifecycle.md)',
+  }),
 });
 
 /** The query of `POST /documents`: whether the new document is a draft (docs/api.md, "Drafts"). */
@@ -204,7 +210,8 @@ const sessionRefused: EndpointError = {
 };
 const isDraft: EndpointError = {
   codes: ['SUBMISSION_FAILED'],
-  description: 'The document is a draft: it cannot be signed or opened for signing until it is sent (`details.reason: "draft"`)',
+  description:
+    'The document is a draft: it cannot be signed or opened for signing until it is sent (`details.reason: "draft"`); or it was voided (`details.reason: "voided"`) or has expired (`details.reason: "expired"`)',
 };
 const notDraft: EndpointError = {
   codes: ['DOCUMENT_NOT_DRAFT'],
@@ -365,7 +372,7 @@ export const endpoints = {
       409: {
         codes: ['SUBMISSION_FAILED'],
         description:
-          'The document is a draft, not sent yet (`details.reason: "draft"`); or it (or this signer) has already completed; or it was declined (`details.reason: "declined"`); or, in sequential order, an earlier signer has not signed yet (`details.reason: "not_your_turn"`, `details.waitingFor`); or the same Idempotency-Key is in flight (then with `Retry-After`)',
+          'The document is a draft, not sent yet (`details.reason: "draft"`); or it (or this signer) has already completed; or it was declined (`details.reason: "declined"`), voided (`details.reason: "voided"`) or has expired (`details.reason: "expired"`); or, in sequential order, an earlier signer has not signed yet (`details.reason: "not_your_turn"`, `details.waitingFor`); or the same Idempotency-Key is in flight (then with `Retry-After`)',
         headers: z.object({ 'Retry-After': seconds.optional() }),
       },
       413: tooLarge,
@@ -400,7 +407,7 @@ export const endpoints = {
       404: documentNotFound,
       409: {
         codes: ['SUBMISSION_FAILED'],
-        description: 'The document is completed, or a draft not sent yet, or this signer has already signed (`details.reason`)',
+        description: 'The document is completed, or a draft not sent yet, or voided, or expired, or this signer has already signed (`details.reason`)',
       },
       413: tooLarge,
       415: notJson,
@@ -559,6 +566,47 @@ export const endpoints = {
           'The draft cannot be sent yet: `details.problems` lists every problem (a signer without a field or without a signature field, a choice field without options, rules that disagree), each with its `field` and `reason`',
       },
       428: versionRequired,
+      500: internal,
+    },
+  },
+  voidDocument: {
+    method: 'post',
+    path: '/documents/{documentId}/void',
+    tags: ['Documents'],
+    summary: 'Void a document',
+    description:
+      "Withdraws a document that is not completed (a draft too), with a reason: it becomes `voided`, its session and builder session keys are revoked, the document URLs obtained for it stop working, and it takes no submission or decline any more. `document.voided` in its audit trail and to webhook endpoints (docs/lifecycle.md).",
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:write'] },
+    request: { params: DocumentIdParamsSchema, body: json(VoidRequestSchema) },
+    responses: { 200: { description: 'The document, voided', content: json(successEnvelope(ManagedDocumentSchema)), headers: versionTag } },
+    errors: {
+      400: invalid,
+      ...keyErrors,
+      404: documentNotFound,
+      409: {
+        codes: ['DOCUMENT_CLOSED'],
+        description: 'The document is completed, declined, voided or expired already (`details.status`, `details.reason`): it cannot be voided',
+      },
+      413: tooLarge,
+      415: notJson,
+      500: internal,
+    },
+  },
+  eraseDocument: {
+    method: 'delete',
+    path: '/documents/{documentId}',
+    tags: ['Documents'],
+    summary: "Erase a document's content",
+    description:
+      'Deletes the PDF, its preview, the submitted values and signature images and the sealed copy, revokes its session keys, and keeps a tombstone: the id, the SHA-256 of the PDF and of the sealed copy, the times and who erased it. From then on the document is unknown (404 `DOCUMENT_NOT_FOUND`, `details.reason: "erased"`) to every request but its audit trail, which ends with `document.erased` (docs/lifecycle.md).',
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:write'] },
+    request: { params: DocumentIdParamsSchema },
+    responses: { 200: { description: 'The tombstone', content: json(successEnvelope(DocumentTombstoneSchema)) } },
+    errors: {
+      400: invalid,
+      ...keyErrors,
+      404: documentNotFound,
+      410: { codes: ['DOCUMENT_ERASED'], description: 'The document was erased already: `details` is its tombstone' },
       500: internal,
     },
   },

@@ -2,7 +2,9 @@
  * Error codes (docs/api.md, "Error codes"): the contract's, `NOT_FOUND`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `DOCUMENT_NOT_SEALED`,
  * `WEBHOOK_DISABLED` (a delivery retried to an endpoint that is turned off), and for drafts `DOCUMENT_NOT_DRAFT` (an edit
  * or a send of a document already sent), `PRECONDITION_FAILED` (an `If-Match` that is not the current version) and
- * `PRECONDITION_REQUIRED` (a write to a draft without `If-Match`).
+ * `PRECONDITION_REQUIRED` (a write to a draft without `If-Match`), and `DOCUMENT_CLOSED` (a void of a document whose signing
+ * has already ended: completed, declined or voided; docs/lifecycle.md) and `DOCUMENT_ERASED` (an erasure of a
+ * document erased already, with its tombstone in `details`).
  * Each maps to the HTTP status it is usually sent with; `VALIDATION_ERROR` also travels with 408, 413, 415, 416,
  * 417, 422 and 431 (a request the server refuses before or while reading it), and `NOT_FOUND` with 405.
  */
@@ -22,6 +24,8 @@ export const ERROR_STATUS = {
   DOCUMENT_NOT_DRAFT: 409,
   PRECONDITION_FAILED: 412,
   PRECONDITION_REQUIRED: 428,
+  DOCUMENT_CLOSED: 409,
+  DOCUMENT_ERASED: 410,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -19,6 +19,7 @@ import { CliError, print, readInput, withStorage } from './common.js';
 import { registerSealingCommands } from './sealing-commands.js';
 import { registerWebhookCommands } from './webhook-commands.js';
 import { registerDraftCommands } from './draft-commands.js';
+import { registerEraseCommand, registerLifecycleCommands } from './lifecycle-commands.js';
 import { registerOperationsCommands } from './operations-commands.js';
 import { revokeApiKey } from '../storage/queries/api-keys.js';
 import { ensureOrganization, findOrganizationBySlug } from '../storage/queries/organizations.js';
@@ -129,8 +130,9 @@ documents
   .option('--signers <file>', 'JSON array of signers [{ id, name, email?, order? }]; each field then names its signerId')
   .option('--signing-order <order>', 'with --signers: parallel (default) or sequential')
   .option('--draft', 'create a draft: not signable until `signet documents send`; --fields may be left out')
+  .option('--expires-at <iso>', 'when it expires unless completed: ISO 8601, in the future, at most a year ahead')
   .option('--json', 'print the document metadata as JSON')
-  .action((options: { org: string; pdf: string; fields?: string; signers?: string; signingOrder?: string; draft?: boolean; json?: boolean }) =>
+  .action((options: { org: string; pdf: string; fields?: string; signers?: string; signingOrder?: string; draft?: boolean; expiresAt?: string; json?: boolean }) =>
     withStorage(async (storage) => {
       const organization = await findOrganizationBySlug(storage.db.query, options.org);
       if (!organization) throw new CliError(`no organization ${options.org} (create one with: signet keys create --org ${options.org} --create-org …)`);
@@ -146,6 +148,7 @@ documents
         bytes,
         fields: fields === undefined ? undefined : new TextDecoder().decode(fields),
         draft: options.draft === true,
+        ...(options.expiresAt === undefined ? {} : { expiresAt: options.expiresAt }),
         ...(signers ? { signers: new TextDecoder().decode(signers) } : {}),
         ...(options.signingOrder ? { signingOrder: options.signingOrder } : {}),
         maxPdfBytes: loadConfig().maxPdfBytes,
@@ -180,6 +183,8 @@ program
 registerSealingCommands(program, documents);
 registerWebhookCommands(program);
 registerDraftCommands(program, documents);
+registerLifecycleCommands(documents);
+registerEraseCommand(documents);
 registerOperationsCommands(program);
 
 function describeFailure(error: unknown): string {

@@ -1,3 +1,5 @@
+import { enqueueJob } from '../jobs/generic-queue.js';
+import { expireJob, parseExpiresAt } from './expiry.js';
 import { createHash } from 'node:crypto';
 import {
   FieldDefinitionListSchema,
@@ -37,6 +39,8 @@ export interface CreateDocumentInput {
   signers?: unknown;
   /** `parallel` (default) or `sequential`; only with `signers`. */
   signingOrder?: unknown;
+  /** When it expires unless completed: an ISO 8601 time in the future, at most a year ahead (docs/lifecycle.md). */
+  expiresAt?: unknown;
   /**
    * A draft (docs/api.md, "Drafts"): not signable until sent; `fields` may be left out, and hold fields still being
    * set up (sending checks them).
@@ -112,6 +116,7 @@ export async function createDocument(storage: Storage, input: CreateDocumentInpu
     throw validationError(field, reason);
   }
   const { signers, signingOrder } = parseSigners(input);
+  const expiresAt = parseExpiresAt(input.expiresAt, new Date());
   const issue = contentIssues(parsed.data, signers, pageCount, draft)[0];
   if (issue) throw validationError(issue.field, issue.reason);
 
@@ -129,6 +134,7 @@ export async function createDocument(storage: Storage, input: CreateDocumentInpu
       ...(signers ? { signers, signingOrder } : {}),
       createdAt: new Date().toISOString(),
       ...(draft ? { draft } : {}),
+      ...(expiresAt ? { expiresAt } : {}),
     },
     input.bytes,
   );
@@ -183,6 +189,7 @@ export async function storeDocument(storage: Storage, document: NewDocument, con
     await insertSigners(tx.query, record.id, record.signers);
     await writeDocumentContent(tx.query, record.id, content);
     await recordAuditEvent(tx.query, record.id, { type: 'document.created', occurredAt: record.createdAt });
+    if (record.expiresAt) await enqueueJob(tx, expireJob, { documentId: record.id }, { key: record.id, runAt: new Date(record.expiresAt) });
     return enqueueWebhookEvent(tx.query, {
       type: 'document.created',
       organizationId: record.organizationId,

@@ -14,6 +14,7 @@ export function documentMetadata(document: DocumentRecord): DocumentMetadata {
     updatedAt: document.updatedAt,
     version: document.version,
     status: document.status,
+    ...(document.expiresAt ? { expiresAt: document.expiresAt } : {}),
   };
 }
 
@@ -30,6 +31,7 @@ export function managedDocument(document: DocumentRecord, sealing: Sealing, stat
     const { reason, at, signerId } = document.declined;
     managed.declined = { reason, declinedAt: at, ...(signerId ? { signerId } : {}) };
   }
+  if (document.voided) managed.voided = { reason: document.voided.reason, voidedAt: document.voided.at };
   if (document.implicitSigner) return managed;
   return { ...managed, signingOrder: document.signingOrder, signers: signersOf(document, states) };
 }

@@ -1,3 +1,4 @@
+import { expireJob } from '../documents/expiry.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { PdfPool } from '../pdf/pool/index.js';
@@ -60,6 +61,7 @@ export async function startJobs(options: {
     closeSender = close;
     unsubscribe = onWebhookEvents(storage.db, () => runner.wake('webhook'));
   }
+  runner.register(expireJob);
   runner.start();
   return {
     runner,

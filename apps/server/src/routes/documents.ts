@@ -44,6 +44,7 @@ export function documentHandlers(
         const filename = typeof form['filename'] === 'string' ? form['filename'] : file.name;
         const signers = await jsonPart(form, 'signers');
         const signingOrder = textPart(form, 'signingOrder');
+        const expiresAt = textPart(form, 'expiresAt');
         const document = await createDocument(deps.storage, {
           organizationId: c.get('apiKey').organizationId,
           filename,
@@ -51,6 +52,7 @@ export function documentHandlers(
           fields,
           signers,
           signingOrder,
+          expiresAt,
           draft,
           maxPdfBytes: deps.config.maxPdfBytes,
           logger: deps.logger,

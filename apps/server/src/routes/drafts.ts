@@ -16,6 +16,7 @@ import type { DocumentRecord } from '../storage/types.js';
 import { documentUrlFor } from './sdk-documents.js';
 import { handler, type EndpointHandlers } from './serve.js';
 import { findSealState } from '../storage/queries/seals.js';
+import { erasedNotFound } from '../documents/erase.js';
 
 /**
  * The document of the path, read from storage itself rather than the read cache: a builder saves, then reads, and
@@ -26,6 +27,7 @@ async function ownFreshDocument(deps: AppContext, c: Context<AppEnv>, documentId
   assertSessionDocument(key, documentId);
   const document = await findDocument(deps.storage.db.query, documentId);
   if (!document || document.organizationId !== key.organizationId) throw new ApiError('DOCUMENT_NOT_FOUND', `Document ${documentId} not found`);
+  if (document.erased) throw erasedNotFound(document);
   return document;
 }
 

@@ -466,6 +466,47 @@ const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
       await send(empty.id, KEY, '"1"', broken()),
     ];
   },
+  async eraseDocument() {
+    const [document, erased] = [await t.createDocument({ pages: 1 }), await t.createDocument({ pages: 1 })];
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const path = (id: string) => `/documents/${id}`;
+    expect((await call(t, 'DELETE', path(erased.id), { key: sk })).status).toBe(200);
+    return [
+      await call(t, 'DELETE', path(document.id), { key: sk }),
+      await call(t, 'DELETE', path('xyz'), { key: sk }),
+      // From addresses of their own: this file's refusals would otherwise use up the failed-authentication limit.
+      await call(t, 'DELETE', path(document.id), { ip: '198.51.100.40' }),
+      await call(t, 'DELETE', path(document.id), { key: (await t.createKey()).secret, ip: '198.51.100.40' }),
+      await call(t, 'DELETE', path(DOC), { key: sk }),
+      await call(t, 'DELETE', path(erased.id), { key: sk }),
+      await call(t, 'DELETE', path(DOC), { key: limited }),
+      await call(t, 'DELETE', path(DOC), { key: limited }),
+      await call(broken(), 'DELETE', path(document.id), { key: KEY }),
+    ];
+  },
+  async voidDocument() {
+    const [pending, completed] = [await t.createDocument({ pages: 1 }), await t.createDocument({ pages: 1 })];
+    expect((await call(t, 'POST', '/sdk/documents/submit', { key: (await t.createKey()).secret, body: await buildPayload(completed) })).status).toBe(201);
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const path = (id: string) => `/documents/${id}/void`;
+    const body = { reason: 'Sent to the wrong tenant' };
+    return [
+      await call(t, 'POST', path(pending.id), { key: sk, body }),
+      await call(t, 'POST', path(pending.id), { key: sk, body: { reason: '' } }),
+      // From addresses of their own: this file's refusals would otherwise use up the failed-authentication limit.
+      await call(t, 'POST', path(pending.id), { body, ip: '198.51.100.41' }),
+      await call(t, 'POST', path(pending.id), { key: (await t.createKey()).secret, body, ip: '198.51.100.41' }),
+      await call(t, 'POST', path(DOC), { key: sk, body }),
+      await call(t, 'POST', path(completed.id), { key: sk, body }),
+      await call(t, 'POST', path(pending.id), { key: sk, body: { reason: 'x'.repeat(20_000) } }),
+      await call(t, 'POST', path(pending.id), { key: sk, body: JSON.stringify(body), headers: { 'Content-Type': 'text/plain' } }),
+      await call(t, 'POST', path(pending.id), { key: limited, body }),
+      await call(t, 'POST', path(pending.id), { key: limited, body }),
+      await call(broken(), 'POST', path(pending.id), { key: KEY, body }),
+    ];
+  },
   async createBuilderSession() {
     const draft = await newDraft();
     const sk = (await t.createKey({ kind: 'sk' })).secret;

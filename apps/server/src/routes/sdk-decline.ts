@@ -21,6 +21,8 @@ function declineResult(document: DocumentRecord): DeclineResult {
 }
 
 import { draftNotSignable } from '../documents/drafts.js';
+import { voidedNotSignable } from '../documents/void.js';
+import { expiredNotSignable } from '../documents/expiry.js';
 
 const refused = (message: string, reason: string) => new ApiError('SUBMISSION_FAILED', message, { details: { reason } });
 
@@ -39,6 +41,8 @@ export function declineHandler(deps: AppContext): Pick<EndpointHandlers, 'declin
         if (document.declined) return c.json(declineResult(document), 200);
         if (document.status === 'completed') throw refused(`Document ${document.id} is completed`, 'completed');
         if (document.status === 'draft') throw draftNotSignable(document);
+        if (document.status === 'voided') throw voidedNotSignable(document);
+        if (document.status === 'expired') throw expiredNotSignable(document);
         const signer = document.signers.find((candidate) => candidate.id === key.signerId);
         if (signer && (await findSubmissionOfSigner(deps.storage.db.query, document.id, signer.id))) {
           throw refused(`${signer.name} has already signed document ${document.id}`, 'already_signed');
@@ -52,6 +56,8 @@ export function declineHandler(deps: AppContext): Pick<EndpointHandlers, 'declin
           userAgent: requestHeader(c, 'user-agent') ?? null,
         });
         deps.reads.forgetDocument(document.id);
+        if (after?.voided) throw voidedNotSignable(after);
+        if (after?.status === 'expired') throw expiredNotSignable(after);
         if (!after?.declined) throw refused(`Document ${document.id} is completed`, 'completed');
         return c.json(declineResult(after), 200);
       },

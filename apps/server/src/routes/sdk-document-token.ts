@@ -39,6 +39,9 @@ export async function documentByToken(c: Context<AppEnv>, deps: AppContext): Pro
  * expired, gone, or (never by the server's own tokens) of another organization or bound to another document.
  */
 async function keyRefusal(deps: AppContext, document: DocumentRecord, keyId: string, now: Date): Promise<string | undefined> {
+  // A voided document's URLs stop at once, whichever key obtained them (docs/lifecycle.md).
+  if (document.status === 'voided') return 'the document has been voided';
+  if (document.erased) return 'the document token is missing or invalid';
   const key = await deps.reads.apiKeyById(keyId);
   if (!key || key.organizationId !== document.organizationId || (key.documentId && key.documentId !== document.id)) {
     return 'the document token is missing or invalid';

@@ -16,6 +16,9 @@ import { recordSignerOpened } from '../documents/opening.js';
 import { findSignerStates } from '../storage/queries/signers.js';
 import { findSealState } from '../storage/queries/seals.js';
 import { draftNotSignable } from '../documents/drafts.js';
+import { voidedNotSignable } from '../documents/void.js';
+import { erasedNotFound } from '../documents/erase.js';
+import { expiredNotSignable } from '../documents/expiry.js';
 
 /** `scheme://host[:port]` of an absolute URL, without parsing it. */
 function requestOrigin(url: string): string {
@@ -23,12 +26,16 @@ function requestOrigin(url: string): string {
   return pathStart < 0 ? url : url.slice(0, pathStart);
 }
 
-/** The document of the key's organization, or the 404 that never reveals another organization's documents. */
-export async function findOwnDocument(deps: Pick<AppContext, 'reads'>, organizationId: string, documentId: string) {
+/**
+ * The document of the key's organization, or the 404 that never reveals another organization's documents; an erased
+ * one is a 404 too (`details.reason: "erased"`), unless `erased` allows its tombstone (its audit trail).
+ */
+export async function findOwnDocument(deps: Pick<AppContext, 'reads'>, organizationId: string, documentId: string, options: { erased?: boolean } = {}) {
   const document = await deps.reads.document(documentId);
   if (!document || document.organizationId !== organizationId) {
     throw new ApiError('DOCUMENT_NOT_FOUND', `Document ${documentId} not found`);
   }
+  if (document.erased && !options.erased) throw erasedNotFound(document);
   return document;
 }
 
@@ -71,6 +78,8 @@ export function sdkDocumentHandlers(deps: AppContext): Pick<EndpointHandlers, 'v
       assertSessionDocument(key, params.documentId);
       const document = await findOwnDocument(deps, key.organizationId, params.documentId);
       if (document.status === 'draft') throw draftNotSignable(document);
+      if (document.status === 'voided') throw voidedNotSignable(document);
+      if (document.status === 'expired') throw expiredNotSignable(document);
       const expires = tokenExpiry(deps);
       const base = deps.config.publicBaseUrl ?? requestOrigin(c.req.url);
       const render = (sealed: boolean) => renderDocument(deps, document, key.id, base, expires, sealed);

@@ -71,7 +71,7 @@ export function sealedDocumentHandlers(
 
     getAuditTrail: handler(endpoints.getAuditTrail, {
       async handle(c, { params }) {
-        const document = await findOwnDocument(deps, c.get('apiKey').organizationId, params.documentId);
+        const document = await findOwnDocument(deps, c.get('apiKey').organizationId, params.documentId, { erased: true });
         return sendEnvelope(c, { documentId: document.id, events: await listAuditEvents(deps.storage.db.query, document.id) }, 200);
       },
     }),

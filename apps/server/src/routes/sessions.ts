@@ -10,6 +10,8 @@ import { handler, type EndpointHandlers } from './serve.js';
 import { findOwnDocument } from './sdk-documents.js';
 import { revokeSessionKey } from '../storage/queries/api-keys.js';
 import { draftNotSignable } from '../documents/drafts.js';
+import { voidedNotSignable } from '../documents/void.js';
+import { expiredNotSignable } from '../documents/expiry.js';
 
 /** A session request is a signer id, a lifetime and a few origins: 16 KiB is plenty. */
 const MAX_SESSION_BODY_BYTES = 16 * 1024;
@@ -52,6 +54,8 @@ export function sessionHandlers(deps: AppContext): Pick<EndpointHandlers, 'creat
         const organizationId = c.get('apiKey').organizationId;
         const document = await findOwnDocument(deps, organizationId, params.documentId);
         if (document.status === 'draft') throw draftNotSignable(document);
+        if (document.status === 'voided') throw voidedNotSignable(document);
+        if (document.status === 'expired') throw expiredNotSignable(document);
         const signerId = sessionSigner(document, body.signerId);
         const seconds = body.expiresInSeconds ?? SESSION_TTL_SECONDS.default;
         const createdAt = now();

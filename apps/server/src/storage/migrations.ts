@@ -8,6 +8,9 @@ import { sealImages } from './migrations/007_seal_images.js';
 import { implicitSigner } from './migrations/008_implicit_signer.js';
 import { jobs } from './migrations/009_jobs.js';
 import { drafts } from './migrations/010_drafts.js';
+import { voids } from './migrations/011_voids.js';
+import { expiry } from './migrations/012_expiry.js';
+import { erasure } from './migrations/013_erasure.js';
 import type { DdlDialect, SqlDatabase } from './sql-database.js';
 
 /**
@@ -22,7 +25,7 @@ export interface Migration {
 }
 
 /** Every migration, oldest first. */
-export const MIGRATIONS: readonly Migration[] = [initial, documentPreviews, sealing, webhooks, signers, declines, sealImages, implicitSigner, jobs, drafts];
+export const MIGRATIONS: readonly Migration[] = [initial, documentPreviews, sealing, webhooks, signers, declines, sealImages, implicitSigner, jobs, drafts, voids, expiry, erasure];
 
 /**
  * Brings the schema up to date; safe to run on every start and from several instances at once.

@@ -55,6 +55,16 @@ export interface Tables {
     draft: number;
     /** When a draft was sent; null on a draft and on a document created ready to sign. */
     sent_at: Millis | null;
+    /** When it was voided (it then reads as `voided`), why, and the id of the API key that voided it. */
+    voided_at: Millis | null;
+    void_reason: string | null;
+    voided_by: string | null;
+    /** When it expires unless completed (it then reads as `expired`), and when the expire job recorded that. */
+    expires_at: Millis | null;
+    expired_at: Millis | null;
+    /** When its content was erased (the row is then its tombstone), and the API key's id (or `cli`) that did. */
+    erased_at: Millis | null;
+    erased_by: string | null;
   };
   document_chunks: { document_id: string; idx: number; data: Uint8Array };
   document_previews: {

@@ -79,6 +79,19 @@ export interface DocumentRecord {
   declined?: DocumentDecline;
   /** When it was sent, for a document created as a draft and sent since (`status` is `draft` until then). */
   sentAt?: IsoTime;
+  /** Present once its sender voided it (`status` is then `voided`; docs/lifecycle.md). */
+  voided?: DocumentVoid;
+  /** When it expires unless completed (`status` is `expired` from then on; docs/lifecycle.md). */
+  expiresAt?: IsoTime;
+  /** Present once its content was erased: the record is its tombstone (docs/lifecycle.md). */
+  erased?: { at: IsoTime; by: string };
+}
+
+/** Why, when and by which API key (its record's id) a document was voided. */
+export interface DocumentVoid {
+  reason: string;
+  at: IsoTime;
+  keyId: string;
 }
 
 /** Why, when, by whom and from where a document was declined. */
@@ -104,7 +117,7 @@ export interface SignerState {
 /** A document to create; without `signers` it gets `IMPLICIT_SIGNER` (and `signingOrder` defaults to `parallel`). */
 export type NewDocument = Omit<
   DocumentRecord,
-  'updatedAt' | 'version' | 'status' | 'declined' | 'implicitSigner' | 'signers' | 'signingOrder' | 'sentAt'
+  'updatedAt' | 'version' | 'status' | 'declined' | 'implicitSigner' | 'signers' | 'signingOrder' | 'sentAt' | 'voided' | 'erased'
 > &
   Partial<Pick<DocumentRecord, 'signers' | 'signingOrder'>> & {
     /** A draft, not signable until sent (docs/api.md, "Drafts"). */

@@ -14,16 +14,19 @@ export type RecordSubmissionOutcome =
   | { created: true; submission: StoredSubmission }
   | { created: false; existing: StoredSubmission };
 
-/** `recordSubmission` of a document declined before the submission's transaction: nothing is stored. */
+/** `recordSubmission` of a document declined (or voided) before the submission's transaction: nothing is stored. */
 export class DocumentDeclinedError extends Error {
-  constructor(readonly documentId: string) {
-    super(`Document ${documentId} has been declined`);
+  constructor(
+    readonly documentId: string,
+    readonly reason: 'declined' | 'voided' | 'expired' = 'declined',
+  ) {
+    super(`Document ${documentId} has been ${reason}`);
     this.name = 'DocumentDeclinedError';
   }
 }
 
 type Progress = Pick<SignerState, 'signerId' | 'submissionId'>;
-type Outcome = 'created' | 'already-submitted' | 'document-completed' | 'document-declined';
+type Outcome = 'created' | 'already-submitted' | 'document-completed' | 'document-declined' | 'document-voided' | 'document-expired';
 
 /**
  * Stores a signer's submission in one group commit, durable before it resolves (docs/decisions.md, "Several signers
@@ -45,6 +48,8 @@ export async function recordSubmission(
     return { created: true, submission };
   }
   if (outcome === 'document-declined') throw new DocumentDeclinedError(submission.documentId);
+  if (outcome === 'document-voided') throw new DocumentDeclinedError(submission.documentId, 'voided');
+  if (outcome === 'document-expired') throw new DocumentDeclinedError(submission.documentId, 'expired');
   const existing = await findSubmissionOfSigner(storage.db.query, submission.documentId, submission.signerId);
   if (!existing) throw new Error(`Cannot record a submission: document ${submission.documentId} is completed`);
   return { created: false, existing };
@@ -58,7 +63,9 @@ async function submitInTransaction(
   const { documentId, signerId, receivedAt } = submission;
   const document = await lockDocument(tx.query, documentId);
   if (!document) throw new Error(`Cannot record a submission: no document ${documentId}`);
+  if (document.voided || document.erased) return { outcome: 'document-voided', enqueued: 0 };
   if (document.declined) return { outcome: 'document-declined', enqueued: 0 };
+  if (document.status === 'expired') return { outcome: 'document-expired', enqueued: 0 };
   // One signer: the submission completes the document, so a completed one means it was submitted.
   if (document.signers.length > 1 && (await findSubmissionOfSigner(tx.query, documentId, signerId))) {
     return { outcome: 'already-submitted', enqueued: 0 };

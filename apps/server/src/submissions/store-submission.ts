@@ -1,3 +1,5 @@
+import { expiredNotSignable } from '../documents/expiry.js';
+import { voidedNotSignable } from '../documents/void.js';
 import type { SubmissionPayload, SubmissionResult } from '@signet/contract';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -38,7 +40,11 @@ async function recordOrRefuse(deps: AppContext, submission: StoredSubmission, id
   try {
     return await recordSubmission(deps.storage, submission, idempotency);
   } catch (error) {
-    if (error instanceof DocumentDeclinedError) throw declined(error.documentId);
+    if (error instanceof DocumentDeclinedError) {
+      if (error.reason === 'voided') throw voidedNotSignable({ id: error.documentId });
+      if (error.reason === 'expired') throw expiredNotSignable({ id: error.documentId });
+      throw declined(error.documentId);
+    }
     throw error;
   }
 }

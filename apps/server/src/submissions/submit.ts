@@ -1,3 +1,5 @@
+import { voidedNotSignable } from '../documents/void.js';
+import { expiredNotSignable } from '../documents/expiry.js';
 import { fieldsOfSigner, type SignerDefinition } from '@signet/contract';
 import { ApiError } from '../errors.js';
 import type { AppContext } from '../app-context.js';
@@ -87,6 +89,8 @@ export async function submitDocument(deps: AppContext, request: SubmitRequest): 
   const { document, payload, checksum } = request;
   // A draft becomes signable only when sent, never back: checked once, ahead of everything about the payload.
   if (document.status === 'draft') throw draftNotSignable(document);
+  if (document.status === 'voided') throw voidedNotSignable(document);
+  if (document.status === 'expired') throw expiredNotSignable(document);
   if (checksum !== payload.checksum) {
     throw new ApiError('VALIDATION_ERROR', 'The checksum does not match the payload', {
       status: 422,

@@ -10,7 +10,10 @@ export const AUDIT_EVENT_TYPES = [
   'signer.completed',
   'document.submitted',
   'document.declined',
+  'document.voided',
+  'document.expired',
   'document.sealed',
+  'document.erased',
 ] as const;
 export const AuditEventTypeSchema = z.enum(AUDIT_EVENT_TYPES);
 export type AuditEventType = z.infer<typeof AuditEventTypeSchema>;

@@ -7,9 +7,13 @@ import { SdkSignerSchema, SignerIdSchema, SignerSchema, SigningOrderSchema } fro
 
 /**
  * `draft` while its author edits it (not signable; docs/api.md, "Drafts"), `pending` until signed, `completed` once
- * every signer has, `declined` once a signer declined.
+ * every signer has, `declined` once a signer declined, `voided` once its sender withdrew it, `expired` once its
+ * `expiresAt` passed unsigned (docs/lifecycle.md).
  */
-export const DOCUMENT_STATUSES = ['pending', 'completed', 'declined', 'draft'] as const;
+export const DOCUMENT_STATUSES = ['pending', 'completed', 'declined', 'draft', 'voided', 'expired'] as const;
+
+/** How far ahead a document's `expiresAt` may be: a year (docs/lifecycle.md). */
+export const EXPIRES_AT_MAX_DAYS = 365;
 export const DocumentStatusSchema = z.enum(DOCUMENT_STATUSES);
 export type DocumentStatus = z.infer<typeof DocumentStatusSchema>;
 
@@ -25,6 +29,9 @@ export const DocumentMetadataSchema = z
     updatedAt: TimestampSchema,
     version: z.number().int().min(1),
     status: DocumentStatusSchema,
+    expiresAt: TimestampSchema.optional().meta({
+      description: 'When given at creation: after it, a document not completed is `expired` and can no longer be signed',
+    }),
   })
   .meta({ id: 'DocumentMetadata' });
 export type DocumentMetadata = z.infer<typeof DocumentMetadataSchema>;
@@ -73,6 +80,10 @@ export const ManagedDocumentSchema = DocumentMetadataSchema.extend({
     .object({ reason: z.string(), declinedAt: TimestampSchema, signerId: SignerIdSchema.optional() })
     .optional()
     .meta({ description: 'Present once declined: why, when, and by which signer (on a document with signers)' }),
+  voided: z
+    .object({ reason: z.string(), voidedAt: TimestampSchema })
+    .optional()
+    .meta({ description: 'Present once voided (`POST /documents/{documentId}/void`): why and when' }),
 }).meta({ id: 'ManagedDocument' });
 export type ManagedDocument = z.infer<typeof ManagedDocumentSchema>;
 
@@ -97,3 +108,30 @@ export const DeclineResultSchema = z
   })
   .meta({ id: 'DeclineResult' });
 export type DeclineResult = z.infer<typeof DeclineResultSchema>;
+
+/** Longest reason a sender may give for voiding a document. */
+export const VOID_REASON_MAX_LENGTH = 500;
+
+/** `POST /documents/{documentId}/void`: why the sender withdraws the document (docs/lifecycle.md). */
+export const VoidRequestSchema = z
+  .object({ reason: z.string().trim().min(1).max(VOID_REASON_MAX_LENGTH) })
+  .strict()
+  .meta({ id: 'VoidRequest' });
+export type VoidRequest = z.infer<typeof VoidRequestSchema>;
+
+/**
+ * `DELETE /documents/{documentId}`'s answer: what is left of an erased document (docs/lifecycle.md): its id, the
+ * SHA-256 of its PDF and of its sealed copy (when it had one), its times, and who erased it (an API key's id, or
+ * `cli`).
+ */
+export const DocumentTombstoneSchema = z
+  .object({
+    id: idSchema('doc'),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    sealedSha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+    createdAt: TimestampSchema,
+    erasedAt: TimestampSchema,
+    erasedBy: z.string(),
+  })
+  .meta({ id: 'DocumentTombstone' });
+export type DocumentTombstone = z.infer<typeof DocumentTombstoneSchema>;

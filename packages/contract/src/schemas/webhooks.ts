@@ -11,6 +11,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'signer.completed',
   'document.completed',
   'document.declined',
+  'document.voided',
+  'document.expired',
   'document.sealed',
   'document.sealing_failed',
 ] as const;
@@ -150,6 +152,10 @@ export const DocumentDeclinedDataSchema = z.object({
   signerId: z.string().optional(),
   signerName: z.string().optional(),
 });
+/** `document.voided`: its sender voided it (`reason`); it can no longer be opened or signed (docs/lifecycle.md). */
+export const DocumentVoidedDataSchema = z.object({ documentId, reason: z.string(), voidedAt: TimestampSchema });
+/** `document.expired`: its `expiresAt` passed before it was completed; it can no longer be signed (docs/lifecycle.md). */
+export const DocumentExpiredDataSchema = z.object({ documentId, expiresAt: TimestampSchema });
 /** `document.sealed`: the signed PDF is ready at `signedDocumentUrl` (`GET /documents/{id}/signed.pdf`, sk key). */
 export const DocumentSealedDataSchema = z.object({
   documentId,
@@ -182,6 +188,8 @@ export const WebhookEventSchema = z
     envelope('signer.completed', SignerCompletedDataSchema),
     envelope('document.completed', DocumentCompletedDataSchema),
     envelope('document.declined', DocumentDeclinedDataSchema),
+    envelope('document.voided', DocumentVoidedDataSchema),
+    envelope('document.expired', DocumentExpiredDataSchema),
     envelope('document.sealed', DocumentSealedDataSchema),
     envelope('document.sealing_failed', DocumentSealingFailedDataSchema),
     envelope('webhook.test', WebhookTestDataSchema),

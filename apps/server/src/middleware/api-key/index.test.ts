@@ -17,6 +17,9 @@ let delivery: string;
 let lease: DocumentRecord;
 /** A document to decline (declining again answers the first decline). */
 let declinable: DocumentRecord;
+/** A document to void (voiding again answers 409, after every check of the key), and one to erase (again: 410). */
+let voidable: DocumentRecord;
+let erasable: DocumentRecord;
 let sessionId: string;
 
 beforeAll(async () => {
@@ -39,6 +42,8 @@ beforeAll(async () => {
   delivery = ((await (await call(t, 'POST', `/webhooks/${hook}/test`, { key: sk })).json()) as { data: { id: string } }).data.id;
   lease = await t.createLease();
   declinable = await t.createDocument({ pages: 1 });
+  voidable = await t.createDocument({ pages: 1 });
+  erasable = await t.createDocument({ pages: 1 });
   sessionId = (await t.createSession(lease.id, 'tenant')).id;
 });
 afterAll(() => t.close());
@@ -84,6 +89,15 @@ const endpoints: Endpoint[] = [
     scope: 'documents:write',
     management: true,
   },
+  {
+    name: 'POST /documents/{id}/void',
+    method: 'POST',
+    path: () => `/documents/${voidable.id}/void`,
+    body: () => ({ reason: 'Sent to the wrong tenant' }),
+    scope: 'documents:write',
+    management: true,
+  },
+  { name: 'DELETE /documents/{id}', method: 'DELETE', path: () => `/documents/${erasable.id}`, scope: 'documents:write', management: true },
   ...webhookEndpoints(),
 ];
 

@@ -28,6 +28,9 @@ const EVENT_LABELS: Record<AuditEventType, string> = {
   'signer.completed': 'Signed by',
   'document.submitted': 'Submitted by the signer',
   'document.declined': 'Declined',
+  'document.voided': 'Voided by the sender',
+  'document.expired': 'Expired unsigned',
+  'document.erased': 'Content erased',
   'document.sent': 'Sent for signing',
   'document.sealed': 'Sealed with a digital signature',
 };

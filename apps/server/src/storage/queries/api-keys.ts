@@ -109,3 +109,19 @@ export async function revokeSessionKey(
   const { id, expiresAt, revokedAt: revoked, allowedOrigins, createdAt } = toApiKey(row);
   return { id, expiresAt, revokedAt: revoked, allowedOrigins, createdAt, documentId, signerId: row.signer_id, builder: row.builder ?? undefined };
 }
+
+/**
+ * Revokes every session and builder session key of a document still usable (a void: docs/lifecycle.md); the ids of
+ * those it revoked, so that the caller can drop them from its read cache.
+ */
+export async function revokeDocumentKeys(db: Db, documentId: string, revokedAt: IsoTime): Promise<string[]> {
+  const rows = await db.selectFrom('api_keys').select('id').where('document_id', '=', documentId).where('revoked_at', 'is', null).execute();
+  if (rows.length === 0) return [];
+  await db
+    .updateTable('api_keys')
+    .set({ revoked_at: toMillis(revokedAt) })
+    .where('document_id', '=', documentId)
+    .where('revoked_at', 'is', null)
+    .execute();
+  return rows.map((row) => row.id);
+}

@@ -55,7 +55,7 @@ const INSERT_EVENT = prepare(
 /**
  * A document's events, oldest first (ties in the order of `AUDIT_EVENT_TYPES`): the stored ones, `signer.opened` and
  * `signer.completed` of each signer the document was created with (the implicit signer's are the document's own
- * events), `document.sent` (of a draft sent since) and `document.declined`.
+ * events), `document.sent` (of a draft sent since), `document.declined` and `document.voided`.
  */
 export async function listAuditEvents(db: Db, documentId: string): Promise<AuditEvent[]> {
   const [rows, document, activity] = await Promise.all([
@@ -86,5 +86,10 @@ export async function listAuditEvents(db: Db, documentId: string): Promise<Audit
     const { at, ip, userAgent } = document.declined;
     events.push({ type: 'document.declined', occurredAt: at, ip, userAgent });
   }
+  if (document?.status === 'expired' && document.expiresAt) {
+    events.push({ type: 'document.expired', occurredAt: document.expiresAt, ip: null, userAgent: null });
+  }
+  if (document?.erased) events.push({ type: 'document.erased', occurredAt: document.erased.at, ip: null, userAgent: null });
+  if (document?.voided) events.push({ type: 'document.voided', occurredAt: document.voided.at, ip: null, userAgent: null });
   return events.sort(byOccurrence);
 }

@@ -1,7 +1,7 @@
 import type { DocumentStatus } from '@signet/contract';
 import type { Tables } from '../tables.js';
 import type { Db } from '../typed-queries.js';
-import { IMPLICIT_SIGNER, type DocumentCursor, type DocumentDecline, type DocumentRecord, type IsoTime } from '../types.js';
+import { IMPLICIT_SIGNER, type DocumentCursor, type DocumentDecline, type DocumentRecord, type DocumentVoid, type IsoTime } from '../types.js';
 import { prepare } from '../prepared.js';
 import { toIso, toMillis } from '../schema.js';
 
@@ -12,7 +12,19 @@ import { toIso, toMillis } from '../schema.js';
 
 type DocumentRow = Tables['documents'];
 
-/** A `documents` row as a record: `draft` while a draft, `declined` once declined (its status then reads so). */
+/**
+ * The status a row reads as: `voided`, `draft` and `declined` before its status column, and a pending one whose
+ * `expires_at` has passed `expired`, computed now (docs/lifecycle.md).
+ */
+function statusOf(row: DocumentRow): DocumentStatus {
+  if (row.voided_at !== null) return 'voided';
+  if (row.draft === 1) return 'draft';
+  if (row.declined_at !== null) return 'declined';
+  if (row.status === 'pending' && row.expires_at !== null && row.expires_at <= Date.now()) return 'expired';
+  return row.status as DocumentStatus;
+}
+
+/** A `documents` row as a record: `draft` while a draft, `declined` once declined, `voided` once voided. */
 export function toDocument(row: DocumentRow): DocumentRecord {
   const signers = JSON.parse(row.signers) as DocumentRecord['signers'];
   return {
@@ -26,7 +38,7 @@ export function toDocument(row: DocumentRow): DocumentRecord {
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
     version: row.version,
-    status: row.draft === 1 ? 'draft' : row.declined_at === null ? (row.status as DocumentStatus) : 'declined',
+    status: statusOf(row),
     fields: JSON.parse(row.fields) as DocumentRecord['fields'],
     signers,
     signingOrder: row.signing_order,
@@ -43,6 +55,9 @@ export function toDocument(row: DocumentRow): DocumentRecord {
           },
         }),
     ...(row.sent_at === null ? {} : { sentAt: toIso(row.sent_at) }),
+    ...(row.expires_at === null ? {} : { expiresAt: toIso(row.expires_at) }),
+    ...(row.erased_at === null ? {} : { erased: { at: toIso(row.erased_at), by: row.erased_by ?? '' } }),
+    ...(row.voided_at === null ? {} : { voided: { reason: row.void_reason ?? '', at: toIso(row.voided_at), keyId: row.voided_by ?? '' } }),
   };
 }
 
@@ -72,6 +87,13 @@ export async function insertDocument(db: Db, document: DocumentRecord): Promise<
       declined_user_agent: document.declined?.userAgent ?? null,
       draft: document.status === 'draft' ? 1 : 0,
       sent_at: document.sentAt ? toMillis(document.sentAt) : null,
+      voided_at: document.voided ? toMillis(document.voided.at) : null,
+      void_reason: document.voided?.reason ?? null,
+      voided_by: document.voided?.keyId ?? null,
+      expires_at: document.expiresAt ? toMillis(document.expiresAt) : null,
+      expired_at: null,
+      erased_at: null,
+      erased_by: null,
     })
     .execute();
 }
@@ -97,7 +119,7 @@ export async function lockDocument(db: Db, id: string): Promise<DocumentRecord |
 /** An organization's documents, newest first by (createdAt, id); strictly after `after` when given. */
 export async function listDocuments(db: Db, organizationId: string, options: { limit: number; after?: DocumentCursor }): Promise<DocumentRecord[]> {
   const { limit, after } = options;
-  let query = db.selectFrom('documents').selectAll().where('organization_id', '=', organizationId);
+  let query = db.selectFrom('documents').selectAll().where('organization_id', '=', organizationId).where('erased_at', 'is', null);
   if (after) query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(toMillis(after.createdAt), after.id)));
   const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
   return rows.map(toDocument);
@@ -130,7 +152,75 @@ export async function declineDocument(db: Db, id: string, decline: DocumentDecli
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .where('declined_at', 'is', null)
+    .where('voided_at', 'is', null)
     .where('draft', '=', 0)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]))
     .executeTakeFirst();
   return result.numUpdatedRows === 1n;
+}
+
+/**
+ * Voids a document whose signing has not ended (pending or a draft; not completed, declined or voided), raising its
+ * version; false when it has ended. The caller holds the row's lock and revokes its keys in the same transaction.
+ */
+export async function voidDocument(db: Db, id: string, voided: DocumentVoid): Promise<boolean> {
+  const at = toMillis(voided.at);
+  const result = await db
+    .updateTable('documents')
+    .set((eb) => ({ voided_at: at, void_reason: voided.reason, voided_by: voided.keyId, updated_at: at, version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('declined_at', 'is', null)
+    .where('voided_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]))
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+/**
+ * Records that a document has expired (`expired_at`), once: true when this call did, false when it had been
+ * recorded already or the document is not expired at `now` (completed, declined, voided, no expiry or not yet).
+ */
+export async function markDocumentExpired(db: Db, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('documents')
+    .set((eb) => ({ expired_at: eb.ref('expires_at') }))
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('draft', '=', 0)
+    .where('declined_at', 'is', null)
+    .where('voided_at', 'is', null)
+    .where('expired_at', 'is', null)
+    .where('expires_at', '<=', now)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+/**
+ * Erases a document's content in the caller's transaction, under its row's lock (docs/lifecycle.md): the PDF, its
+ * preview, the sealed copy's bytes and any seal job are deleted; the submissions keep their checksums and times but
+ * not their values or signature images; the row keeps its id, SHA-256 and times and clears its filename, fields,
+ * reasons and signers' emails, and records when and by whom it was erased.
+ */
+export async function eraseDocumentContent(db: Db, document: DocumentRecord, erased: { at: IsoTime; by: string }): Promise<void> {
+  await db.deleteFrom('document_chunks').where('document_id', '=', document.id).execute();
+  await db.deleteFrom('document_previews').where('document_id', '=', document.id).execute();
+  await db.deleteFrom('sealed_chunks').where('document_id', '=', document.id).execute();
+  await db.deleteFrom('seal_jobs').where('document_id', '=', document.id).execute();
+  await db.updateTable('submissions').set({ payload: '{}', seal_images: null }).where('document_id', '=', document.id).execute();
+  const signers = document.signers.map(({ email: _email, ...signer }) => signer);
+  await db
+    .updateTable('documents')
+    .set({
+      filename: 'erased',
+      fields: '[]',
+      signers: JSON.stringify(signers),
+      decline_reason: null,
+      void_reason: null,
+      erased_at: toMillis(erased.at),
+      erased_by: erased.by,
+      updated_at: toMillis(erased.at),
+    })
+    .where('id', '=', document.id)
+    .execute();
 }

@@ -1,0 +1,48 @@
+import type { DocumentTombstone } from '@signet/contract';
+import { ApiError } from '../errors.js';
+import { eraseDocumentContent, findDocument, lockDocument } from '../storage/queries/documents.js';
+import { revokeDocumentKeys } from '../storage/queries/api-keys.js';
+import { findSealState } from '../storage/queries/seals.js';
+import type { DocumentRecord, Storage } from '../storage/types.js';
+import type { Db } from '../storage/typed-queries.js';
+
+/** What is left of an erased document (docs/lifecycle.md). */
+export async function tombstoneOf(db: Db, document: DocumentRecord): Promise<DocumentTombstone> {
+  const { sealed } = await findSealState(db, document.id);
+  return {
+    id: document.id,
+    sha256: document.sha256,
+    ...(sealed ? { sealedSha256: sealed.sha256 } : {}),
+    createdAt: document.createdAt,
+    erasedAt: document.erased!.at,
+    erasedBy: document.erased!.by,
+  };
+}
+
+/** The 404 of any request about an erased document but its audit trail: it is unknown from then on. */
+export function erasedNotFound(document: Pick<DocumentRecord, 'id' | 'erased'>): ApiError {
+  return new ApiError('DOCUMENT_NOT_FOUND', `Document ${document.id} was erased`, { details: { reason: 'erased', erasedAt: document.erased!.at } });
+}
+
+/**
+ * Erases a document's content (docs/lifecycle.md) in one transaction under its row's lock, revoking its session and
+ * builder session keys; resolves with its tombstone and the keys revoked. 404 when there is no such document, 410
+ * `DOCUMENT_ERASED` (with the tombstone in `details`) when it was erased already.
+ */
+export async function eraseDocument(
+  storage: Storage,
+  documentId: string,
+  erased: { at: string; by: string },
+): Promise<{ tombstone: DocumentTombstone; revokedKeys: string[] }> {
+  const revokedKeys = await storage.db.transaction(async (tx) => {
+    const document = await lockDocument(tx.query, documentId);
+    if (!document) throw new ApiError('DOCUMENT_NOT_FOUND', `Document ${documentId} not found`);
+    if (document.erased) {
+      throw new ApiError('DOCUMENT_ERASED', `Document ${documentId} was erased at ${document.erased.at}`, { details: { ...(await tombstoneOf(tx.query, document)) } });
+    }
+    await eraseDocumentContent(tx.query, document, erased);
+    return revokeDocumentKeys(tx.query, documentId, erased.at);
+  });
+  const document = (await findDocument(storage.db.query, documentId))!;
+  return { tombstone: await tombstoneOf(storage.db.query, document), revokedKeys };
+}
