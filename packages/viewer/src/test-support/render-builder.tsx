@@ -53,6 +53,10 @@ export async function renderBuilder(options: { draft?: CreatedDraft; props?: Par
   if (options.until === 'mounted') return { draft, events };
   // The first test of a file also waits for pdf.js and its worker to load: on a loaded CI machine, many seconds.
   await waitFor(() => expect(document.querySelector('[data-page-number="1"] canvas[data-rendered="true"]')).toBeTruthy(), { timeout: 40_000 });
+  // Page 1's preview image joins the page under its canvas once decoded, which may be after pdf.js has drawn the
+  // page; it moves the page's other children, and WebKit's driver clicks an element by its path of child positions
+  // (a click taken then finds nothing). The tests start once it is there: every test draft has a preview.
+  await waitFor(() => expect(document.querySelector('[data-page-number="1"] img.signet-page-preview')).toBeTruthy(), { timeout: 40_000 });
   return { draft, events };
 }
 
