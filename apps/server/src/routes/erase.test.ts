@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocumentTombstoneSchema, successEnvelope } from '@signet/contract';
 import { expectError } from '../../test/support/envelope.js';
-import { storageEngines } from '../../test/storage/test-engines.js';
-import { buildPayload, call, createTestApp, type TestApp } from '../../test/support/harness.js';
+import { buildPayload, call, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
 import { ensureOrganization } from '../storage/queries/organizations.js';
 
 /*
@@ -10,8 +9,6 @@ import { ensureOrganization } from '../storage/queries/organizations.js';
  * document is unknown from then on (404, `details.reason: "erased"`) but to its audit trail, and a second erasure is
  * a 410. On both engines, the storage read back row by row.
  */
-
-const engines = await storageEngines();
 
 describe.each(engines)('erasure on $name', (engine) => {
   let t: TestApp;

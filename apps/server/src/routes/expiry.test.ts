@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../test/support/envelope.js';
-import { storageEngines } from '../../test/storage/test-engines.js';
-import { buildPayload, call, createTestApp, type TestApp } from '../../test/support/harness.js';
+import { buildPayload, call, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
 import { JobRunner } from '../jobs/runner.js';
 import { expireJob } from '../documents/expiry.js';
@@ -13,8 +12,6 @@ import { fanOutWebhookEvents, listWebhookDeliveries } from '../storage/queries/w
  * signing with 409 `details.reason: "expired"`, and the `expire` job sends `document.expired` once. On both engines.
  * Time passing is made by moving the stored `expires_at` (and the job's `run_at`) into the past.
  */
-
-const engines = await storageEngines();
 
 describe.each(engines)('expiry on $name', (engine) => {
   let t: TestApp;

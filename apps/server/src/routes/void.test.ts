@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManagedDocumentSchema, fieldsOfSigner, successEnvelope } from '@signet/contract';
 import { expectError } from '../../test/support/envelope.js';
-import { storageEngines } from '../../test/storage/test-engines.js';
-import { buildPayload, call, completeValues, createTestApp, type TestApp } from '../../test/support/harness.js';
+import { buildPayload, call, completeValues, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
 import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
 import { findDocument } from '../storage/queries/documents.js';
 import { ensureOrganization } from '../storage/queries/organizations.js';
@@ -14,8 +13,6 @@ import { fanOutWebhookEvents, listWebhookDeliveries } from '../storage/queries/w
  * session and builder session keys and its document URLs stop at once, it takes no submission or decline, and says
  * so on its audit trail and to webhook endpoints. On both engines.
  */
-
-const engines = await storageEngines();
 
 describe.each(engines)('voiding on $name', (engine) => {
   let t: TestApp;

@@ -19,6 +19,25 @@ function Problem({ id, text }: { id: string; text: string | null }) {
   ) : null;
 }
 
+/**
+ * What a property's input shows: the text as typed while it says what the field holds (`written`: `normalise` of the
+ * text, or null when the text is not a value), else what the field holds: another field was selected (`key`), or the
+ * value changed from outside (an undo).
+ */
+function useTypedText(written: string, normalise: (text: string) => string | null, key: string) {
+  const [typed, setTyped] = useState(written);
+  const latestNormalise = useRef(normalise);
+  latestNormalise.current = normalise;
+  useEffect(() => {
+    setTyped((text) => (latestNormalise.current(text) === written ? text : written));
+  }, [key, written]);
+  return [typed, setTyped] as const;
+}
+
+/** A parsed rule or font size as the field holds it: '' for none, null when the text is not a value. */
+const heldText = (parsed: { value: string | number | undefined } | { problem: string }) =>
+  'value' in parsed ? (parsed.value === undefined ? '' : String(parsed.value)) : null;
+
 /** The field's id: applied as typed while it is of the contract's form and no other field's. */
 export function FieldIdInput({
   field,
@@ -98,15 +117,7 @@ function RuleInput({
   readOnly: boolean;
   onChange(field: FieldDefinition, merge?: string): void;
 }) {
-  const written = ruleText(field, rule);
-  const [typed, setTyped] = useState(written);
-  useEffect(() => {
-    // Another field, or the rule changed from outside (undo): its value; not while what is typed says the same.
-    setTyped((text) => {
-      const parsed = parseRule(rule, text);
-      return 'value' in parsed && (parsed.value === undefined ? '' : String(parsed.value)) === written ? text : written;
-    });
-  }, [field.id, rule, written]);
+  const [typed, setTyped] = useTypedText(ruleText(field, rule), (text) => heldText(parseRule(rule, text)), `${field.id} ${rule}`);
   const problemId = useId();
   const parsed = parseRule(rule, typed);
   const text = rule === 'pattern' || rule === 'message';
@@ -153,15 +164,7 @@ function FontSizeInput({
   readOnly: boolean;
   onChange(field: FieldDefinition, merge?: string): void;
 }) {
-  const written = field.fontSize === undefined ? '' : String(field.fontSize);
-  const [typed, setTyped] = useState(written);
-  useEffect(() => {
-    // Another field, or an undo: its size; not while what is typed says the same.
-    setTyped((text) => {
-      const parsed = parseFontSize(text);
-      return 'value' in parsed && (parsed.value === undefined ? '' : String(parsed.value)) === written ? text : written;
-    });
-  }, [field.id, written]);
+  const [typed, setTyped] = useTypedText(field.fontSize === undefined ? '' : String(field.fontSize), (text) => heldText(parseFontSize(text)), field.id);
   const problemId = useId();
   const problem = 'problem' in parseFontSize(typed);
   const [min, max] = FONT_SIZE_BOUNDS;
