@@ -24,7 +24,7 @@
  * - builder: `<SigningBuilder>` on the same two PDFs as drafts (a builder session key each). Ready: the palette is
  *   enabled and page 1 on screen, as its preview image or drawn (`bench/page/builder-entry.tsx`), measured in each repetition after the two viewers and
  *   printed as a ratio to Signet's interactive time of that repetition (target ≤ 1). Drag: a field dragged across
- *   page 1 for 2 s by DevTools-protocol mouse moves on a 16.7 ms clock, in each profile; the 95th percentile of the
+ *   page 1 for 2 s by DevTools-protocol mouse moves on an 8 ms clock (a mouse's 125 Hz), in each profile; the 95th percentile of the
  *   intervals between the compositor's `DrawFrame` events in a Chromium trace (target ≤ 16.7 ms on the desktop),
  *   with the page's `requestAnimationFrame` intervals beside it.
  * - bundle sizes: the gzipped JavaScript of the viewer for a host page, with their budgets, as `pnpm size` measures
@@ -33,8 +33,10 @@
  * Environment: BENCH_SMOKE=1 for CI's quick check that it still runs, BENCH_REPS (default 5), BENCH_HEAP=0 to skip
  * the heap and scroll part, BENCH_HEAP_DETAIL=1 to list
  * what grew most between the two heap snapshots (by node type and constructor), BENCH_TRACE=<directory> to write a
- * Chromium trace of one more load per viewer and file there (open it in Perfetto or chrome://tracing; the
- * `bench-mount` and `bench-paint` marks delimit the measured span), CHROMIUM_PATH (default /usr/bin/chromium).
+ * Chromium trace of one more load per viewer, builder and file there, with JavaScript samples (open it in Perfetto or
+ * chrome://tracing; the `bench-mount` and `bench-paint` marks delimit the measured span), and each drag's trace with
+ * the compositor's and the display's work (`drag-<profile>-<document>.json`), BENCH_MINIFY=0 to build the bench page
+ * unminified (the samples then name React's and Signet's functions), CHROMIUM_PATH (default /usr/bin/chromium).
  */
 import type { FieldDefinition } from '@signet/contract';
 import { generateSamplePdf, startLiveServer, type LiveServer } from '@signet/server/testing';
@@ -65,7 +67,7 @@ const LONG_PAGES = SMOKE ? 20 : 300;
 const HEAP_DETAIL = Boolean(process.env.BENCH_HEAP_DETAIL);
 const TRACE_DIR = process.env.BENCH_TRACE;
 /** Main thread, workers, compilation, network and user timing: where a load's time goes, thread by thread. */
-const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'v8', 'v8.execute', 'blink.user_timing', 'loading'];
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'v8', 'v8.execute', 'blink.user_timing', 'loading', 'disabled-by-default-v8.cpu_profiler'];
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 /**
@@ -182,7 +184,7 @@ function measureLoad(browser: Browser, url: string, traffic: Traffic, viewer: Vi
 }
 
 /** One more load per viewer and file, each recorded as a Chromium trace in `directory`; returns the files written. */
-async function traceLoads({ browser, pageUrl, files }: Bench, directory: string): Promise<string[]> {
+async function traceLoads({ browser, pageUrl, files, drafts }: Bench, directory: string): Promise<string[]> {
   await mkdir(directory, { recursive: true });
   const written: string[] = [];
   for (const file of files) {
@@ -192,6 +194,18 @@ async function traceLoads({ browser, pageUrl, files }: Bench, directory: string)
         await browser.startTracing(page, { path, categories: TRACE_CATEGORIES });
         try {
           await mountViewer(page, viewer, file.params);
+        } finally {
+          await browser.stopTracing();
+        }
+      });
+      written.push(path);
+    }
+    {
+      const path = join(directory, `builder-${file.name.replace(/\W+/g, '-')}.json`);
+      await withBenchPage(browser, pageUrl, 'builder', async (page) => {
+        await browser.startTracing(page, { path, categories: TRACE_CATEGORIES });
+        try {
+          await page.evaluate((p) => window.signetBench.runBuilder(p), drafts[files.indexOf(file)]!);
         } finally {
           await browser.stopTracing();
         }
@@ -480,9 +494,14 @@ function printRatios(files: BenchFile[], samples: Map<string, Sample[]>, firstPa
 const DRAG_FIELD: FieldDefinition = { id: 'bench-field', type: 'text', page: 1, x: 0.1, y: 0.2, width: 0.25, height: 0.03, required: true, editable: true, label: 'Full name' };
 /** How long a drag lasts, and the pointer's interval: one move per frame at 60 Hz. */
 const DRAG_MS = SMOKE ? 500 : 2000;
-const FRAME_MS = 1000 / 60;
+/**
+ * The pointer's clock: a USB mouse's default report rate (125 Hz). A mouse reports faster than the screen draws, so
+ * every frame has a move to draw; moves on the screen's own 60 Hz clock would beat against its frames and leave some
+ * without a move, which would then count as dropped frames of the builder.
+ */
+const MOVE_MS = 8;
 /** What the drag's trace records: the compositor's frames (DevTools' frame track) and user timing for its marks. */
-const DRAG_TRACE_CATEGORIES = ['disabled-by-default-devtools.timeline.frame', 'devtools.timeline', 'blink.user_timing'];
+const DRAG_TRACE_CATEGORIES = ['disabled-by-default-devtools.timeline.frame', 'devtools.timeline', 'blink.user_timing', ...(TRACE_DIR ? ['cc', 'viz', 'gpu', 'benchmark', 'input'] : [])];
 
 /**
  * A draft of the sample agreement (`pages` long, one text field on page 1) and a builder session key of it, as a host's
@@ -514,8 +533,8 @@ function measureBuilderLoad(browser: Browser, url: string, params: BenchParams):
 }
 
 interface DragResult {
-  /** Intervals between the frames the compositor drew during the drag (trace `DrawFrame` events), ms. */
-  drawn: number[];
+  /** The frames the compositor drew during the drag (`dragFrames`). */
+  drawn: DragFrames;
   /** Intervals between the page's animation frames during the drag, ms. */
   raf: number[];
   moves: number;
@@ -523,7 +542,7 @@ interface DragResult {
 
 /**
  * Drags the draft's field across page 1 for `DRAG_MS`, once the pages in view are drawn: pressed at its centre, then one `Input.dispatchMouseEvent`
- * move per 16.7 ms right across the page and back, drifting down a little, then released. Recorded meanwhile: a Chromium trace (the compositor's `DrawFrame` events between the `bench-drag`
+ * move per 8 ms (a mouse's 125 Hz) right across the page and back, drifting down a little, then released. Recorded meanwhile: a Chromium trace (the compositor's `DrawFrame` events between the `bench-drag`
  * marks) and the page's `requestAnimationFrame` timestamps.
  */
 function measureDrag(browser: Browser, url: string, params: BenchParams): Promise<DragResult> {
@@ -548,7 +567,7 @@ function measureDrag(browser: Browser, url: string, params: BenchParams): Promis
       await mouse('mouseMoved', from.x, from.y, 0);
       await page.evaluate(() => window.signetBench.startFrames());
       await mouse('mousePressed', from.x, from.y, 1);
-      // Moves go out on the clock, one per 16.7 ms, without waiting for the previous one's answer: Chromium answers a
+      // Moves go out on the clock, one per 8 ms, without waiting for the previous one's answer: Chromium answers a
       // move once it has handled it, at its next frame, and waiting would pace the moves by the frames being measured.
       // At most 3 moves are in flight (a slow renderer gets them no faster than it takes them).
       const inFlight = new Set<Promise<unknown>>();
@@ -562,7 +581,7 @@ function measureDrag(browser: Browser, url: string, params: BenchParams): Promis
         void sent.finally(() => inFlight.delete(sent));
         moves++;
         if (inFlight.size >= 3) await Promise.race(inFlight);
-        next += FRAME_MS;
+        next += MOVE_MS;
         const wait = next - performance.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       }
@@ -572,26 +591,56 @@ function measureDrag(browser: Browser, url: string, params: BenchParams): Promis
       raf = await page.evaluate(() => window.signetBench.stopFrames());
     } finally {
       chunks.push(await browser.stopTracing());
+      if (TRACE_DIR) await mkdir(TRACE_DIR, { recursive: true });
+      if (TRACE_DIR) await writeFile(join(TRACE_DIR, `drag-${profile.name}-${params.documentId}.json`), Buffer.concat(chunks));
     }
-    return { drawn: drawIntervals(Buffer.concat(chunks).toString('utf8')), raf, moves };
+    return { drawn: dragFrames(Buffer.concat(chunks).toString('utf8')), raf, moves };
   });
 }
 
-/** The intervals between consecutive `DrawFrame` events of the page's compositor between the `bench-drag` marks. */
-function drawIntervals(json: string): number[] {
-  type TraceEvent = { name: string; ph: string; ts: number; pid: number; args?: { layerTreeId?: number } };
+/**
+ * The drag's frames as the compositor reports them between the `bench-drag` marks, on its vsync clock (the
+ * `BeginFrame` interval): each drawn frame (`DrawFrame`, numbered by the vsync it began on) lasted from the previous
+ * frame, drawn or idle, to its own vsync, so a frame drawn one vsync late lasted two intervals. An idle frame (the
+ * compositor's `PipelineReporter` says no update was desired: the field held still on a snap line) is not a dropped
+ * one, as in DevTools' frames track. The wall-clock gaps between `DrawFrame` events are printed beside them; they also
+ * hold each frame's jitter within its interval and the idle frames.
+ */
+function dragFrames(json: string): DragFrames {
+  type TraceEvent = { name: string; ph: string; ts: number; pid: number; args?: { frameSeqId?: number; frame_reporter?: { state?: string; frame_sequence?: number } } };
   const parsed = JSON.parse(json) as { traceEvents: TraceEvent[] } | TraceEvent[];
   const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
   const start = events.find((event) => event.name === 'bench-drag-start');
   const end = events.find((event) => event.name === 'bench-drag-end');
   if (!start || !end) throw new Error('builder drag: the trace lacks the bench-drag marks');
-  const draws = events
-    .filter((event) => event.name === 'DrawFrame' && event.pid === start.pid && event.ts >= start.ts && event.ts <= end.ts)
-    .map((event) => event.ts)
-    .sort((a, b) => a - b);
+  const during = events.filter((event) => event.pid === start.pid && event.ts >= start.ts && event.ts <= end.ts);
+  const draws = during.filter((event) => event.name === 'DrawFrame' && event.args?.frameSeqId !== undefined).sort((a, b) => a.ts - b.ts);
   // A drag that drew fewer than two frames measured nothing: the trace or the drag broke.
   if (draws.length < 2) throw new Error(`builder drag: ${draws.length} DrawFrame events in the trace between the bench-drag marks`);
-  return draws.slice(1).map((ts, i) => (ts - draws[i]!) / 1000);
+  const begins = during.filter((event) => event.name === 'BeginFrame').map((event) => event.ts).sort((a, b) => a - b);
+  const vsync = median(begins.slice(1).map((ts, i) => (ts - begins[i]!) / 1000)) || 1000 / 60;
+  const idle = new Set(
+    during
+      .filter((event) => event.name === 'PipelineReporter' && event.ph === 'b' && event.args?.frame_reporter?.state === 'STATE_NO_UPDATE_DESIRED')
+      .map((event) => event.args!.frame_reporter!.frame_sequence!),
+  );
+  const frames = draws.slice(1).map((draw, i) => {
+    const [from, to] = [draws[i]!.args!.frameSeqId!, draw.args!.frameSeqId!];
+    let since = from;
+    for (let seq = from + 1; seq < to; seq++) if (idle.has(seq)) since = seq;
+    return (to - since) * vsync;
+  });
+  return { frames, gaps: draws.slice(1).map((draw, i) => (draw.ts - draws[i]!.ts) / 1000), idle: idle.size, vsync };
+}
+
+interface DragFrames {
+  /** Each drawn frame's time, ms: whole vsync intervals since the previous frame, drawn or idle. */
+  frames: number[];
+  /** Wall-clock gaps between consecutive `DrawFrame` events, ms. */
+  gaps: number[];
+  /** Frames in which nothing changed on screen. */
+  idle: number;
+  vsync: number;
 }
 
 /** The `p`th percentile (nearest rank) of `values`. */
@@ -641,16 +690,19 @@ async function measureDrags({ browser, pageUrl, files, drafts }: Bench): Promise
 }
 
 function printDrags(drags: Array<{ profile: Profile; file: BenchFile; drag: DragResult }>): void {
-  const widths = [9, 10, 8, 30, 30];
-  console.log(`\n== builder: a field dragged across page 1 for ${DRAG_MS / 1000} s, a pointer move every ${FRAME_MS.toFixed(1)} ms`);
-  console.log(row(['profile', 'file', 'moves', 'frame time p95 (trace) / n', 'rAF interval p95 / median'], widths));
+  const widths = [9, 10, 8, 34, 26, 28];
+  console.log(`\n== builder: a field dragged across page 1 for ${DRAG_MS / 1000} s, a pointer move every ${MOVE_MS} ms (125 Hz, a USB mouse's rate)`);
+  console.log(row(['profile', 'file', 'moves', 'frame time p95 / frames (late, idle)', 'DrawFrame gap p95 / median', 'rAF interval p95 / median'], widths));
   for (const { profile: measured, file, drag } of drags) {
-    const drawn = `${percentile(drag.drawn, 95).toFixed(1)} ms / ${drag.drawn.length + 1} frames`;
+    const { frames, gaps, idle, vsync } = drag.drawn;
+    const late = frames.filter((frame) => frame > vsync * 1.5).length;
+    const drawn = `${percentile(frames, 95).toFixed(1)} ms / ${frames.length + 1} (${late}, ${idle})`;
+    const gap = `${percentile(gaps, 95).toFixed(1)} ms / ${median(gaps).toFixed(1)} ms`;
     const raf = `${percentile(drag.raf, 95).toFixed(1)} ms / ${median(drag.raf.length ? drag.raf : [Number.NaN]).toFixed(1)} ms`;
-    console.log(row([measured.name, file.name, String(drag.moves), drawn, raf], widths));
+    console.log(row([measured.name, file.name, String(drag.moves), drawn, gap, raf], widths));
   }
   for (const { profile: measured, file, drag } of drags) {
-    const p95 = percentile(drag.drawn, 95);
+    const p95 = percentile(drag.drawn.frames, 95);
     const target = measured.name === 'desktop' ? ` (target ≤ 16.7 ms) ${p95 <= 16.7 ? 'met' : 'NOT met'}` : ` (CPU ${measured.cpuSlowdown}× slower; no target)`;
     console.log(`  drag frame time p95, ${measured.name}, ${file.name}: ${p95.toFixed(1)} ms${target}`);
   }
@@ -689,7 +741,7 @@ async function serveBenchPage(cleanups: Array<() => Promise<unknown>>): Promise<
   const outDir = await mkdtemp(join(tmpdir(), 'signet-viewer-bench-'));
   cleanups.push(() => rm(outDir, { recursive: true, force: true }));
   const root = fileURLToPath(new URL('./page/', import.meta.url));
-  await build({ root, configFile: false, logLevel: 'warn', plugins: [react()], build: { outDir, emptyOutDir: true, target: 'es2022' } });
+  await build({ root, configFile: false, logLevel: 'warn', plugins: [react()], build: { outDir, emptyOutDir: true, target: 'es2022', minify: process.env.BENCH_MINIFY !== '0' } });
   await precompress(outDir);
 
   const script = fileURLToPath(new URL('./static-server.ts', import.meta.url));

@@ -48,7 +48,9 @@ export function mount(root: HTMLElement, params: BenchParams): MountedBuilder {
     },
     viewDrawn: () => {
       const scroller = root.querySelector<HTMLElement>('.signet-pages');
-      return Boolean(scroller) && pagesInView(scroller!, '.signet-page[data-page-number]').every((page) => page.getAttribute('data-painted') === 'true');
+      // pdf.js's pages, not the preview shown before it opens the file: at least one in view, and all of those drawn.
+      const inView = scroller ? pagesInView(scroller, '.signet-page[data-page-number]') : [];
+      return inView.length > 0 && inView.every((page) => page.getAttribute('data-painted') === 'true');
     },
     unmount: () => {
       observer.disconnect();
@@ -58,4 +60,10 @@ export function mount(root: HTMLElement, params: BenchParams): MountedBuilder {
 }
 
 const READY_PALETTE = '.signet-palette-item:not([disabled])';
-const PAGE_1_SHOWN = '.signet-page[data-page-number="1"][data-painted="true"], .signet-page[data-preview-page="1"]';
+// Page 1 on screen: pdf.js's bitmap, the preview page shown before pdf.js opens the file, or the preview image under
+// pdf.js's page 1 once it has opened (the builder renders a preview only once it is decoded).
+const PAGE_1_SHOWN = [
+  '.signet-page[data-page-number="1"][data-painted="true"]',
+  '.signet-page[data-preview-page="1"]',
+  '.signet-page[data-page-number="1"] img.signet-page-preview',
+].join(', ');

@@ -1,5 +1,6 @@
 import type { FieldDefinition } from '@signet/contract';
 import { memo, useEffect, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { fieldBox } from '../fields/field-geometry.js';
 import { dragHandle, HANDLES, type FieldRect, type Handle, type PageSize } from './field-edits.js';
 import type { Guide } from './snap.js';
@@ -148,7 +149,11 @@ export const FieldBox = memo(function FieldBox(props: FieldBoxProps) {
     setGuides((shown) => (sameGuides(shown, snapped.guides) ? shown : snapped.guides));
     return snapped.rect;
   };
-  const move = (event: ReactPointerEvent<HTMLElement>) => {
+  // A move is drawn in the frame it arrives for: the browser hands pointer moves over at the start of a frame, and
+  // React would render a continuous event's update in a task of its own after that frame (docs/decisions.md,
+  // "Builder: drags on the compositor").
+  const move = (event: ReactPointerEvent<HTMLElement>) => flushSync(() => moveNow(event));
+  const moveNow = (event: ReactPointerEvent<HTMLElement>) => {
     const rect = rectAt(event);
     if (!rect) return;
     if (touch.current && !touch.current.selected) {
@@ -189,7 +194,13 @@ export const FieldBox = memo(function FieldBox(props: FieldBoxProps) {
     setGuides([]);
   };
 
-  const shown = live ?? field;
+  // A move is drawn by the compositor alone: the box stays where it was laid out, in a layer of its own, shifted by a
+  // transform (docs/decisions.md, "Builder: drags on the compositor"); a resize lays the box out anew.
+  const page = drag.current?.page;
+  const box =
+    live && page && drag.current?.handle === 'move'
+      ? { ...fieldBox(field), transform: `translate(${(live.x - field.x) * page.width}px, ${(live.y - field.y) * page.height}px)`, willChange: 'transform' }
+      : fieldBox(live ?? field);
   return (
     <>
     <div
@@ -197,7 +208,7 @@ export const FieldBox = memo(function FieldBox(props: FieldBoxProps) {
       data-field-id={field.id}
       data-selected={selected ? '' : undefined}
       data-required={field.required ? '' : undefined}
-      style={{ ...fieldBox(shown), ['--_signer' as string]: props.colour }}
+      style={{ ...box, ['--_signer' as string]: props.colour }}
       onPointerDown={(event) => begin(event, 'move')}
       onPointerMove={move}
       onPointerUp={end}

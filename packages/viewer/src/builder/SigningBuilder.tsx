@@ -1,6 +1,6 @@
 import { createSigningClient, type ManagedDocument, type RetryOptions } from '@signet/api';
 import { documentPreviewUrl, type FieldDefinition, type FieldType } from '@signet/contract';
-import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useViewerStyles } from '../adopt-styles.js';
 import { matchLocale, textDirection } from '../i18n/locales.js';
@@ -75,9 +75,9 @@ function BuilderRoot({ documentId, apiKey, baseUrl, locale, className, retry, al
   const messages = useBuilderMessages(language);
   const apiBase = baseUrl ?? globalThis.location?.origin ?? '';
   const client = useMemo(() => createSigningClient({ apiKey, baseUrl: apiBase, retry }), [apiKey, apiBase, retry]);
-  const draft = useQuery({
+  const draftQuery = {
     queryKey: ['signet', 'draft', apiBase, documentId, apiKey],
-    queryFn: async ({ signal }) => {
+    queryFn: async ({ signal }: { signal: AbortSignal }) => {
       const loaded = await client.getDraft(documentId, { signal });
       // As the viewer does: the PDF's first and last chunks and page 1's preview image are asked for now, while
       // React renders the builder, not once its pages mount.
@@ -87,12 +87,19 @@ function BuilderRoot({ documentId, apiKey, baseUrl, locale, className, retry, al
       return loaded;
     },
     retry: false,
-    // The builder owns the draft once loaded (its edits, its saves): never refetched behind its back.
+    // The builder owns the draft once loaded (its edits, its saves): never refetched behind its back, and asked for
+    // anew by the next builder mounted on it.
     staleTime: Infinity,
     gcTime: 0,
-  });
-  // pdf.js's worker (a 1 MB script) boots while the draft is on its way (once: the initializer of a state).
-  useState(preloadPdfWorker);
+  } as const;
+  // As the viewer does: asked for while rendering, not after the first paint (when useQuery's effect would), and
+  // pdf.js's worker (a 1 MB script) boots right behind it. Deduplicated by its key, so re-renders do not ask again.
+  const queryClient = useQueryClient();
+  if (!queryClient.getQueryState(draftQuery.queryKey)) {
+    void queryClient.prefetchQuery(draftQuery);
+    preloadPdfWorker();
+  }
+  const draft = useQuery(draftQuery);
   const rootRef = useRef<HTMLDivElement>(null);
   useViewerStyles(rootRef, builderCss);
   const events = useLatest(rest);
