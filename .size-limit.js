@@ -97,8 +97,10 @@ const checks = [
     // preview", "Builder: font size"): 174.7 kB measured. +0.3 kB when the selection's actions moved into a hook
     // (`useSelectionActions`, whose options and result are named properties a minifier keeps): 174.97 kB measured.
     // +0.3 kB for the contract's statuses, error codes and answer checks of voiding, expiry and erasure
-    // (docs/lifecycle.md): 175.35 kB measured.
-    limit: '175.5 kB',
+    // (docs/lifecycle.md): 175.35 kB measured. +0.2 kB for drags drawn in their frame and the draft asked for while
+    // rendering (docs/decisions.md, "Builder: drags on the compositor…") and the viewer's words for an ended
+    // document, which the builder's shared modules carry: 175.55 kB measured.
+    limit: '175.7 kB',
   },
 ];
 

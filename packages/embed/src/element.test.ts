@@ -22,7 +22,7 @@ async function untilReady(host: Element): Promise<void> {
 /** Every `signet:*` event that reaches `document` (so only those that bubble out of the shadow root and the element). */
 function recordEvents() {
   const seen: Array<{ type: string; detail: unknown; target: EventTarget | null; composed: boolean }> = [];
-  const types = ['signet:ready', 'signet:field-change', 'signet:complete', 'signet:decline', 'signet:sealed', 'signet:error'] as const;
+  const types = ['signet:ready', 'signet:field-change', 'signet:complete', 'signet:decline', 'signet:sealed', 'signet:unavailable', 'signet:error'] as const;
   for (const type of types) {
     document.addEventListener(type, (event: SignetEventMap[typeof type]) => {
       seen.push({ type, detail: event.detail, target: event.target, composed: event.composed });
@@ -172,6 +172,19 @@ describe('<signet-signing-viewer>', () => {
     const error = events.find((event) => event.type === 'signet:error')!;
     expect(error.target).toBe(host);
     expect((error.detail as { error: Error }).error).toBeInstanceOf(Error);
+  });
+
+  it('fires signet:unavailable with the reason, and says so inside, when the document was voided', async () => {
+    const doc = await commands.createDocument();
+    await commands.endDocument(doc.documentId, 'void');
+    const events = recordEvents();
+    const host = element(doc);
+    document.body.append(host);
+    await waitFor(() => expect(events.map((event) => event.type)).toContain('signet:unavailable'), { timeout: 15_000 });
+    const unavailable = events.find((event) => event.type === 'signet:unavailable')!;
+    expect(unavailable).toMatchObject({ target: host, composed: true, detail: { reason: 'voided' } });
+    expect(events.filter((event) => event.type === 'signet:error')).toEqual([]);
+    await inside(host).findByText('This document was cancelled');
   });
 });
 

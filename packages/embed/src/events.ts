@@ -1,5 +1,5 @@
 import type { DeclineResult, FieldValue, SdkDocument, SubmissionResult } from '@signet/contract';
-import type { SigningViewerProps } from '@signet/viewer';
+import type { SigningViewerProps, UnavailableReason } from '@signet/viewer';
 
 /**
  * The DOM events of `<signet-signing-viewer>` (and of an element given to `mount`), by name, with their `detail`.
@@ -17,6 +17,8 @@ export interface SignetEventMap {
   'signet:decline': CustomEvent<{ result: DeclineResult }>;
   /** The signed PDF is ready: its download URL. Once per viewer. */
   'signet:sealed': CustomEvent<{ signedDocumentUrl: string }>;
+  /** The document can no longer be signed: voided or erased by the sender, or expired (the viewer says so). */
+  'signet:unavailable': CustomEvent<{ reason: UnavailableReason }>;
   /** Loading or submitting failed (after the client's retries). */
   'signet:error': CustomEvent<{ error: Error }>;
 }
@@ -27,7 +29,7 @@ declare global {
   interface DocumentEventMap extends SignetEventMap {}
 }
 
-type ViewerCallbacks = Pick<SigningViewerProps, 'onReady' | 'onFieldChange' | 'onComplete' | 'onDecline' | 'onSealed' | 'onError'>;
+type ViewerCallbacks = Pick<SigningViewerProps, 'onReady' | 'onFieldChange' | 'onComplete' | 'onDecline' | 'onSealed' | 'onUnavailable' | 'onError'>;
 
 function dispatch<K extends keyof SignetEventMap>(target: EventTarget, type: K, detail: SignetEventMap[K]['detail']): void {
   target.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
@@ -58,6 +60,10 @@ export function eventCallbacks(target: EventTarget, callbacks: ViewerCallbacks =
     onSealed(signedDocumentUrl) {
       callbacks.onSealed?.(signedDocumentUrl);
       dispatch(target, 'signet:sealed', { signedDocumentUrl });
+    },
+    onUnavailable(reason) {
+      callbacks.onUnavailable?.(reason);
+      dispatch(target, 'signet:unavailable', { reason });
     },
     onError(error) {
       callbacks.onError?.(error);

@@ -13,7 +13,7 @@ import {
 import type { QueryKey } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { fieldsNamedBy } from './error-message.js';
+import { fieldsNamedBy, unavailableReason, unavailableText, type UnavailableReason } from './error-message.js';
 import { pageInfo, readingOrder, textStyle } from './fields/field-geometry.js';
 import { FieldLayer } from './fields/FieldLayer.js';
 import { LayerSlot, trackFocus, type LayerGeometry } from './fields/LayerSlot.js';
@@ -49,6 +49,7 @@ export interface DocumentViewProps {
   onComplete?(result: SubmissionResult): void;
   onDecline?(result: DeclineResult): void;
   onSealed?(signedDocumentUrl: string): void;
+  onUnavailable?(reason: UnavailableReason): void;
   onError?(error: Error): void;
 }
 
@@ -82,7 +83,9 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
   const submitRefusal = submission.error instanceof SigningApiError ? submission.error.details?.reason : undefined;
   // Declined here, before (on opening), or meanwhile elsewhere (a submission refused as declined).
   const declined = declinedNow || document.metadata.status === 'declined' || submitRefusal === 'declined';
-  const locked = completed || declined || signers.waitingFor.length > 0;
+  // Voided or expired meanwhile: a submission refused for it ends signing here too.
+  const ended = completed || declined ? null : unavailableReason(submission.error);
+  const locked = completed || declined || Boolean(ended) || signers.waitingFor.length > 0;
 
   // Page 1's fields are rendered once, into this element, which moves from the preview image to pdf.js's page: they
   // can be filled in before pdf.js is ready, and keep focus and what was typed when the page replaces the image.
@@ -231,7 +234,9 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
             setInvalid(new Set(named));
             if (!steps.show(named[0]!)) focusField(named[0]!);
           }
-          events.current.onError?.(failure);
+          const ended = unavailableReason(failure);
+          if (ended) events.current.onUnavailable?.(ended);
+          else events.current.onError?.(failure);
         },
       },
     );
@@ -369,7 +374,12 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
           {format(messages.waitingBody, { names: t.list(waitingFor) })}
         </StatusPanel>
       )}
-      {submitError && !completed && !turnRefused && !declined && (
+      {ended && (
+        <StatusPanel tone="info" title={unavailableText(ended, messages).title}>
+          {unavailableText(ended, messages).body}
+        </StatusPanel>
+      )}
+      {submitError && !completed && !turnRefused && !declined && !ended && (
         <StatusPanel tone="error" title={namedFields.length > 0 ? messages.fixFields : messages.submitFailed}>
           {namedFields.length > 0 ? null : submitError.message}
         </StatusPanel>

@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from '@tan
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useViewerStyles } from './adopt-styles.js';
 import { DocumentView } from './DocumentView.js';
-import { loadErrorMessage } from './error-message.js';
+import { loadErrorMessage, unavailableReason, unavailableText, type UnavailableReason } from './error-message.js';
 import { LocaleProvider } from './i18n/LocaleContext.js';
 import { intlLocale, matchLocale } from './i18n/locales.js';
 import type { ViewerMessages } from './i18n/messages.js';
@@ -54,6 +54,11 @@ export interface SigningViewerProps {
    * @example <SigningViewer … onSealed={(url) => setReceipt(url)} />
    */
   onSealed?(signedDocumentUrl: string): void;
+  /**
+   * The document can no longer be signed: the sender voided or erased it, or its `expiresAt` passed (on opening, or
+   * when a submission is refused for it). The viewer says so in words; `onError` is not called for it.
+   */
+  onUnavailable?(reason: UnavailableReason): void;
   /** Loading or submitting failed (after the client's retries). */
   onError?(error: Error): void;
 }
@@ -125,8 +130,12 @@ function ViewerRoot({
   const rootRef = useRef<HTMLDivElement>(null);
   useViewerStyles(rootRef);
   useEffect(() => {
-    if (document.error) latest.current.onError?.(document.error);
+    if (!document.error) return;
+    const ended = unavailableReason(document.error);
+    if (ended) latest.current.onUnavailable?.(ended);
+    else latest.current.onError?.(document.error);
   }, [document.error, latest]);
+  const ended = unavailableReason(document.error);
 
   return (
     <div ref={rootRef} className={['signet-viewer', className].filter(Boolean).join(' ')} lang={translator?.locale} dir={translator?.dir}>
@@ -147,6 +156,12 @@ function ViewerRoot({
             {...events}
           />
         </LocaleProvider>
+      ) : ended ? (
+        <div className="signet-centered">
+          <StatusPanel tone="info" title={unavailableText(ended, messages).title}>
+            {unavailableText(ended, messages).body}
+          </StatusPanel>
+        </div>
       ) : document.error ? (
         <div className="signet-centered">
           <StatusPanel

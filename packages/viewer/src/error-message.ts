@@ -1,6 +1,24 @@
 import { SigningApiError, SigningNetworkError, SigningTimeoutError, SubmissionBuildError } from '@signet/api';
 import type { ViewerMessages } from './i18n/messages.js';
 
+/** Why a document can no longer be signed, when the sender ended it or its time ran out (docs/lifecycle.md). */
+export type UnavailableReason = 'voided' | 'expired' | 'erased';
+
+/**
+ * The end an answer reports: a 409 (`voided`, `expired`), the 404 of an erased document, or the 401 of a session key
+ * revoked with its document, all with `details.reason`; `null` for any other failure.
+ */
+export function unavailableReason(error: unknown): UnavailableReason | null {
+  if (!(error instanceof SigningApiError)) return null;
+  const reason = error.details?.reason;
+  return reason === 'voided' || reason === 'expired' || reason === 'erased' ? reason : null;
+}
+
+/** The words of an ended document: a title and a sentence. */
+export function unavailableText(reason: UnavailableReason, messages: ViewerMessages): { title: string; body: string } {
+  return { title: messages[`${reason}Title`], body: messages[`${reason}Body`] };
+}
+
 /** What the signer is told about a failure to open the document: what happened, in their words. */
 export function loadErrorMessage(error: unknown, messages: ViewerMessages): string {
   if (error instanceof SigningNetworkError || error instanceof SigningTimeoutError) return messages.errorNetwork;

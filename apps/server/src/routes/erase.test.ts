@@ -58,7 +58,8 @@ describe.each(engines)('erasure on $name', (engine) => {
       const error = await expectError(await call(t, method, path, { key, ...(method === 'POST' ? { body: { reason: 'x' } } : {}) }), 404, 'DOCUMENT_NOT_FOUND');
       expect(error.details).toMatchObject({ reason: 'erased' });
     }
-    await expectError(await call(t, 'GET', `/sdk/documents/${document.id}`, { key: session.secret }), 401, 'INVALID_API_KEY');
+    const revoked = await expectError(await call(t, 'GET', `/sdk/documents/${document.id}`, { key: session.secret }), 401, 'INVALID_API_KEY');
+    expect(revoked.details).toEqual({ reason: 'erased' });
     await expectError(await t.app.request(local(sdk.documentUrl)), 403, 'INSUFFICIENT_PERMISSIONS');
     const listed = ((await (await call(t, 'GET', '/documents?limit=100', { key: sk })).json()) as any).data;
     expect(listed.map((item: { id: string }) => item.id)).not.toContain(document.id);

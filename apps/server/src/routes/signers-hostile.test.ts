@@ -182,6 +182,9 @@ describe('DELETE /documents/{id}/sessions/{keyId}', () => {
     const revokedAt = ((await first.json()) as any).data.revokedAt;
     const second = await call(t, 'DELETE', `/documents/${lease.id}/sessions/${session.id}`, { key: sk });
     expect(((await second.json()) as any).data.revokedAt).toBe(revokedAt);
+    // Revoked by the host, of a document still open: the refusal gives no reason of the document's.
+    const refused = await expectError(await call(t, 'GET', `/sdk/documents/${lease.id}`, { key: session.secret }), 401, 'INVALID_API_KEY');
+    expect(refused.details).toBeUndefined();
     const orgKey = await t.createKey();
     await expectError(await call(t, 'DELETE', `/documents/${lease.id}/sessions/${orgKey.id}`, { key: sk }), 404, 'NOT_FOUND');
     expect((await call(t, 'POST', '/sdk/validate-key', { key: orgKey.secret })).status).toBe(200);

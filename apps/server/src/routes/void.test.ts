@@ -55,7 +55,9 @@ describe.each(engines)('voiding on $name', (engine) => {
     expect((await expectError(submitted, 409, 'SUBMISSION_FAILED')).details).toMatchObject({ reason: 'voided' });
     const declined = await call(t, 'POST', `/sdk/documents/${document.id}/decline`, { key: pk, body: { reason: 'no' } });
     expect((await expectError(declined, 409, 'SUBMISSION_FAILED')).details).toMatchObject({ reason: 'voided' });
-    await expectError(await call(t, 'GET', `/sdk/documents/${document.id}`, { key: session.secret }), 401, 'INVALID_API_KEY');
+    // The revoked session key's refusal says why, so that the signer's viewer can say it too.
+    const revoked = await expectError(await call(t, 'GET', `/sdk/documents/${document.id}`, { key: session.secret }), 401, 'INVALID_API_KEY');
+    expect(revoked.details).toEqual({ reason: 'voided' });
     for (const url of [sdk.documentUrl, viaSession.documentUrl, sdk.documentUrl.replace('/file?', '/preview?')]) {
       const refused = await expectError(await t.app.request(local(url)), 403, 'INSUFFICIENT_PERMISSIONS');
       expect(refused.details?.reason).toMatch(/voided|revoked/);
@@ -85,7 +87,7 @@ describe.each(engines)('voiding on $name', (engine) => {
     expect((await t.app.request(local(documentUrl))).status).toBe(200);
 
     expect(((await (await voidIt(sk, draft.id, { reason: 'Wrong file' })).json()) as any).data.status).toBe('voided');
-    await expectError(await call(t, 'GET', `/documents/${draft.id}/draft`, { key: builder.key }), 401, 'INVALID_API_KEY');
+    expect((await expectError(await call(t, 'GET', `/documents/${draft.id}/draft`, { key: builder.key }), 401, 'INVALID_API_KEY')).details).toEqual({ reason: 'voided' });
     await expectError(await t.app.request(local(documentUrl)), 403, 'INSUFFICIENT_PERMISSIONS');
     await expectError(await call(t, 'POST', `/documents/${draft.id}/send`, { key: sk, headers: { 'If-Match': '"2"' } }), 409, 'DOCUMENT_NOT_DRAFT');
     const edit = await call(t, 'PUT', `/documents/${draft.id}/draft`, { key: sk, body: { fields: [] }, headers: { 'If-Match': '"2"' } });

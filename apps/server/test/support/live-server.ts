@@ -18,6 +18,11 @@ export interface LiveServer {
   createLease(options?: { pages?: number; signingOrder?: SigningOrder }): Promise<{ id: string; pageCount: number }>;
   /** A session key of a document, for one of its signers (none on a document without signers). */
   createSession(documentId: string, signerId?: string): Promise<string>;
+  /**
+   * Ends a document as docs/lifecycle.md describes: voided or erased through the API with an sk key, or expired by
+   * setting its `expiresAt` in the past in the store.
+   */
+  endDocument(documentId: string, end: 'void' | 'erase' | 'expire'): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -58,6 +63,22 @@ export async function startLiveServer(env: Record<string, string> = {}): Promise
     },
     async createSession(documentId, signerId) {
       return (await test.createSession(documentId, signerId)).secret;
+    },
+    async endDocument(documentId, end) {
+      if (end === 'expire') {
+        await test.storage.db.query.updateTable('documents').set({ expires_at: Date.now() - 1 }).where('id', '=', documentId).execute();
+        return;
+      }
+      const { secret } = await test.createKey({ kind: 'sk' });
+      const response =
+        end === 'void'
+          ? await test.app.request(`/documents/${documentId}/void`, {
+              method: 'POST',
+              headers: { 'X-API-Key': secret, 'Content-Type': 'application/json' },
+              body: JSON.stringify({ reason: 'Sent to the wrong tenant' }),
+            })
+          : await test.app.request(`/documents/${documentId}`, { method: 'DELETE', headers: { 'X-API-Key': secret } });
+      if (response.status !== 200) throw new Error(`Ending ${documentId} (${end}): ${response.status} ${await response.text()}`);
     },
     async close() {
       await new Promise<void>((resolve) => {

@@ -85,7 +85,11 @@ export interface StoredDraft {
   fields: Array<{ id: string; type: string; page: number; x: number; y: number; width: number; height: number }>;
 }
 
-export const embedCommands = { createDocument, hasSubmission, createDraft, readDraft };
+/** Voids or erases the document with an sk key, or makes it expired (docs/lifecycle.md). */
+const endDocument: BrowserCommand<[documentId: string, end: 'void' | 'erase' | 'expire']> = async (_context, documentId, end) =>
+  (await server()).endDocument(documentId, end);
+
+export const embedCommands = { createDocument, hasSubmission, createDraft, readDraft, endDocument };
 
 declare module 'vitest/browser' {
   interface BrowserCommands {
@@ -93,5 +97,6 @@ declare module 'vitest/browser' {
     hasSubmission(documentId: string): Promise<boolean>;
     createDraft(options?: { allowSend?: boolean }): Promise<CreatedDraft>;
     readDraft(documentId: string, managerKey: string): Promise<StoredDraft>;
+    endDocument(documentId: string, end: 'void' | 'erase' | 'expire'): Promise<void>;
   }
 }

@@ -51,6 +51,15 @@ export interface ViewerMessages {
   errorRateLimited: string;
   errorGeneric: string;
   errorPdf: string;
+  /** A document the sender voided (its links stop): said instead of an error, with no Try again. */
+  voidedTitle: string;
+  voidedBody: string;
+  /** A document past its `expiresAt`. */
+  expiredTitle: string;
+  expiredBody: string;
+  /** A document the sender erased. */
+  erasedTitle: string;
+  erasedBody: string;
   zoomIn: string;
   zoomOut: string;
   fitWidth: string;
@@ -161,6 +170,12 @@ export const en: ViewerMessages = {
   errorRateLimited: 'Too many requests right now. Please wait a moment and try again.',
   errorGeneric: 'Something went wrong while loading the document.',
   errorPdf: 'The PDF could not be displayed.',
+  voidedTitle: 'This document was cancelled',
+  voidedBody: 'The sender cancelled it, so it can no longer be signed.',
+  expiredTitle: 'This document has expired',
+  expiredBody: 'It can no longer be signed. Please ask the sender for a new one.',
+  erasedTitle: 'This document is no longer available',
+  erasedBody: 'The sender has deleted it.',
   zoomIn: 'Zoom in',
   zoomOut: 'Zoom out',
   fitWidth: 'Fit to width',

@@ -4,6 +4,7 @@ import { tsImport } from 'tsx/esm/api';
 import type { BrowserCommand } from 'vitest/node';
 import { draftCommands } from './draft-commands.js';
 import { fileCommands } from './file-commands.js';
+import { lifecycleCommands } from './lifecycle-commands.js';
 import { type ClickModifier, type PagePoint, type PointerKind, pointerCommands } from './pointer-commands.js';
 
 /**
@@ -270,6 +271,7 @@ export const signetCommands = {
   ...pointerCommands,
   ...fileCommands,
   ...draftCommands(server),
+  ...lifecycleCommands(server),
 };
 
 declare module 'vitest/browser' {

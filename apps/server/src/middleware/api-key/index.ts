@@ -22,7 +22,7 @@ export interface ApiKeyOptions {
   builders?: 'edit' | 'send';
 }
 
-type KeyRefusal = { code: 'INVALID_API_KEY' | 'EXPIRED_API_KEY'; message: string };
+type KeyRefusal = { code: 'INVALID_API_KEY' | 'EXPIRED_API_KEY'; message: string; details?: { reason: 'voided' | 'erased' } };
 
 /** The key of `X-API-Key`, or why it cannot be used. */
 async function findUsableKey(c: Context<AppEnv>, deps: AppContext): Promise<AuthenticatedKey | KeyRefusal> {
@@ -31,12 +31,24 @@ async function findUsableKey(c: Context<AppEnv>, deps: AppContext): Promise<Auth
   if (!apiKeyKind(secret)) return { code: 'INVALID_API_KEY', message: 'Malformed API key' };
   const key = await deps.reads.apiKey(hashApiKey(secret));
   if (!key) return { code: 'INVALID_API_KEY', message: 'Unknown API key' };
-  if (key.revokedAt) return { code: 'INVALID_API_KEY', message: 'This API key has been revoked' };
+  if (key.revokedAt) return { code: 'INVALID_API_KEY', message: 'This API key has been revoked', ...(await closedDocument(deps, key)) };
   const now = deps.now ? deps.now().getTime() : Date.now();
   if (key.expiresAt && Date.parse(key.expiresAt) <= now) {
     return { code: 'EXPIRED_API_KEY', message: `This API key expired at ${key.expiresAt}` };
   }
   return key;
+}
+
+/**
+ * Why a revoked key bound to a document stopped working, when its document was voided or erased (which revoke its
+ * keys): the signer's viewer then says so rather than that its link is broken (docs/lifecycle.md).
+ */
+async function closedDocument(deps: AppContext, key: AuthenticatedKey): Promise<Partial<KeyRefusal>> {
+  if (!key.documentId) return {};
+  const document = await deps.reads.document(key.documentId);
+  if (!document || document.organizationId !== key.organizationId) return {};
+  const reason = document.erased ? 'erased' : document.status === 'voided' ? 'voided' : null;
+  return reason ? { message: `This API key was revoked: document ${document.id} has been ${reason}`, details: { reason } } : {};
 }
 
 /**
@@ -54,7 +66,7 @@ export async function authenticate(c: Context<AppEnv>, deps: AppContext): Promis
   const found = await findUsableKey(c, deps);
   if ('code' in found) {
     await deps.rateLimits.recordAuthFailure(ip);
-    throw new ApiError(found.code, found.message);
+    throw new ApiError(found.code, found.message, found.details ? { details: found.details } : {});
   }
   return found;
 }
