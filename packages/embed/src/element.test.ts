@@ -76,7 +76,8 @@ describe('<signet-signing-viewer>', () => {
 
     host.setAttribute('locale', 'de');
     expect(host.locale).toBe('de');
-    await waitFor(() => expect(host.shadowRoot!.querySelector('.signet-viewer')!.getAttribute('lang')).toBe('de'));
+    // German's texts load as a chunk of their own: on a loaded machine that takes more than waitFor's default second.
+    await waitFor(() => expect(host.shadowRoot!.querySelector('.signet-viewer')!.getAttribute('lang')).toBe('de'), { timeout: 15_000 });
     host.messages = { retry: 'Nochmal' };
     expect(host.messages).toEqual({ retry: 'Nochmal' });
     host.documentId = null;
