@@ -117,12 +117,11 @@ describe('PdfPool', { timeout: 60_000 }, () => {
     const pool = newPool({ preview: { heapBytes: 256 * 1024 * 1024, maxImagePixels: 1_000_000 } });
     await pool.run('inspect', await generateSamplePdf({ pages: 1 }));
     const pdf = await imageBombPdf(2000);
-    const started = performance.now();
+    // Refused by the pixel check, before any decoding: a decoded image would have drawn or hit the heap cap instead.
     const error = await failure(pool.run('preview', pdf));
     expect(error).toBeInstanceOf(PdfLimitError);
     expect((error as PdfLimitError).limit).toBe('image');
     expect(error.message).toMatch(/4000000 pixels/);
-    expect(performance.now() - started).toBeLessThan(3000);
   });
 
   it('refuses a task beyond the queue bound, and one that waited longer than a task may run, as busy (503)', async () => {
