@@ -13,7 +13,8 @@ import {
 import type { QueryKey } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { fieldsNamedBy, unavailableReason, unavailableText, type UnavailableReason } from './error-message.js';
+import { fieldsNamedBy, reportFailure, unavailableReason, type UnavailableReason } from './error-message.js';
+import { UnavailablePanel } from './UnavailablePanel.js';
 import { pageInfo, readingOrder, textStyle } from './fields/field-geometry.js';
 import { FieldLayer } from './fields/FieldLayer.js';
 import { LayerSlot, trackFocus, type LayerGeometry } from './fields/LayerSlot.js';
@@ -234,9 +235,7 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
             setInvalid(new Set(named));
             if (!steps.show(named[0]!)) focusField(named[0]!);
           }
-          const ended = unavailableReason(failure);
-          if (ended) events.current.onUnavailable?.(ended);
-          else events.current.onError?.(failure);
+          reportFailure(failure, events.current);
         },
       },
     );
@@ -374,11 +373,7 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
           {format(messages.waitingBody, { names: t.list(waitingFor) })}
         </StatusPanel>
       )}
-      {ended && (
-        <StatusPanel tone="info" title={unavailableText(ended, messages).title}>
-          {unavailableText(ended, messages).body}
-        </StatusPanel>
-      )}
+      {ended && <UnavailablePanel reason={ended} messages={messages} />}
       {submitError && !completed && !turnRefused && !declined && !ended && (
         <StatusPanel tone="error" title={namedFields.length > 0 ? messages.fixFields : messages.submitFailed}>
           {namedFields.length > 0 ? null : submitError.message}

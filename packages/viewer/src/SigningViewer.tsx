@@ -4,7 +4,8 @@ import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from '@tan
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useViewerStyles } from './adopt-styles.js';
 import { DocumentView } from './DocumentView.js';
-import { loadErrorMessage, unavailableReason, unavailableText, type UnavailableReason } from './error-message.js';
+import { UnavailablePanel } from './UnavailablePanel.js';
+import { loadErrorMessage, reportFailure, unavailableReason, type UnavailableReason } from './error-message.js';
 import { LocaleProvider } from './i18n/LocaleContext.js';
 import { intlLocale, matchLocale } from './i18n/locales.js';
 import type { ViewerMessages } from './i18n/messages.js';
@@ -130,10 +131,7 @@ function ViewerRoot({
   const rootRef = useRef<HTMLDivElement>(null);
   useViewerStyles(rootRef);
   useEffect(() => {
-    if (!document.error) return;
-    const ended = unavailableReason(document.error);
-    if (ended) latest.current.onUnavailable?.(ended);
-    else latest.current.onError?.(document.error);
+    if (document.error) reportFailure(document.error, latest.current);
   }, [document.error, latest]);
   const ended = unavailableReason(document.error);
 
@@ -158,9 +156,7 @@ function ViewerRoot({
         </LocaleProvider>
       ) : ended ? (
         <div className="signet-centered">
-          <StatusPanel tone="info" title={unavailableText(ended, messages).title}>
-            {unavailableText(ended, messages).body}
-          </StatusPanel>
+          <UnavailablePanel reason={ended} messages={messages} />
         </div>
       ) : document.error ? (
         <div className="signet-centered">

@@ -14,9 +14,14 @@ export function unavailableReason(error: unknown): UnavailableReason | null {
   return reason === 'voided' || reason === 'expired' || reason === 'erased' ? reason : null;
 }
 
-/** The words of an ended document: a title and a sentence. */
-export function unavailableText(reason: UnavailableReason, messages: ViewerMessages): { title: string; body: string } {
-  return { title: messages[`${reason}Title`], body: messages[`${reason}Body`] };
+/** Tells the host of a failure: `onUnavailable` when it is a document's end, `onError` otherwise. */
+export function reportFailure(
+  error: Error,
+  events: { onUnavailable?(reason: UnavailableReason): void; onError?(error: Error): void },
+): void {
+  const ended = unavailableReason(error);
+  if (ended) events.onUnavailable?.(ended);
+  else events.onError?.(error);
 }
 
 /** What the signer is told about a failure to open the document: what happened, in their words. */
