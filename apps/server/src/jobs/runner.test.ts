@@ -183,15 +183,22 @@ describe.each(engines)('the job runner on $name', (engine) => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const slow = defineJobKind({ name: 'slow', schema: greeting, options: { ...OPTIONS, leaseMs: 300, renewLeases: true }, handler: () => gate });
-    // The real clock here, so that each renewal moves the lease forward as time passes.
-    const live = new JobRunner({ db: storage.db, logger: capturingLogger().logger });
+    // The runner's clock is the test's: time passes when the test moves it, however slow the machine is.
+    const live = new JobRunner({ db: storage.db, logger: capturingLogger().logger, now: () => new Date(clock) });
     live.register(slow);
     runners.push(live);
     await enqueueJob(storage.db, slow, { to: 'Ada', times: 1 });
     live.start();
     await until(async () => ((await live.list({ state: 'running', limit: 1 })).length ? true : undefined));
-    await new Promise((resolve) => setTimeout(resolve, 700)); // more than twice the lease
-    expect(await genericQueue('slow').claim(storage.db, { owner: 'other', now: new Date(), leaseMs: 1000, limit: 1 })).toEqual([]);
+    const leaseUntil = async () => Number((await storage.db.query.selectFrom('jobs').select('lease_until').executeTakeFirstOrThrow()).lease_until);
+    expect(await leaseUntil()).toBe(clock + 300);
+    // Time passes in steps shorter than the lease, each renewal seen before the next step, until the job has run
+    // for ten leases: without the renewals, any runner could have taken it.
+    for (let step = 0; step < 15; step++) {
+      clock += 200;
+      await until(async () => ((await leaseUntil()) === clock + 300 ? true : undefined));
+    }
+    expect(await genericQueue('slow').claim(storage.db, { owner: 'other', now: new Date(clock + 299), leaseMs: 1000, limit: 1 })).toEqual([]);
     release();
     await until(async () => ((await live.list({ state: 'done', limit: 1 })).length ? true : undefined));
     expect(await live.list({ limit: 1 })).toMatchObject([{ attempts: 1 }]);
