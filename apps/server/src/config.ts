@@ -58,6 +58,7 @@ const EnvSchema = z.object({
   SIGNET_TSA_URL: z.url().optional(),
   SIGNET_TSA_TIMEOUT_MS: milliseconds(5000),
   SEAL_WORKER: z.enum(['true', 'false']).default('true'),
+  RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
   SEAL_POLL_MS: milliseconds(1000),
   SEAL_LEASE_MS: milliseconds(60_000),
   SEAL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
@@ -113,6 +114,8 @@ export interface Config {
   pdfPool: PdfPoolOptions;
   sealing: SealingConfig;
   webhooks: WebhooksConfig;
+  /** `RETENTION_DAYS`: completed documents are erased that many days after their last signature; unset, kept. */
+  retentionDays: number | undefined;
 }
 
 /** How webhook events reach the host's endpoints (docs/api-guide.md, "Webhooks"). */
@@ -235,5 +238,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxEndpoints: e.WEBHOOK_MAX_ENDPOINTS,
       retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE_MS,
     },
+    retentionDays: e.RETENTION_DAYS,
   };
 }

@@ -30,7 +30,7 @@ export function erasedNotFound(document: Pick<DocumentRecord, 'id' | 'erased'>):
  * `DOCUMENT_ERASED` (with the tombstone in `details`) when it was erased already.
  */
 export async function eraseDocument(
-  storage: Storage,
+  storage: Pick<Storage, 'db'>,
   documentId: string,
   erased: { at: string; by: string },
 ): Promise<{ tombstone: DocumentTombstone; revokedKeys: string[] }> {

@@ -1,5 +1,6 @@
 import { sealQueue } from '../sealing/seal-queue.js';
 import { deliveryQueue } from '../webhooks/delivery-queue.js';
+import { genericQueue } from './generic-queue.js';
 import type { NamedQueue } from './admin.js';
 
 /**
@@ -10,5 +11,8 @@ export function jobQueues(): NamedQueue[] {
   return [
     { name: 'seal', queue: sealQueue() },
     { name: 'webhook', queue: deliveryQueue() },
+    // Kinds on the `jobs` table: a document's expiry (documents/expiry.ts), the hourly retention run (documents/retention.ts).
+    { name: 'expire', queue: genericQueue('expire') },
+    { name: 'retention', queue: genericQueue('retention') },
   ];
 }

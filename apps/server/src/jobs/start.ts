@@ -1,4 +1,5 @@
 import { expireJob } from '../documents/expiry.js';
+import { retentionJob, scheduleRetention } from '../documents/retention.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { PdfPool } from '../pdf/pool/index.js';
@@ -29,8 +30,8 @@ export interface RunningJobs {
 }
 
 /**
- * Starts this process's job runner with the kinds it runs: `seal` (unless `seal: false`) and `webhook` (unless
- * `webhooks: false`). Commits in this process wake it (`webhooks/wake.ts`, `wake`); it polls for the others'.
+ * Starts this process's job runner with the kinds it runs: `seal` (unless `seal: false`), `webhook` (unless
+ * `webhooks: false`), `expire`, and `retention` when `RETENTION_DAYS` is set (its first run enqueued). Commits in this process wake it (`webhooks/wake.ts`, `wake`); it polls for the others'.
  * @example const jobs = await startJobs({ config, storage, pdfPool, secret, logger }); … await jobs.stop();
  */
 export async function startJobs(options: {
@@ -62,6 +63,11 @@ export async function startJobs(options: {
     unsubscribe = onWebhookEvents(storage.db, () => runner.wake('webhook'));
   }
   runner.register(expireJob);
+  if (options.config.retentionDays !== undefined) {
+    const retention = retentionJob(options.config.retentionDays);
+    runner.register(retention);
+    await scheduleRetention(storage.db, retention, new Date());
+  }
   runner.start();
   return {
     runner,
