@@ -1,4 +1,10 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { defineConfig } from 'tsdown';
+
+/** The API reference page's browser bundle, served by `routes/reference.ts` from beside it (it ships in dist/). */
+const scalarMain = createRequire(import.meta.url).resolve('@scalar/api-reference');
+const SCALAR_STANDALONE = join(dirname(scalarMain), 'browser', 'standalone.js');
 
 /**
  * The server built to run with plain node (docs/decisions.md, "The server runs built"): the `signet` command line,
@@ -18,4 +24,5 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   deps: { alwaysBundle: ['@signet/contract'] },
+  copy: (config) => [{ from: SCALAR_STANDALONE, to: join(config.outDir, 'routes'), rename: 'scalar-standalone.js' }],
 });

@@ -2,8 +2,18 @@ import { readFile } from 'node:fs/promises';
 import { Scalar } from '@scalar/hono-api-reference';
 import type { SignetApp } from './openapi.js';
 
-// The package exports no path to its browser bundle; it sits beside the main entry.
-const SCALAR_BUNDLE = new URL('./browser/standalone.js', import.meta.resolve('@scalar/api-reference'));
+/**
+ * The reference page's script: copied beside the built module (`tsdown.config.ts`), so that a deployment needs none
+ * of `@scalar/api-reference`'s dependencies (a development dependency); the source, run with tsx, reads it from the
+ * package, which exports no path to it: it sits beside the package's main entry.
+ */
+async function readScalarBundle(): Promise<string> {
+  try {
+    return await readFile(new URL('./scalar-standalone.js', import.meta.url), 'utf8');
+  } catch {
+    return readFile(new URL('./browser/standalone.js', import.meta.resolve('@scalar/api-reference')), 'utf8');
+  }
+}
 let scalarBundle: Promise<string> | undefined;
 
 /**
@@ -29,7 +39,7 @@ export function registerReferenceRoutes(app: SignetApp): void {
     servers: [{ url: new URL(c.req.url).origin }],
   }));
   app.get('/docs/scalar.js', async (c) => {
-    scalarBundle ??= readFile(SCALAR_BUNDLE, 'utf8');
+    scalarBundle ??= readScalarBundle();
     c.header('Cache-Control', 'public, max-age=86400');
     return c.body(await scalarBundle, 200, { 'Content-Type': 'text/javascript; charset=utf-8' });
   });
