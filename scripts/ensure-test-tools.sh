@@ -4,7 +4,8 @@
 # tests at another), poppler-utils (pdfsig, pdftotext, pdftoppm, pdfinfo, pdffonts) and qpdf for the sealed PDFs'
 # checks, and openssl for the test CA, P12 files and the local RFC 3161 timestamp authority. For the other two engines
 # (pnpm test:firefox, pnpm test:webkit): Firefox ESR (driven over WebDriver BiDi), WebKitGTK's WebDriver
-# (webkit2gtk-driver, which brings libwebkit2gtk-4.1-0 and its MiniBrowser) and Xvfb for MiniBrowser's window.
+# (webkit2gtk-driver, which brings libwebkit2gtk-4.1-0 and its MiniBrowser) and Xvfb for MiniBrowser's window. For
+# the container image's check (pnpm test:image): podman, runc, and mmdebstrap to make its base from Debian's packages.
 set -euo pipefail
 chromium="${CHROMIUM_PATH:-/usr/bin/chromium}"
 missing=()
@@ -16,6 +17,9 @@ command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 [[ -x "${WEBKIT_DRIVER_PATH:-/usr/bin/WebKitWebDriver}" ]] || missing+=(webkit2gtk-driver)
 [[ -x "${MINIBROWSER_PATH:-/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser}" ]] || missing+=(libwebkit2gtk-4.1-0)
 command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
+command -v podman >/dev/null 2>&1 || missing+=(podman)
+command -v runc >/dev/null 2>&1 || missing+=(runc)
+command -v mmdebstrap >/dev/null 2>&1 || missing+=(mmdebstrap)
 if [[ ${#missing[@]} -eq 0 ]]; then exit 0; fi
 echo "Installing Debian's ${missing[*]} for the tests…"
 sudo=""

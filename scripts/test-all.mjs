@@ -56,6 +56,10 @@ const stages = {
     { name: 'bench:viewer smoke', run: 'pnpm bench:viewer', env: { BENCH_SMOKE: '1' } },
     // The packages' suites and the server as a process on Node 22 and 24 (docs/decisions.md, "Node versions").
     { name: 'node 22 + 24', run: 'node scripts/test-node-versions.mjs --ci' },
+    // The container image built with podman and run: signed on PostgreSQL, its store kept on a volume
+    // (docs/operations.md, "Container image"). Last, so that no step rebuilds the embed script it copies; the
+    // server it builds into its own folder.
+    { name: 'image', run: 'pnpm test:image', env: { SIGNET_IMAGE_USE_BUILT: '1' }, needs: ['packs'] },
   ],
 };
 
