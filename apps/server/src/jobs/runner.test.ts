@@ -222,7 +222,8 @@ describe.each(engines)('the job runner on $name', (engine) => {
     await until(async () => ((await live.list({ state: 'running', limit: 5 })).some((job) => job.id === slow) && done.includes('fast') ? true : undefined));
     const started = Date.now();
     expect(await live.stop({ graceMs: 300 })).toEqual({ released: 1 });
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Its grace, not the job's lease (10 s): the bound is far from both, for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(OPTIONS.leaseMs);
     const jobs = await live.list({ limit: 5 });
     expect(jobs.find((job) => job.id === fast)).toMatchObject({ state: 'done' });
     const given = jobs.find((job) => job.id === slow)!;
@@ -268,7 +269,8 @@ describe.each(engines)('the job runner on $name', (engine) => {
     const enqueued = Date.now();
     await enqueueJob(storage.db, kind, { to: 'Ada', times: 1 });
     live.wake('greeting');
-    await until(async () => (ran.length ? true : undefined), 2000);
-    expect(ran[0]! - enqueued).toBeLessThan(1000);
+    // Without the wake it would run at its next poll, a minute on: half of that tells the two apart on a loaded machine.
+    await until(async () => (ran.length ? true : undefined), 30_000);
+    expect(ran[0]! - enqueued).toBeLessThan(30_000);
   });
 });
