@@ -1,6 +1,6 @@
 // `pnpm test`: every test of the repository, in stages that run side by side where they do not depend on each other,
-// each stage's output kept in its own log and printed whole when the stage ends, then a table of each step's time and
-// the run's closing line (`N passed, N failed`, added up over every runner). Exits non-zero when any step failed.
+// each stage's output kept in its own log and printed whole when the stage ends, then a table of each step's time (and
+// the CPU time its processes used) and the run's closing line (`N passed, N failed`, added up over every runner). Exits non-zero when any step failed.
 //
 //   node scripts/test-all.mjs                 everything (what CI runs, through .ci/run)
 //   node scripts/test-all.mjs --only node,e2e  only the named stages (and the steps they wait for)
@@ -74,7 +74,9 @@ function runStep(stage, step) {
   const out = createWriteStream(log);
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', step.run], {
+    // `times` after the step: the CPU its processes used (those waited for, as nearly all are), for the table.
+    const timesFile = `${log}.times`;
+    const child = spawn('bash', ['-c', `${step.run}\ncode=$?\ntimes > '${timesFile}'\nexit $code`], {
       cwd: root,
       env: { ...process.env, ...step.env, FORCE_COLOR: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -87,11 +89,26 @@ function runStep(stage, step) {
         const text = readFileSync(log, 'utf8');
         process.stdout.write(`\n===== ${stage} › ${step.name}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${seconds.toFixed(0)} s =====\n`);
         process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-        results.push({ stage, step: step.name, seconds, ok: code === 0, counts: countTests(text) });
+        results.push({ stage, step: step.name, seconds, cpuSeconds: childCpuSeconds(timesFile), ok: code === 0, counts: countTests(text) });
         resolve(code === 0);
       });
     });
   });
+}
+
+/**
+ * The user and system CPU seconds of a step's processes, from bash's `times` (its second line: the children's), or
+ * undefined when it did not run to the end.
+ */
+function childCpuSeconds(timesFile) {
+  let text;
+  try {
+    text = readFileSync(timesFile, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const seconds = [...(text.split('\n')[1] ?? '').matchAll(/(\d+)m([\d.]+)s/g)].map(([, m, s]) => Number(m) * 60 + Number(s));
+  return seconds.length === 2 ? seconds[0] + seconds[1] : undefined;
 }
 
 /** The tests a log says passed and failed: Vitest's closing line (summary-reporter) and Playwright's summary. */
@@ -173,12 +190,14 @@ const stageResults = await Promise.all(
 );
 
 const total = (performance.now() - runStarted) / 1000;
-const rows = results.map((r) => `${r.stage.padEnd(9)} ${r.step.padEnd(18)} ${r.skipped ? 'not run' : `${r.seconds.toFixed(0).padStart(5)} s`}  ${r.ok ? 'passed' : 'FAILED'}`);
+const cpu = (r) => (r.cpuSeconds === undefined ? '' : `  ${r.cpuSeconds.toFixed(0).padStart(5)} s CPU`);
+const rows = results.map((r) => `${r.stage.padEnd(9)} ${r.step.padEnd(18)} ${r.skipped ? 'not run' : `${r.seconds.toFixed(0).padStart(5)} s`}  ${r.ok ? 'passed' : 'FAILED'}${cpu(r)}`);
+const cpuTotal = results.reduce((sum, r) => sum + (r.cpuSeconds ?? 0), 0);
 const summary = [
   '',
   '===== stage times =====',
   ...rows,
-  `${'whole run'.padEnd(28)} ${total.toFixed(0).padStart(5)} s`,
+  `${'whole run'.padEnd(28)} ${total.toFixed(0).padStart(5)} s          ${cpuTotal.toFixed(0).padStart(5)} s CPU (${(cpuTotal / total).toFixed(2)} cores)`,
   ...results.flatMap((r) => r.counts.names.map((name) => `  ${r.step}: ${name}`)).map((line, i) => (i === 0 ? `failed or retried:\n${line}` : line)),
   `logs: ${logs}`,
 ].join('\n');
