@@ -197,7 +197,7 @@ const summary = [
   '',
   '===== stage times =====',
   ...rows,
-  `${'whole run'.padEnd(28)} ${total.toFixed(0).padStart(5)} s          ${cpuTotal.toFixed(0).padStart(5)} s CPU (${(cpuTotal / total).toFixed(2)} cores)`,
+  `${'whole run'.padEnd(28)} ${total.toFixed(0).padStart(5)} s       >= ${cpuTotal.toFixed(0).padStart(5)} s CPU (processes not waited for are not counted)`,
   ...results.flatMap((r) => r.counts.names.map((name) => `  ${r.step}: ${name}`)).map((line, i) => (i === 0 ? `failed or retried:\n${line}` : line)),
   `logs: ${logs}`,
 ].join('\n');
