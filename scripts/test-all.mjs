@@ -1,6 +1,7 @@
 // `pnpm test`: every test of the repository, in stages that run side by side where they do not depend on each other,
 // each stage's output kept in its own log and printed whole when the stage ends, then a table of each step's time (and
-// the CPU time its processes used) and the run's closing line (`N passed, N failed`, added up over every runner). Exits non-zero when any step failed.
+// the CPU time its processes used) and the run's closing line (`N passed, N failed`, added up over every runner).
+// Exits non-zero when any step failed.
 //
 //   node scripts/test-all.mjs                 everything (what CI runs, through .ci/run)
 //   node scripts/test-all.mjs --only node,e2e  only the named stages (and the steps they wait for)
@@ -74,7 +75,8 @@ function runStep(stage, step) {
   const out = createWriteStream(log);
   const started = performance.now();
   return new Promise((resolve) => {
-    // `times` after the step: the CPU its processes used (those waited for, as nearly all are), for the table.
+    // `times` after the step: the CPU its processes used, for the table; a lower bound, since it counts only processes
+    // waited for all the way up (docs/decisions.md, "Continuous integration").
     const timesFile = `${log}.times`;
     const child = spawn('bash', ['-c', `${step.run}\ncode=$?\ntimes > '${timesFile}'\nexit $code`], {
       cwd: root,

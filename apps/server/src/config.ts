@@ -58,7 +58,6 @@ const EnvSchema = z.object({
   SIGNET_TSA_URL: z.url().optional(),
   SIGNET_TSA_TIMEOUT_MS: milliseconds(5000),
   SEAL_WORKER: z.enum(['true', 'false']).default('true'),
-  RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
   SEAL_POLL_MS: milliseconds(1000),
   SEAL_LEASE_MS: milliseconds(60_000),
   SEAL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
@@ -85,6 +84,7 @@ const EnvSchema = z.object({
       }
       return delays;
     }),
+  RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
 });
 
 /** The server's settings, read once from the environment (docs/operations.md, "Configuration"). */

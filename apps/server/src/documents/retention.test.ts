@@ -7,6 +7,7 @@ import { startJobs } from '../jobs/start.js';
 import { createPdfPool } from '../pdf-worker/index.js';
 import { buildPayload, call, capturingLogger, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
 import { expectError } from '../../test/support/envelope.js';
+import { until } from '../../test/sealing/test-seal-jobs.js';
 import { retentionJob, retentionKey, scheduleRetention } from './retention.js';
 
 /*
@@ -80,12 +81,8 @@ describe.each(engines)('retention on $name', (engine) => {
     const jobs = await startJobs({ config, storage: t.storage, pdfPool, secret: 'unused', logger: capturingLogger().logger, seal: false, webhooks: false });
     try {
       const hour = retentionKey(new Date());
-      for (let tries = 0; ; tries++) {
-        const runs = await retentionJobs();
-        if (runs.some((run) => run.key === hour && run.status === 'done')) break;
-        if (tries > 500) throw new Error(`the run of ${hour} did not end: ${JSON.stringify(runs)}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      const ran = async () => ((await retentionJobs()).some((run) => run.key === hour && run.status === 'done') ? true : undefined);
+      await until(ran, `the run of ${hour} done`, { timeoutMs: 10_000, seen: retentionJobs });
     } finally {
       await jobs.stop();
       await pdfPool.close();

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { ApiError } from '../errors.js';
 import { defineJobKind, enqueueJob } from '../jobs/generic-queue.js';
 import type { Queryable, SqlDatabase } from '../storage/sql-database.js';
-import { eraseDocument } from './erase.js';
+import { eraseDocumentOnce } from './erase.js';
 
 /*
  * Retention (docs/lifecycle.md, "Retention"): with `RETENTION_DAYS` set, a completed document is erased, as
@@ -69,13 +68,8 @@ export function retentionJob(days: number) {
       for (;;) {
         const due = await dueForErasure(context.db, cutoff, BATCH);
         for (const id of due) {
-          try {
-            await eraseDocument({ db: context.db }, id, { at: at.toISOString(), by: RETENTION_ACTOR });
-            erased += 1;
-          } catch (error) {
-            // Erased (or gone) meanwhile, by a request or another run: nothing left to do for it.
-            if (!(error instanceof ApiError && (error.code === 'DOCUMENT_ERASED' || error.code === 'DOCUMENT_NOT_FOUND'))) throw error;
-          }
+          // Null: erased meanwhile, by a request or another run.
+          if (await eraseDocumentOnce(context.db, id, { at: at.toISOString(), by: RETENTION_ACTOR })) erased += 1;
         }
         if (due.length < BATCH) break;
       }

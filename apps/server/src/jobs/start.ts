@@ -31,7 +31,8 @@ export interface RunningJobs {
 
 /**
  * Starts this process's job runner with the kinds it runs: `seal` (unless `seal: false`), `webhook` (unless
- * `webhooks: false`), `expire`, and `retention` when `RETENTION_DAYS` is set (its first run enqueued). Commits in this process wake it (`webhooks/wake.ts`, `wake`); it polls for the others'.
+ * `webhooks: false`), `expire`, and `retention` when `RETENTION_DAYS` is set (its first run enqueued). Commits in
+ * this process wake it (`webhooks/wake.ts`, `wake`); it polls for the others'.
  * @example const jobs = await startJobs({ config, storage, pdfPool, secret, logger }); … await jobs.stop();
  */
 export async function startJobs(options: {

@@ -18,6 +18,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPayload } from '../support/harness.js';
+import { until } from '../sealing/test-seal-jobs.js';
 import { TEST_DATABASE_URL } from '../storage/test-engines.js';
 import { buildImage, IMAGE, podmanEnv } from '../../deploy/build-image.mjs';
 
@@ -32,7 +33,7 @@ let dir: string;
 
 const podman = async (...args: string[]) => (await run('podman', args, { env: podmanEnv, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 })).stdout;
 
-/** A port nothing listens on now. */
+/** A port nothing listens on now (not port 0: the image's health check asks the port `PORT` names). */
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -49,13 +50,8 @@ async function start(env: Record<string, string>, options: { volume?: string } =
   await podman('run', '-d', '--name', name, '--network=host', ...(options.volume ? ['-v', `${options.volume}:/data`] : []), ...envArgs, IMAGE);
   containers.push(name);
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const ready = await fetch(`${url}/readyz`).then((response) => response.ok, () => false);
-    if (ready) break;
-    if (Date.now() > deadline) throw new Error(`${name} not ready: ${await podman('logs', name).catch(String)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const ready = async () => ((await fetch(`${url}/readyz`).then((response) => response.ok, () => false)) ? true : undefined);
+  await until(ready, `${name} ready`, { seen: () => podman('logs', name).catch(String) });
   const signet = async (...args: string[]) => podman('exec', name, ...CLI, ...args);
   return { name, url, signet };
 }
@@ -125,13 +121,12 @@ describe(`the image ${IMAGE}`, { timeout: 180_000 }, () => {
       body: JSON.stringify(payload),
       headers: { 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() },
     });
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      const { data } = await api(server.url, keys.sk.key, `/documents/${created.id}`);
-      if (data.sealing?.status === 'sealed') break;
-      if (data.sealing?.status === 'failed' || Date.now() > deadline) throw new Error(`not sealed: ${JSON.stringify(data.sealing)}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const sealing = async () => (await api(server.url, keys.sk.key, `/documents/${created.id}`)).data.sealing;
+    await until(async () => {
+      const state = await sealing();
+      if (state.status === 'failed') throw new Error(`the seal failed: ${JSON.stringify(state)}`);
+      return state.status === 'sealed' ? true : undefined;
+    }, 'sealed', { timeoutMs: 90_000, seen: sealing });
     const signed = await fetch(`${server.url}/documents/${created.id}/signed.pdf`, { headers: { 'X-API-Key': keys.sk.key } });
     expect(signed.status).toBe(200);
     const bytes = new Uint8Array(await signed.arrayBuffer());
