@@ -14,6 +14,7 @@ import { measureWebhooks, printWebhookReport } from './webhook-delivery.js';
 import { verifyDurability, type DurabilityReport, type SubmitLedger } from './verify.js';
 import { expectStatus, submitSource } from './submit-source.js';
 import { measurePostgresSubmit, printPostgresSubmit } from './postgres-submit.js';
+import { measureTextTags, printTextTags } from './tags.js';
 
 /*
  * `pnpm bench:server`: the real server (embedded store, request logging on) against a bare Hono app serving the
@@ -31,7 +32,8 @@ import { measurePostgresSubmit, printPostgresSubmit } from './postgres-submit.js
  * webhook-delivery.ts): BENCH_WEBHOOK_LATENCY (submissions timed one at a time, 200), BENCH_WEBHOOK_DURATION (s of
  * each of its two submit loads, 5), BENCH_WEBHOOK_ENDPOINTS (10), BENCH_WEBHOOK_POOL (fresh documents for them).
  * BENCH_SEAL_LOADED (3-page seals timed while another organization's huge and photo documents seal, 15),
- * BENCH_SEAL_HUGE_PAGES (10000), BENCH_SEAL_PHOTO_SIDE (4096). Smoke mode (BENCH_SMOKE=1 or --smoke): every
+ * BENCH_SEAL_HUGE_PAGES (10000), BENCH_SEAL_PHOTO_SIDE (4096). tags (bench/tags.ts): text tags of a 300-page document
+ * against inspect of the same file. Smoke mode (BENCH_SMOKE=1 or --smoke): every
  * phase for about a second, with small counts and documents (a 200-page huge document, a 512² photo); it fails only
  * when the benchmark itself breaks, never on its figures.
  * The server of the other phases runs with SEAL_WORKER=false: the submit phase's tens of thousands of submissions
@@ -41,7 +43,7 @@ import { measurePostgresSubmit, printPostgresSubmit } from './postgres-submit.js
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const LOAD_PHASES = ['ceiling-get', 'get', 'get-hostile', 'ceiling-submit', 'submit'] as const;
 const SEAL_PHASES = ['seal', 'get-sealing'] as const;
-const PHASES = [...LOAD_PHASES, 'submit-postgres', ...SEAL_PHASES, 'webhooks'] as const;
+const PHASES = [...LOAD_PHASES, 'submit-postgres', ...SEAL_PHASES, 'webhooks', 'tags'] as const;
 type PhaseName = (typeof PHASES)[number];
 type LoadPhaseName = (typeof LOAD_PHASES)[number];
 
@@ -273,6 +275,11 @@ try {
   if (settings.phases.has('webhooks')) {
     process.stderr.write('running webhooks…\n');
     printWebhookReport(await measureWebhooks(settings.webhooks, APP_DIR, settings.webhookPool, settings.keep));
+  }
+  if (settings.phases.has('tags')) {
+    // Text tags of a 300-page document against `inspect` of the same file (bench/tags.ts).
+    process.stderr.write('running tags…\n');
+    printTextTags(await measureTextTags({ pages: settings.smoke ? 30 : 300, runs: settings.smoke ? 1 : 5 }));
   }
   process.stdout.write(`wall time:  ${((performance.now() - startedAt) / 1000).toFixed(1)} s\n`);
 } catch (error) {

@@ -22,6 +22,8 @@ import { declineHandler } from './routes/sdk-decline.js';
 import { draftHandlers } from './routes/drafts.js';
 import { lifecycleHandlers } from './routes/lifecycle.js';
 import { builderSessionHandlers } from './routes/builder-sessions.js';
+import { templateHandlers } from './routes/templates.js';
+import { templateFileHandler } from './routes/sdk-template-file.js';
 import { webhookHandlers } from './routes/webhooks.js';
 import { registerReferenceRoutes } from './routes/reference.js';
 import { registerHealthRoute } from './routes/health.js';
@@ -84,6 +86,8 @@ export function createApp(dependencies: AppDependencies, options: { isShuttingDo
     ...declineHandler(deps),
     ...draftHandlers(deps),
     ...builderSessionHandlers(deps),
+    ...templateHandlers(deps),
+    ...templateFileHandler(deps),
     ...lifecycleHandlers(deps),
   });
   registerReferenceRoutes(app);

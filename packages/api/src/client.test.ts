@@ -396,6 +396,47 @@ describe('several signers with session keys', () => {
   });
 });
 
+const TEMPLATE = `tpl_${'Z'.repeat(24)}`;
+
+describe('templates', () => {
+  it('creates a template, edits it as a new version, makes documents from it, mints a builder session, deletes it', async () => {
+    const sk = client(await server.createKey({ kind: 'sk' }));
+    const pdf = (await generateSamplePdf({ pages: 1 })) as Uint8Array<ArrayBuffer>;
+    const roles = [
+      { id: 'tenant', name: 'Tenant', order: 1 },
+      { id: 'landlord', name: 'Landlord', order: 2 },
+    ];
+    const created = await sk.createTemplate({ file: new Blob([pdf]), filename: 'lease.pdf', name: 'Lease', fields: sampleLeaseFields(1), roles, expiresInDays: 30 });
+    expect(created).toMatchObject({ name: 'Lease', version: 1, roles, signingOrder: 'parallel', expiresInDays: 30 });
+    expect((await sk.listTemplates({ limit: 100 })).data.map((item) => item.id)).toContain(created.id);
+
+    const session = await sk.createTemplateBuilderSession(created.id, { origins: ['https://host.example'] });
+    expect(session).toMatchObject({ templateId: created.id, revokedAt: null });
+    const builder = client(session.key);
+    const read = await builder.getTemplate(created.id);
+    expect(read.documentUrl).toContain(`/sdk/templates/${created.id}/file?token=`);
+    const saved = await builder.updateTemplate(created.id, { version: 1, fields: sampleLeaseFields(1), roles, signingOrder: 'sequential' });
+    expect(saved).toMatchObject({ version: 2, signingOrder: 'sequential' });
+    expect(await failure(builder.updateTemplate(created.id, { version: 1, fields: [] }))).toMatchObject({ code: 'PRECONDITION_FAILED', status: 412 });
+
+    const document = await sk.createTemplateDocument(created.id, {
+      signers: [
+        { role: 'tenant', name: 'Tina Tenant' },
+        { role: 'landlord', name: 'Lars Landlord', email: 'lars@example.com' },
+      ],
+      values: { signer_company: { type: 'text', content: 'Acme' } },
+    });
+    expect(document).toMatchObject({ status: 'pending', template: { id: created.id, version: 2 }, signingOrder: 'sequential' });
+    expect(await failure(sk.createTemplateDocument(created.id, {}))).toMatchObject({ code: 'VALIDATION_ERROR', status: 400, details: { field: 'signers' } });
+
+    expect(await sk.revokeTemplateBuilderSession(created.id, session.id)).toMatchObject({ id: session.id, revokedAt: expect.any(String) });
+    expect(await failure(builder.getTemplate(created.id))).toMatchObject({ code: 'INVALID_API_KEY', status: 401 });
+    expect(await sk.deleteTemplate(created.id)).toEqual({ id: created.id, deleted: true });
+    expect(await failure(sk.getTemplate(created.id))).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    expect(await sk.getManagedDocument(document.id)).toMatchObject({ template: { id: created.id, version: 2 } });
+  });
+});
+
 describe('drafts and builder sessions', () => {
   it('creates a draft, mints a builder session, saves with the version, is told of a conflict and of problems, sends', async () => {
     const sk = client(await server.createKey({ kind: 'sk' }));
@@ -518,6 +559,14 @@ describe('the endpoint table', () => {
     sendDocument: (c, id) => c.sendDocument(id, { version: 1 }),
     createBuilderSession: (c, id) => c.createBuilderSession(id),
     revokeBuilderSession: (c, id) => c.revokeBuilderSession(id, 'key_R2wXn8TqL5vBmK3pZ7cYd4Hs'),
+    createTemplate: async (c) => c.createTemplate({ file: new Blob([(await generateSamplePdf({ pages: 1 })) as Uint8Array<ArrayBuffer>]) }),
+    listTemplates: (c) => c.listTemplates({ limit: 1 }),
+    getTemplate: (c) => c.getTemplate(TEMPLATE),
+    updateTemplate: (c) => c.updateTemplate(TEMPLATE, { version: 1, fields: [] }),
+    deleteTemplate: (c) => c.deleteTemplate(TEMPLATE),
+    createTemplateDocument: (c) => c.createTemplateDocument(TEMPLATE, {}),
+    createTemplateBuilderSession: (c) => c.createTemplateBuilderSession(TEMPLATE),
+    revokeTemplateBuilderSession: (c) => c.revokeTemplateBuilderSession(TEMPLATE, 'key_R2wXn8TqL5vBmK3pZ7cYd4Hs'),
     // Last: it ends the document the calls above use.
     voidDocument: (c, id) => c.voidDocument(id, 'Sent by mistake'),
     eraseDocument: (c, id) => c.eraseDocument(id),

@@ -9,6 +9,15 @@ import {
   type BuilderSession,
   type CreateBuilderSessionRequest,
   type CreatedBuilderSession,
+  type CreatedTemplateBuilderSession,
+  type CreateTemplateBuilderSessionRequest,
+  type CreateTemplateDocumentRequest,
+  type DeletedTemplate,
+  type Template,
+  type TemplateBuilderSession,
+  type TemplateRole,
+  type TemplateSummary,
+  type UpdateTemplateRequest,
   type Draft,
   type CreateSessionRequest,
   type CreateWebhookRequest,
@@ -102,7 +111,19 @@ export interface SigningClient {
    * endpoint takes no Idempotency-Key, so a retry after a time-out could create the document twice.
    */
   createDocument(
-    input: { file: Blob; filename?: string; fields: FieldDefinition[]; signers?: SignerDefinition[]; signingOrder?: SigningOrder; expiresAt?: string },
+    input: {
+      file: Blob;
+      filename?: string;
+      /** Required unless `tags` or `formFields: 'import'` find them in the PDF (then added to these). */
+      fields?: FieldDefinition[];
+      signers?: SignerDefinition[];
+      signingOrder?: SigningOrder;
+      expiresAt?: string;
+      /** Turn the PDF's text tags into fields (docs/text-tags.md). */
+      tags?: boolean;
+      /** `import`: turn the PDF's form fields into fields (docs/form-fields.md). */
+      formFields?: 'import' | 'keep';
+    },
     options?: { signal?: AbortSignal },
   ): Promise<ManagedDocument>;
   /**
@@ -148,6 +169,35 @@ export interface SigningClient {
    * A document erased already rejects with 410 `DOCUMENT_ERASED` (its tombstone in `details`). Retried only after a 429.
    */
   eraseDocument(documentId: string, options?: { signal?: AbortSignal }): Promise<DocumentTombstone>;
+  /**
+   * `POST /templates` (sk key): a template from a PDF, its fields (given, or found with `tags` / `formFields`) and its
+   * roles (docs/templates.md). Retried only after a 429, like `createDocument`.
+   */
+  createTemplate(input: TemplateUpload, options?: { signal?: AbortSignal }): Promise<Template>;
+  /** `GET /templates` (sk key): one page of the organization's templates, newest first. */
+  listTemplates(options?: ListOptions): Promise<{ data: TemplateSummary[]; pagination: Pagination }>;
+  /** `GET /templates/{templateId}` (sk key, or its builder session key): its current version, fields, roles and `documentUrl`. */
+  getTemplate(templateId: string, options?: { signal?: AbortSignal }): Promise<Template>;
+  /**
+   * `PUT /templates/{templateId}`: its whole content made on `version` (sent as `If-Match`), a new version; an older
+   * version rejects with `PRECONDITION_FAILED`. Documents made before keep theirs. Retried only after a 429.
+   */
+  updateTemplate(templateId: string, change: UpdateTemplateRequest & { version: number }, options?: { signal?: AbortSignal }): Promise<Template>;
+  /** `DELETE /templates/{templateId}` (sk key): the template and its PDF are gone; its documents are kept. */
+  deleteTemplate(templateId: string, options?: { signal?: AbortSignal }): Promise<DeletedTemplate>;
+  /**
+   * `POST /templates/{templateId}/documents` (sk key): a document from the template's current version, each role bound
+   * to a signer, with prefilled values by field id. Retried only after a 429.
+   */
+  createTemplateDocument(templateId: string, body: CreateTemplateDocumentRequest, options?: { signal?: AbortSignal }): Promise<ManagedDocument>;
+  /** `POST /templates/{templateId}/builder-sessions` (sk key): a `pk_` key that may only read and edit this template, for `<SigningBuilder templateId>`. */
+  createTemplateBuilderSession(
+    templateId: string,
+    body?: CreateTemplateBuilderSessionRequest,
+    options?: { signal?: AbortSignal },
+  ): Promise<CreatedTemplateBuilderSession>;
+  /** `DELETE /templates/{templateId}/builder-sessions/{keyId}` (sk key): the key is refused from then on. */
+  revokeTemplateBuilderSession(templateId: string, keyId: string, options?: { signal?: AbortSignal }): Promise<TemplateBuilderSession>;
   /** `GET /documents/{documentId}` (sk key): the document with its field definitions and status. */
   getManagedDocument(documentId: string, options?: { signal?: AbortSignal }): Promise<ManagedDocument>;
   /** `GET /documents/{documentId}/submission` (sk key): the stored submission of a completed document without signers. */
@@ -319,6 +369,22 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
       (await call('createBuilderSession', { params: { documentId }, body, signal, replayable: false })).data,
     revokeBuilderSession: async (documentId, keyId, { signal } = {}) =>
       (await call('revokeBuilderSession', { params: { documentId, keyId }, signal })).data,
+    createTemplate: async (input, { signal } = {}) => (await call('createTemplate', { body: templateForm(input), signal, replayable: false })).data,
+    listTemplates: async ({ limit, cursor, signal } = {}) => {
+      const { data, pagination } = await call('listTemplates', { query: pageQuery({ limit, cursor }), signal });
+      return { data, pagination };
+    },
+    getTemplate: async (templateId, { signal } = {}) => (await call('getTemplate', { params: { templateId }, signal })).data,
+    updateTemplate: async (templateId, { version, ...body }, { signal } = {}) =>
+      (await call('updateTemplate', { params: { templateId }, body, headers: { 'If-Match': `"${version}"` }, signal, replayable: false })).data,
+    deleteTemplate: async (templateId, { signal } = {}) =>
+      (await call('deleteTemplate', { params: { templateId }, signal, replayable: false })).data,
+    createTemplateDocument: async (templateId, body, { signal } = {}) =>
+      (await call('createTemplateDocument', { params: { templateId }, body, signal, replayable: false })).data,
+    createTemplateBuilderSession: async (templateId, body = {}, { signal } = {}) =>
+      (await call('createTemplateBuilderSession', { params: { templateId }, body, signal, replayable: false })).data,
+    revokeTemplateBuilderSession: async (templateId, keyId, { signal } = {}) =>
+      (await call('revokeTemplateBuilderSession', { params: { templateId, keyId }, signal })).data,
     eraseDocument: async (documentId, { signal } = {}) =>
       (await call('eraseDocument', { params: { documentId }, signal, replayable: false })).data,
     voidDocument: async (documentId, reason, { signal } = {}) =>
@@ -377,14 +443,47 @@ function uploadForm(input: {
   signers?: SignerDefinition[];
   signingOrder?: SigningOrder;
   expiresAt?: string;
+  tags?: boolean;
+  formFields?: 'import' | 'keep';
 }) {
   const form = new FormData();
   form.set('file', input.file, input.filename ?? 'document.pdf');
   if (input.fields) form.set('fields', JSON.stringify(input.fields));
+  if (input.tags !== undefined) form.set('tags', String(input.tags));
+  if (input.formFields) form.set('formFields', input.formFields);
   if (input.filename) form.set('filename', input.filename);
   if (input.signers) form.set('signers', JSON.stringify(input.signers));
   if (input.signingOrder) form.set('signingOrder', input.signingOrder);
   if (input.expiresAt) form.set('expiresAt', input.expiresAt);
+  return form;
+}
+
+/** What `createTemplate` uploads (docs/templates.md). */
+export interface TemplateUpload {
+  file: Blob;
+  name?: string;
+  filename?: string;
+  fields?: FieldDefinition[];
+  roles?: TemplateRole[];
+  signingOrder?: SigningOrder;
+  expiresInDays?: number;
+  /** Turn the PDF's text tags into fields (docs/text-tags.md). */
+  tags?: boolean;
+  /** `import`: turn the PDF's form fields into fields (docs/form-fields.md). */
+  formFields?: 'import' | 'keep';
+}
+
+function templateForm(input: TemplateUpload) {
+  const form = new FormData();
+  form.set('file', input.file, input.filename ?? 'document.pdf');
+  if (input.name !== undefined) form.set('name', input.name);
+  if (input.filename) form.set('filename', input.filename);
+  if (input.fields) form.set('fields', JSON.stringify(input.fields));
+  if (input.roles) form.set('roles', JSON.stringify(input.roles));
+  if (input.signingOrder) form.set('signingOrder', input.signingOrder);
+  if (input.expiresInDays !== undefined) form.set('expiresInDays', String(input.expiresInDays));
+  if (input.tags !== undefined) form.set('tags', String(input.tags));
+  if (input.formFields) form.set('formFields', input.formFields);
   return form;
 }
 

@@ -59,7 +59,7 @@ function trimmed(node: unknown, at: string): unknown {
  * are in every client bundle, the viewer's included.
  */
 function isSdk(endpoint: Endpoint): boolean {
-  return endpoint.access.by === 'document-token' || endpoint.access.sessions === true;
+  return endpoint.access.by === 'document-token' || (endpoint.access.by === 'key' && endpoint.access.sessions === true);
 }
 
 /**

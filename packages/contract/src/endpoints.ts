@@ -24,6 +24,17 @@ import {
 } from './schemas/drafts.js';
 import { AuditTrailSchema, VerifyResultSchema, VerifyUploadSchema } from './schemas/audit.js';
 import {
+  CreateTemplateBuilderSessionRequestSchema,
+  CreateTemplateDocumentRequestSchema,
+  CreatedTemplateBuilderSessionSchema,
+  DeletedTemplateSchema,
+  TemplateIdParamsSchema,
+  TemplateBuilderSessionSchema,
+  TemplateSchema,
+  TemplateSummarySchema,
+  UpdateTemplateRequestSchema,
+} from './schemas/templates.js';
+import {
   CreateWebhookRequestSchema,
   CreatedWebhookSchema,
   RotatedWebhookSecretSchema,
@@ -50,7 +61,9 @@ export type EndpointAccess =
        */
       readonly builders?: 'edit' | 'send';
     }
-  | { readonly by: 'document-token' };
+  | { readonly by: 'document-token' }
+  /** Whoever holds the token of a template's `documentUrl` (its PDF, which a builder's browser fetches by URL). */
+  | { readonly by: 'template-token' };
 
 /** A body: its media type and the schema of its content (a `format: binary` string for bytes). */
 export interface EndpointContent {
@@ -138,11 +151,26 @@ export const SessionParamsSchema = DocumentIdParamsSchema.extend({
   keyId: idSchema('key').meta({ param: { name: 'keyId', in: 'path' }, example: 'key_R2wXn8TqL5vBmK3pZ7cYd4Hs' }),
 });
 
+/**
+ * The parts of an upload that turn what the PDF already holds into fields (`POST /documents`, `POST /templates`):
+ * its text tags (docs/text-tags.md) and its form fields (docs/form-fields.md). With either, `fields` may be left out.
+ */
+export const UploadImportPartsSchema = z.strictObject({
+  tags: z.enum(['true', 'false']).optional().meta({
+    description:
+      '`true`: every text tag such as `{{signature;signer=tenant;required}}` in the PDF becomes a field on its box, and its text is removed from the stored PDF (docs/text-tags.md). Default `false`',
+  }),
+  formFields: z.enum(['import', 'keep']).optional().meta({
+    description:
+      '`import`: the PDF\'s form fields become fields (names, boxes, options, values) and the form is removed from the stored PDF (docs/form-fields.md). Default `keep`: the PDF is stored as uploaded',
+  }),
+});
+
 /** The multipart form of `POST /documents` (docs/api.md, "Management endpoints"); any other part is refused (400 naming it). */
 export const DocumentUploadSchema = z.strictObject({
   file: z.string().meta({ format: 'binary', description: 'The PDF' }),
   fields: z.string().meta({
-    description: 'JSON array of field definitions, as text or as a UTF-8 file of at most 1 MiB (`-F fields=@fields.json`); with `signers`, each names its `signerId`',
+    description: 'JSON array of field definitions, as text or as a UTF-8 file of at most 1 MiB (`-F fields=@fields.json`); with `signers`, each names its `signerId`. May be left out of a draft, and of an upload with `tags` or `formFields` (the fields found are added to those given)',
   }),
   filename: z.string().optional(),
   signers: z.string().optional().meta({
@@ -155,6 +183,25 @@ export const DocumentUploadSchema = z.strictObject({
     description:
       'ISO 8601 time with a zone, in the future and at most a year ahead: after it the document, unless completed, is `expired` and can no longer be signed (docs/lifecycle.md)',
   }),
+  ...UploadImportPartsSchema.shape,
+});
+
+/** The multipart form of `POST /templates` (docs/templates.md); any other part is refused (400 naming it). */
+export const TemplateUploadSchema = z.strictObject({
+  file: z.string().meta({ format: 'binary', description: 'The PDF' }),
+  name: z.string().optional().meta({ description: 'What the template is called (default: the file name)' }),
+  fields: z.string().optional().meta({
+    description: 'JSON array of field definitions, as text or as a UTF-8 file of at most 1 MiB; with `roles`, each names its role as `signerId`. Default: none (place them with a builder, or find them with `tags` or `formFields`)',
+  }),
+  filename: z.string().optional(),
+  roles: z.string().optional().meta({
+    description: 'JSON array of roles `[{ id, name, order? }]`; without it each document made from the template has one signer',
+  }),
+  signingOrder: z.enum(['parallel', 'sequential']).optional().meta({ description: '`parallel` (default) or `sequential`, by role `order`' }),
+  expiresInDays: z.string().regex(/^\d{1,3}$/).optional().meta({
+    description: 'Each document made from it expires this many days (1 to 365) after it is made, unless its request says otherwise',
+  }),
+  ...UploadImportPartsSchema.shape,
 });
 
 /** The query of `POST /documents`: whether the new document is a draft (docs/api.md, "Drafts"). */
@@ -163,6 +210,11 @@ export const DocumentCreateQuerySchema = z.object({
     description:
       '`true`: a draft, not signable until sent (`POST /documents/{documentId}/send`); the `fields` part may then be left out, and hold fields still being set up. Default `false`: the document is sent at creation',
   }),
+});
+
+/** The path parameters of a route about one builder session key of a template. */
+export const TemplateBuilderSessionParamsSchema = TemplateIdParamsSchema.extend({
+  keyId: idSchema('key').meta({ param: { name: 'keyId', in: 'path' }, example: 'key_R2wXn8TqL5vBmK3pZ7cYd4Hs' }),
 });
 
 /** The path parameters of a route about one builder session key of a document. */
@@ -256,6 +308,12 @@ const webhookRefused: EndpointError = {
   description: `${urlRefused.description}; or the organization already has as many endpoints as the server allows (\`WEBHOOK_MAX_ENDPOINTS\`, 20 by default; \`details.limit\`)`,
 };
 const internal: EndpointError = { codes: ['INTERNAL_ERROR'], description: 'An unexpected failure; nothing internal is revealed' };
+const templateNotFound: EndpointError = { codes: ['NOT_FOUND'], description: "No such template in the key's organization" };
+const templateVersionTag = z.object({ ETag: z.string().regex(/^"\d+"$/).meta({ description: "The template's `version`, quoted" }) });
+const templateBuilderRefused: EndpointError = {
+  codes: ['INSUFFICIENT_PERMISSIONS'],
+  description: 'A builder session key of another template or of a document',
+};
 
 /** What a response granted by a document token carries (docs/api.md, "Document tokens"): cacheable by the browser alone, per origin. */
 const tokenCaching = {
@@ -872,6 +930,156 @@ export const endpoints = {
     request: { params: WebhookIdParamsSchema },
     responses: { 202: { description: 'The queued delivery', content: json(successEnvelope(WebhookDeliverySchema)) } },
     errors: { 400: invalid, ...keyErrors, 404: webhookNotFound, 409: webhookDisabled, 500: internal },
+  },
+  createTemplate: {
+    method: 'post',
+    path: '/templates',
+    tags: ['Templates'],
+    summary: 'Create a template',
+    description:
+      'Multipart upload of a PDF with its fields and roles, to make documents from again and again (docs/templates.md). Fields may be found in the PDF too (`tags`, `formFields`).',
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:write'] },
+    request: { body: { mediaType: 'multipart/form-data', schema: TemplateUploadSchema } },
+    responses: { 201: { description: 'The template, version 1', content: json(successEnvelope(TemplateSchema)), headers: templateVersionTag } },
+    errors: {
+      400: invalid,
+      ...keyErrors,
+      413: tooLarge,
+      422: { codes: ['VALIDATION_ERROR'], description: "The PDF cannot be processed within the server's limits, or a text tag is malformed (`details.reason` names its page and text)" },
+      500: internal,
+      503: {
+        codes: ['SERVICE_UNAVAILABLE'],
+        description: 'The server is busy (its PDF queue is full); nothing was done',
+        headers: z.object({ 'Retry-After': seconds }),
+      },
+    },
+  },
+  listTemplates: {
+    method: 'get',
+    path: '/templates',
+    tags: ['Templates'],
+    summary: 'List templates',
+    description: 'Newest first, cursor pagination.',
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:read'] },
+    request: { query: DocumentListQuerySchema },
+    responses: { 200: { description: 'A page of templates', content: json(paginatedList(TemplateSummarySchema)) } },
+    errors: { 400: invalid, ...keyErrors, 500: internal },
+  },
+  getTemplate: {
+    method: 'get',
+    path: '/templates/{templateId}',
+    tags: ['Templates'],
+    summary: 'Get a template',
+    description: "Its current version (also the `ETag`), fields, roles and the `documentUrl` of its PDF. A builder session key of the template may call it from a browser.",
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:read'], builders: 'edit' },
+    request: { params: TemplateIdParamsSchema },
+    responses: { 200: { description: 'The template', content: json(successEnvelope(TemplateSchema)), headers: templateVersionTag } },
+    errors: { 400: invalid, ...keyErrors, 403: templateBuilderRefused, 404: templateNotFound, 500: internal },
+  },
+  updateTemplate: {
+    method: 'put',
+    path: '/templates/{templateId}',
+    tags: ['Templates'],
+    summary: "Replace a template's fields and roles",
+    description:
+      'Its whole content at once, as a builder saves it; a new version. Documents made from it before keep the version they copied. Checked as a draft is (a field may still be set up); making a document checks the rest. `If-Match` with the `ETag` it was made on is required (412 on an older one).',
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:write'], builders: 'edit' },
+    request: { params: TemplateIdParamsSchema, headers: ifMatch, body: json(UpdateTemplateRequestSchema) },
+    responses: { 200: { description: 'The template as saved, with its new version', content: json(successEnvelope(TemplateSchema)), headers: templateVersionTag } },
+    errors: {
+      400: invalid,
+      ...keyErrors,
+      403: templateBuilderRefused,
+      404: templateNotFound,
+      412: versionConflict,
+      413: tooLarge,
+      415: notJson,
+      428: versionRequired,
+      500: internal,
+    },
+  },
+  deleteTemplate: {
+    method: 'delete',
+    path: '/templates/{templateId}',
+    tags: ['Templates'],
+    summary: 'Delete a template',
+    description: 'Deletes it, its PDF and its builder session keys. Documents made from it are kept, unchanged.',
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:write'] },
+    request: { params: TemplateIdParamsSchema },
+    responses: { 200: { description: 'The template is gone', content: json(successEnvelope(DeletedTemplateSchema)) } },
+    errors: { 400: invalid, ...keyErrors, 404: templateNotFound, 500: internal },
+  },
+  createTemplateDocument: {
+    method: 'post',
+    path: '/templates/{templateId}/documents',
+    tags: ['Templates'],
+    summary: 'Make a document from a template',
+    description:
+      "A new document with a copy of the template's current version: its PDF, its fields with the values given, each role bound to the signer given for it, the template's signing order and expiry unless the request says otherwise. The document records the template and version in `template`.",
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:write'] },
+    request: { params: TemplateIdParamsSchema, body: json(CreateTemplateDocumentRequestSchema) },
+    responses: { 201: { description: 'The document', content: json(successEnvelope(ManagedDocumentSchema)), headers: versionTag } },
+    errors: {
+      400: invalid,
+      ...keyErrors,
+      404: templateNotFound,
+      413: tooLarge,
+      415: notJson,
+      422: {
+        codes: ['VALIDATION_ERROR'],
+        description:
+          'The template cannot make a signable document yet (`details.problems`: a role without a signature field, a read-only field without a value, …), or a value breaks its field\'s rules (`details.field`: `values.<id>`)',
+      },
+      500: internal,
+    },
+  },
+  createTemplateBuilderSession: {
+    method: 'post',
+    path: '/templates/{templateId}/builder-sessions',
+    tags: ['Templates'],
+    summary: 'Create a builder session key of a template',
+    description:
+      "A `pk_` key that may only read and edit this template (`GET` and `PUT /templates/{templateId}`, its PDF): give it to the author's browser for `<SigningBuilder templateId>`. Shown this once; only its hash is stored.",
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:write'] },
+    request: { params: TemplateIdParamsSchema, body: json(CreateTemplateBuilderSessionRequestSchema) },
+    responses: { 201: { description: 'The builder session key', content: json(successEnvelope(CreatedTemplateBuilderSessionSchema)) } },
+    errors: { 400: invalid, ...keyErrors, 404: templateNotFound, 413: tooLarge, 415: notJson, 500: internal },
+  },
+  revokeTemplateBuilderSession: {
+    method: 'delete',
+    path: '/templates/{templateId}/builder-sessions/{keyId}',
+    tags: ['Templates'],
+    summary: 'Revoke a builder session key of a template',
+    description: 'From now on the key is refused (401 `INVALID_API_KEY`), and so are the URLs it obtained. Revoking a revoked key changes nothing.',
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:write'] },
+    request: { params: TemplateBuilderSessionParamsSchema },
+    responses: { 200: { description: 'The revoked builder session key', content: json(successEnvelope(TemplateBuilderSessionSchema)) } },
+    errors: {
+      400: invalid,
+      ...keyErrors,
+      404: { codes: ['NOT_FOUND'], description: "No such template in the key's organization, or no such builder session key of it" },
+      500: internal,
+    },
+  },
+  getTemplateFile: {
+    method: 'get',
+    path: '/sdk/templates/{templateId}/file',
+    tags: ['SDK'],
+    summary: "Download a template's PDF",
+    description:
+      "The URL comes from the template's `documentUrl`; its `token` is the capability, no API key is needed. Supports `Range` (206), `If-None-Match` (304) and `If-Range`.",
+    access: { by: 'template-token' },
+    request: { params: TemplateIdParamsSchema, query: documentToken },
+    responses: {
+      200: { description: 'The whole PDF', content: binary('application/pdf'), headers: z.object(fileHeaders) },
+      206: {
+        description: 'The requested byte range',
+        content: binary('application/pdf'),
+        headers: z.object({ ...fileHeaders, 'Content-Range': z.string().regex(/^bytes \d+-\d+\/\d+$/) }),
+      },
+      304: { description: 'Not modified (`If-None-Match`)', headers: z.object(tokenCaching) },
+    },
+    errors: { 400: invalid, 403: tokenRefused, 416: rangeRefused, 500: internal },
   },
 } as const satisfies Record<string, Endpoint>;
 

@@ -7,6 +7,7 @@ export * from './schemas/field.js';
 export * from './schemas/document.js';
 export * from './schemas/signers.js';
 export * from './schemas/drafts.js';
+export * from './schemas/templates.js';
 export * from './schemas/submission.js';
 export * from './schemas/audit.js';
 export * from './schemas/webhooks.js';

@@ -8,7 +8,8 @@ import { createTestApp, type TestApp } from '../../test/support/harness.js';
 
 /*
  * The repository's examples/ folder, as the README uses it: each PDF with its fields (and the lease with its signers)
- * makes a document, through the command line run from that folder and through the upload as curl sends files.
+ * makes a document, through the command line run from that folder and through the upload as curl sends files; the
+ * lease with its roles makes a template, and the template request a document from it.
  */
 
 const EXAMPLES = fileURLToPath(new URL('../../../../examples/', import.meta.url));
@@ -34,6 +35,15 @@ describe('examples/', { timeout: 90_000 }, () => {
     );
     expect(lease.stderr).toBe('');
     expect(JSON.parse(lease.stdout).signers.map((signer: { id: string }) => signer.id)).toEqual(['tenant', 'landlord']);
+    const template = await runSignet(
+      ['templates', 'create', '--org', 'demo', '--pdf', 'lease.pdf', '--fields', 'lease-fields.json', '--roles', 'roles.json', '--signing-order', 'sequential', '--json'],
+      { env },
+    );
+    expect(template.stderr).toBe('');
+    const { id } = JSON.parse(template.stdout) as { id: string };
+    const used = await runSignet(['templates', 'use', id, '--request', 'template-request.json', '--json'], { env });
+    expect(used.stderr).toBe('');
+    expect(JSON.parse(used.stdout)).toMatchObject({ filename: 'lease.pdf', status: 'pending' });
   });
 
   describe('through the upload, files as curl -F name=@file sends them', () => {

@@ -21,6 +21,7 @@ import { registerWebhookCommands } from './webhook-commands.js';
 import { registerDraftCommands } from './draft-commands.js';
 import { registerEraseCommand, registerLifecycleCommands } from './lifecycle-commands.js';
 import { registerOperationsCommands } from './operations-commands.js';
+import { registerTemplateCommands } from './template-commands.js';
 import { revokeApiKey } from '../storage/queries/api-keys.js';
 import { ensureOrganization, findOrganizationBySlug } from '../storage/queries/organizations.js';
 
@@ -119,6 +120,19 @@ keys
     }),
   );
 
+interface DocumentCreateOptions {
+  org: string;
+  pdf: string;
+  fields?: string;
+  signers?: string;
+  signingOrder?: string;
+  draft?: boolean;
+  expiresAt?: string;
+  tags?: boolean;
+  formFields?: 'import' | 'keep';
+  json?: boolean;
+}
+
 const documents = program.command('documents').description('manage documents');
 
 documents
@@ -131,15 +145,19 @@ documents
   .option('--signing-order <order>', 'with --signers: parallel (default) or sequential')
   .option('--draft', 'create a draft: not signable until `signet documents send`; --fields may be left out')
   .option('--expires-at <iso>', 'when it expires unless completed: ISO 8601, in the future, at most a year ahead')
+  .option('--tags', 'turn the text tags in the PDF into fields (docs/text-tags.md); --fields may then be left out')
+  .addOption(new Option('--form-fields <mode>', "import: turn the PDF's form fields into fields (docs/form-fields.md)").choices(['import', 'keep']))
   .option('--json', 'print the document metadata as JSON')
-  .action((options: { org: string; pdf: string; fields?: string; signers?: string; signingOrder?: string; draft?: boolean; expiresAt?: string; json?: boolean }) =>
+  .action((options: DocumentCreateOptions) =>
     withStorage(async (storage) => {
       const organization = await findOrganizationBySlug(storage.db.query, options.org);
       if (!organization) throw new CliError(`no organization ${options.org} (create one with: signet keys create --org ${options.org} --create-org …)`);
       // One after the other: when both are unreadable, the error always names --pdf (read at once, whichever failed
       // first was reported, and the CLI's test raced).
       const bytes = await readInput('--pdf', options.pdf);
-      if (options.fields === undefined && !options.draft) throw new CliError("required option '--fields <file>' not specified");
+      if (options.fields === undefined && !options.draft && !options.tags && options.formFields !== 'import') {
+        throw new CliError("required option '--fields <file>' not specified");
+      }
       const fields = options.fields === undefined ? undefined : await readInput('--fields', options.fields);
       const signers = options.signers === undefined ? undefined : await readInput('--signers', options.signers);
       const document = await createDocument(storage, {
@@ -148,6 +166,8 @@ documents
         bytes,
         fields: fields === undefined ? undefined : new TextDecoder().decode(fields),
         draft: options.draft === true,
+        tags: options.tags === true,
+        ...(options.formFields ? { formFields: options.formFields } : {}),
         ...(options.expiresAt === undefined ? {} : { expiresAt: options.expiresAt }),
         ...(signers ? { signers: new TextDecoder().decode(signers) } : {}),
         ...(options.signingOrder ? { signingOrder: options.signingOrder } : {}),
@@ -185,6 +205,7 @@ registerWebhookCommands(program);
 registerDraftCommands(program, documents);
 registerLifecycleCommands(documents);
 registerEraseCommand(documents);
+registerTemplateCommands(program);
 registerOperationsCommands(program);
 
 function describeFailure(error: unknown): string {

@@ -28,8 +28,9 @@ import { webhookEventsEnqueued } from '../webhooks/wake.js';
 import { sharedPdfPool } from '../pdf-worker/index.js';
 import { storeDocumentPreview } from './document-preview.js';
 import { unsafePatternIssues } from './pattern-safety.js';
+import { importsAsked, mergeFoundFields, prepareUpload, type UploadImports } from './prepare-upload.js';
 
-export interface CreateDocumentInput {
+export interface CreateDocumentInput extends UploadImports {
   organizationId: string;
   filename?: string;
   bytes: Uint8Array;
@@ -83,7 +84,7 @@ export function cleanFilename(name: string | undefined): string {
  * Inspects an upload in the PDF pool: a file the pool stops at its time or memory limit is refused as a 422 naming
  * the limit, so that the uploader learns why; a full pool answers 503 (`PdfPoolBusyError`).
  */
-async function inspectUpload(pdfPool: PdfPool, bytes: Uint8Array): Promise<PdfInfo> {
+export async function inspectUpload(pdfPool: PdfPool, bytes: Uint8Array): Promise<PdfInfo> {
   try {
     return await pdfPool.run('inspect', bytes);
   } catch (error) {
@@ -105,11 +106,13 @@ async function inspectUpload(pdfPool: PdfPool, bytes: Uint8Array): Promise<PdfIn
 export async function createDocument(storage: Storage, input: CreateDocumentInput): Promise<DocumentRecord> {
   if (input.bytes.byteLength > input.maxPdfBytes) throw tooLarge('file', input.maxPdfBytes);
   const pdfPool = input.pdfPool ?? sharedPdfPool();
-  const { pageCount } = await inspectUpload(pdfPool, input.bytes);
-
   const draft = input.draft === true;
-  const fields = input.fields === undefined ? undefined : parseJsonPart('fields', input.fields, 'a JSON array of field definitions');
-  if (fields === undefined && !draft) throw validationError('fields', 'is required: a JSON array of field definitions');
+  const given = input.fields === undefined ? undefined : parseJsonPart('fields', input.fields, 'a JSON array of field definitions');
+  if (given === undefined && !draft && !importsAsked(input)) throw validationError('fields', 'is required: a JSON array of field definitions');
+  const { pageCount } = await inspectUpload(pdfPool, input.bytes);
+  // Finding tags or form fields removes them from the PDF: what is stored is `bytes`, with the same pages.
+  const { bytes, found } = await prepareUpload(pdfPool, input.bytes, input);
+  const fields = mergeFoundFields(given, found);
   const parsed = FieldDefinitionListSchema.safeParse(fields ?? []);
   if (!parsed.success) {
     const { field, reason } = issueDetails(parsed.error, ['fields']);
@@ -128,18 +131,18 @@ export async function createDocument(storage: Storage, input: CreateDocumentInpu
       filename: cleanFilename(input.filename),
       mimeType: 'application/pdf',
       pageCount,
-      fileSize: input.bytes.byteLength,
-      sha256: createHash('sha256').update(input.bytes).digest('hex'),
+      fileSize: bytes.byteLength,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
       fields: parsed.data,
       ...(signers ? { signers, signingOrder } : {}),
       createdAt: new Date().toISOString(),
       ...(draft ? { draft } : {}),
       ...(expiresAt ? { expiresAt } : {}),
     },
-    input.bytes,
+    bytes,
   );
   const logger = input.logger ?? (stderrLogger ??= createLogger('warn', process.stderr));
-  await storeDocumentPreview({ storage, logger, pdfPool }, document.id, input.bytes);
+  await storeDocumentPreview({ storage, logger, pdfPool }, document.id, bytes);
   return document;
 }
 
@@ -203,7 +206,7 @@ export async function storeDocument(storage: Storage, document: NewDocument, con
 }
 
 /** A JSON part of the upload (a string as uploaded, or a value already parsed); a 400 naming it when it is not JSON. */
-function parseJsonPart(part: string, value: unknown, what: string): unknown {
+export function parseJsonPart(part: string, value: unknown, what: string): unknown {
   if (typeof value !== 'string') return value;
   try {
     return JSON.parse(value);

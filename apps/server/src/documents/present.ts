@@ -32,6 +32,7 @@ export function managedDocument(document: DocumentRecord, sealing: Sealing, stat
     managed.declined = { reason, declinedAt: at, ...(signerId ? { signerId } : {}) };
   }
   if (document.voided) managed.voided = { reason: document.voided.reason, voidedAt: document.voided.at };
+  if (document.template) managed.template = { id: document.template.id, version: document.template.version };
   if (document.implicitSigner) return managed;
   return { ...managed, signingOrder: document.signingOrder, signers: signersOf(document, states) };
 }

@@ -2,11 +2,12 @@ import { PAGE_LIMIT, endpoints } from '@signet/contract';
 import { ApiError, validationError } from '../errors.js';
 import { sendEnvelope, responseMeta } from '../http/envelope.js';
 import { createDocument } from '../documents/create-document.js';
+import { importsAsked } from '../documents/prepare-upload.js';
 import { documentMetadata, managedDocument, sealingOf, submissionRecord } from '../documents/present.js';
 import { decodeCursor, encodeCursor } from '../documents/cursor.js';
 import { signerStatesOf } from '../documents/signers.js';
 import type { AppContext } from '../app-context.js';
-import { pdfUploadLimit, readMultipartForm } from '../http/multipart.js';
+import { jsonPart, pdfUploadLimit, readMultipartForm, textPart } from '../http/multipart.js';
 import { handler, type EndpointHandlers } from './serve.js';
 import { findOwnDocument } from './sdk-documents.js';
 import { versionTag } from '../http/if-match.js';
@@ -37,8 +38,9 @@ export function documentHandlers(
         const file = form['file'];
         if (!(file instanceof File)) throw validationError('file', 'a PDF file is required');
         const fields = await jsonPart(form, 'fields');
-        // A draft may come without fields: its author places them later.
-        if (fields === undefined && !draft) {
+        const imports = { tags: textPart(form, 'tags'), formFields: textPart(form, 'formFields') };
+        // A draft may come without fields (its author places them later), and so may an upload whose fields are found in it.
+        if (fields === undefined && !draft && !importsAsked(imports)) {
           throw validationError('fields', 'a JSON array of field definitions is required');
         }
         const filename = typeof form['filename'] === 'string' ? form['filename'] : file.name;
@@ -54,6 +56,7 @@ export function documentHandlers(
           signingOrder,
           expiresAt,
           draft,
+          ...imports,
           maxPdfBytes: deps.config.maxPdfBytes,
           logger: deps.logger,
           pdfPool: deps.pdfPool,
@@ -118,33 +121,4 @@ export function documentHandlers(
       },
     }),
   };
-}
-
-/** The most a JSON part sent as a file (`-F fields=@fields.json`) may hold: far more than 500 fields take. */
-const MAX_JSON_PART_BYTES = 1024 * 1024;
-
-/**
- * A part holding JSON (`fields`, `signers`), as text or as a file (curl's `-F fields=@fields.json`), or undefined:
- * a file must be UTF-8 and at most 1 MiB, else a 400 naming the part.
- */
-async function jsonPart(form: Record<string, unknown>, name: string): Promise<string | undefined> {
-  const value = form[name];
-  if (value === undefined || typeof value === 'string') return value;
-  if (!(value instanceof File)) throw validationError(name, 'must be a text part or a JSON file');
-  if (value.size > MAX_JSON_PART_BYTES) {
-    throw validationError(name, `a JSON file part may hold at most ${MAX_JSON_PART_BYTES} bytes`, 413);
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(await value.arrayBuffer());
-  } catch {
-    throw validationError(name, 'a JSON file part must be UTF-8 text');
-  }
-}
-
-/** A text part of a multipart form, or undefined; a file sent in its place is a 400 naming it. */
-function textPart(form: Record<string, unknown>, name: string): string | undefined {
-  const value = form[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw validationError(name, 'must be a text part, not a file');
-  return value;
 }

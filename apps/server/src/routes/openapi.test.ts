@@ -81,7 +81,7 @@ const failingPool = { run: async () => Promise.reject(poolFailure()) } as unknow
 /** An app whose storage fails: every operation's 500. */
 const broken = () =>
   alteredApp({
-    storage: failingReads(t.storage, ['api_keys', 'documents'], new Error('storage down')),
+    storage: failingReads(t.storage, ['api_keys', 'documents', 'templates'], new Error('storage down')),
   });
 
 /** A well-formed key that no store knows, and a well-formed id of no document. */
@@ -123,6 +123,15 @@ async function newDraft(fields: unknown[] | null = sampleFields(1)) {
   expect(response.status).toBe(201);
   return ((await response.json()) as { data: { id: string } }).data;
 }
+
+/** A template of `t`'s organization made from the sample's one page and fields, with an sk key of it. */
+async function newTemplate() {
+  const sk = (await t.createKey({ kind: 'sk' })).secret;
+  const response = await t.app.request('/templates', { method: 'POST', headers: { 'X-API-Key': sk }, body: await uploadForm() });
+  expect(response.status).toBe(201);
+  return { id: ((await response.json()) as { data: { id: string } }).data.id, sk };
+}
+const TPL = `tpl_${'Z'.repeat(24)}`;
 
 /** A public address (no DNS here): an endpoint URL any server accepts; nothing is sent, this app has no dispatcher. */
 const HOOK_URL = 'https://93.184.216.34/signet';
@@ -546,6 +555,162 @@ const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
       await call(broken(), 'DELETE', path(draft.id), { key: KEY }),
     ];
   },
+  async createTemplate() {
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const upload = async (app: { app: TestApp['app'] }, key: string, body?: FormData | string) =>
+      app.app.request('/templates', { method: 'POST', headers: { 'X-API-Key': key, 'X-Forwarded-For': '203.0.113.7' }, body: body ?? (await uploadForm()) });
+    const pooled = alteredApp({ pdfPool: failingPool });
+    const responses = [
+      await upload(t, sk),
+      await upload(t, sk, 'file=x'),
+      await upload(t, KEY),
+      await upload(t, (await t.createKey()).secret),
+      await upload(small, (await small.createKey({ kind: 'sk' })).secret, await uploadForm(3)),
+      await upload(t, limited),
+      await upload(t, limited),
+      await upload(broken(), KEY),
+    ];
+    poolFailure = () => new PdfLimitError('memory', 'the PDF needs more memory than allowed');
+    responses.push(await upload(pooled, sk));
+    poolFailure = () => new PdfPoolBusyError();
+    responses.push(await upload(pooled, sk));
+    return responses;
+  },
+  async listTemplates() {
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    await newTemplate();
+    return [
+      await call(t, 'GET', '/templates?limit=2', { key: sk }),
+      await call(t, 'GET', '/templates?limit=0', { key: sk }),
+      await call(t, 'GET', '/templates'),
+      await call(t, 'GET', '/templates', { key: (await t.createKey()).secret }),
+      await call(t, 'GET', '/templates', { key: limited }),
+      await call(t, 'GET', '/templates', { key: limited }),
+      await call(broken(), 'GET', '/templates', { key: KEY }),
+    ];
+  },
+  async getTemplate() {
+    const { id, sk } = await newTemplate();
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const other = await newTemplate();
+    const builder = ((await (await call(t, 'POST', `/templates/${other.id}/builder-sessions`, { key: sk, body: {} })).json()) as { data: { key: string } }).data;
+    return [
+      await call(t, 'GET', `/templates/${id}`, { key: sk }),
+      await call(t, 'GET', '/templates/xyz', { key: sk }),
+      await call(t, 'GET', `/templates/${id}`),
+      await call(t, 'GET', `/templates/${id}`, { key: builder.key }),
+      await call(t, 'GET', `/templates/${TPL}`, { key: sk }),
+      await call(t, 'GET', `/templates/${id}`, { key: limited }),
+      await call(t, 'GET', `/templates/${id}`, { key: limited }),
+      await call(broken(), 'GET', `/templates/${id}`, { key: KEY }),
+    ];
+  },
+  async updateTemplate() {
+    const { id, sk } = await newTemplate();
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const body = { fields: sampleFields(1) };
+    const put = (templateId: string, options: { key?: string; body?: unknown; headers?: Record<string, string> }, app: { app: TestApp['app'] } = t) =>
+      call(app, 'PUT', `/templates/${templateId}`, { body, ...options, headers: { 'If-Match': '"1"', ...options.headers } });
+    return [
+      await put(id, { key: sk }),
+      await put(id, { key: sk }),
+      await put(id, { key: sk, body: { fields: 'none' }, headers: { 'If-Match': '"2"' } }),
+      await put(id, { key: sk, headers: { 'If-Match': '' } }),
+      await put('xyz', { key: sk }),
+      await put(id, {}),
+      await put(id, { key: (await t.createKey()).secret }),
+      await put(TPL, { key: sk }),
+      await put(id, { key: (await small.createKey({ kind: 'sk' })).secret, body: { fields: [], pad: 'x'.repeat(4096) } }, small),
+      await put(id, { key: sk, body: JSON.stringify(body), headers: { 'Content-Type': 'text/plain' } }),
+      await put(id, { key: limited }),
+      await put(id, { key: limited }),
+      await put(id, { key: KEY }, broken()),
+    ];
+  },
+  async deleteTemplate() {
+    const { id, sk } = await newTemplate();
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    return [
+      await call(t, 'DELETE', `/templates/${id}`, { key: sk }),
+      await call(t, 'DELETE', '/templates/xyz', { key: sk }),
+      await call(t, 'DELETE', `/templates/${id}`),
+      await call(t, 'DELETE', `/templates/${id}`, { key: (await t.createKey()).secret }),
+      await call(t, 'DELETE', `/templates/${id}`, { key: sk }),
+      await call(t, 'DELETE', `/templates/${id}`, { key: limited }),
+      await call(t, 'DELETE', `/templates/${id}`, { key: limited }),
+      await call(broken(), 'DELETE', `/templates/${id}`, { key: KEY }),
+    ];
+  },
+  async createTemplateDocument() {
+    const { id, sk } = await newTemplate();
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const path = (templateId: string) => `/templates/${templateId}/documents`;
+    return [
+      await call(t, 'POST', path(id), { key: sk, body: {} }),
+      await call(t, 'POST', path(id), { key: sk, body: { signers: [{ role: 'signer', name: 'Ada' }] } }),
+      await call(t, 'POST', path(id), { key: sk, body: { values: { signed_date: { type: 'date', content: '2026-02-31' } } } }),
+      await call(t, 'POST', path(id), { body: {} }),
+      await call(t, 'POST', path(id), { key: (await t.createKey()).secret, body: {} }),
+      await call(t, 'POST', path(TPL), { key: sk, body: {} }),
+      await call(small, 'POST', path(id), { key: (await small.createKey({ kind: 'sk' })).secret, body: { pad: 'x'.repeat(4096) } }),
+      await call(t, 'POST', path(id), { key: sk, body: '{}', headers: { 'Content-Type': 'text/plain' } }),
+      await call(t, 'POST', path(id), { key: limited, body: {} }),
+      await call(t, 'POST', path(id), { key: limited, body: {} }),
+      await call(broken(), 'POST', path(id), { key: KEY, body: {} }),
+    ];
+  },
+  async createTemplateBuilderSession() {
+    const { id, sk } = await newTemplate();
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const path = (templateId: string) => `/templates/${templateId}/builder-sessions`;
+    const body = { origins: ['https://host.example'] };
+    return [
+      await call(t, 'POST', path(id), { key: sk, body }),
+      await call(t, 'POST', path(id), { key: sk, body: { expiresInSeconds: 1 } }),
+      await call(t, 'POST', path(id), { body }),
+      await call(t, 'POST', path(id), { key: (await t.createKey()).secret, body }),
+      await call(t, 'POST', path(TPL), { key: sk, body }),
+      await call(t, 'POST', path(id), { key: sk, body: { pad: 'x'.repeat(20_000) } }),
+      await call(t, 'POST', path(id), { key: sk, body: JSON.stringify(body), headers: { 'Content-Type': 'text/plain' } }),
+      await call(t, 'POST', path(id), { key: limited, body }),
+      await call(t, 'POST', path(id), { key: limited, body }),
+      await call(broken(), 'POST', path(id), { key: KEY, body }),
+    ];
+  },
+  async revokeTemplateBuilderSession() {
+    const { id, sk } = await newTemplate();
+    const created = await call(t, 'POST', `/templates/${id}/builder-sessions`, { key: sk, body: {} });
+    const session = ((await created.json()) as { data: { id: string } }).data;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const path = (templateId: string, keyId = session.id) => `/templates/${templateId}/builder-sessions/${keyId}`;
+    return [
+      await call(t, 'DELETE', path(id), { key: sk }),
+      await call(t, 'DELETE', path(id, 'xyz'), { key: sk }),
+      await call(t, 'DELETE', path(id)),
+      await call(t, 'DELETE', path(id), { key: (await t.createKey()).secret }),
+      await call(t, 'DELETE', path(TPL), { key: sk }),
+      await call(t, 'DELETE', path(id), { key: limited }),
+      await call(t, 'DELETE', path(id), { key: limited }),
+      await call(broken(), 'DELETE', path(id), { key: KEY }),
+    ];
+  },
+  async getTemplateFile() {
+    const { id, sk } = await newTemplate();
+    const { documentUrl, fileSize } = ((await (await call(t, 'GET', `/templates/${id}`, { key: sk })).json()) as { data: { documentUrl: string; fileSize: number } }).data;
+    const file = new URL(documentUrl).pathname + new URL(documentUrl).search;
+    const whole = await t.app.request(file);
+    return [
+      whole,
+      await t.app.request(file, { headers: { Range: 'bytes=0-99' } }),
+      await t.app.request(file, { headers: { 'If-None-Match': whole.headers.get('ETag')! } }),
+      await t.app.request(file.replace(id, 'xyz')),
+      await t.app.request(file.replace(/token=.*/, 'token=nope')),
+      await t.app.request(file, { headers: { Range: `bytes=${fileSize + 10}-` } }),
+      await broken().app.request(file),
+    ];
+  },
   async getSignedDocumentFile() {
     const { document, pk, signed } = await sealedDocument();
     const whole = await t.app.request(signed);
@@ -712,7 +877,9 @@ const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
 };
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // Every operation's scenarios send a request without a key and one with an unknown key: more than the default
+  // limit of failed authentications a minute from one address (whose own 429 is the auth tests' concern).
+  t = await createTestApp(undefined, { AUTH_FAILURES_PER_MINUTE: '10000' });
   small = await createTestApp(undefined, { MAX_BODY_BYTES: '2048', MAX_PDF_BYTES: '2000' });
   const document = (await (await t.app.request('/openapi.json')).json()) as {
     paths: Record<string, Record<string, Operation & { operationId: string }>>;

@@ -11,7 +11,7 @@ export type SignetApp = ReturnType<typeof createOpenApiApp>;
 const content = (body: EndpointContent) => ({ [body.mediaType]: { schema: body.schema } });
 
 function accessSentence(access: EndpointAccess): string {
-  if (access.by === 'document-token') return '';
+  if (access.by !== 'key') return '';
   const kinds = access.kinds.map((kind) => `\`${kind}_\``).join(' or ');
   const scopes = access.scopes.map((scope) => `\`${scope}\``).join(', ');
   return `${kinds} key${scopes ? ` with scope ${scopes}` : ''}.`;

@@ -21,7 +21,7 @@ import { erasedNotFound } from '../documents/erase.js';
 import { expiredNotSignable } from '../documents/expiry.js';
 
 /** `scheme://host[:port]` of an absolute URL, without parsing it. */
-function requestOrigin(url: string): string {
+export function requestOrigin(url: string): string {
   const pathStart = url.indexOf('/', url.indexOf('//') + 2);
   return pathStart < 0 ? url : url.slice(0, pathStart);
 }
@@ -107,7 +107,7 @@ export function sdkDocumentHandlers(deps: AppContext): Pick<EndpointHandlers, 'v
  * When a document token made now expires: `DOCUMENT_TOKEN_TTL_SECONDS` ahead, rounded up to a step of 1/60 of it, so
  * that the tokens of one step are the same text.
  */
-function tokenExpiry(deps: AppContext): number {
+export function tokenExpiry(deps: AppContext): number {
   const ttl = deps.config.documentTokenTtlSeconds;
   const step = Math.max(1, Math.floor(ttl / 60));
   const now = Math.floor((deps.now ? deps.now().getTime() : Date.now()) / 1000);

@@ -6,14 +6,17 @@ import { apiKey } from '../middleware/api-key/index.js';
 import type { AppEnv } from '../http/env.js';
 import type { AppContext } from '../app-context.js';
 import { zodValidationError } from '../http/validation.js';
-import type { DocumentRecord } from '../storage/types.js';
+import type { DocumentRecord, TemplateRecord } from '../storage/types.js';
 import { endpointRoute, type SignetApp } from './openapi.js';
 import { documentByToken } from './sdk-document-token.js';
+import { templateByToken } from './sdk-template-token.js';
 
 declare module 'hono' {
   interface ContextVariableMap {
     /** The document a document token granted (endpoints of `access: { by: 'document-token' }`). */
     tokenDocument: DocumentRecord;
+    /** The template a template's document token granted (endpoints of `access: { by: 'template-token' }`). */
+    tokenTemplate: TemplateRecord;
   }
 }
 
@@ -83,6 +86,12 @@ function accessCheck(deps: AppContext, endpoint: Endpoint): MiddlewareHandler<Ap
       sessions: access.sessions === true,
       ...(access.builders ? { builders: access.builders } : {}),
     });
+  }
+  if (access.by === 'template-token') {
+    return async function templateTokenAccess(c, next) {
+      c.set('tokenTemplate', await templateByToken(c, deps));
+      await next();
+    };
   }
   return async function documentTokenAccess(c, next) {
     c.set('tokenDocument', await documentByToken(c, deps));

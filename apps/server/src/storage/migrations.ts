@@ -11,6 +11,7 @@ import { drafts } from './migrations/010_drafts.js';
 import { voids } from './migrations/011_voids.js';
 import { expiry } from './migrations/012_expiry.js';
 import { erasure } from './migrations/013_erasure.js';
+import { templates } from './migrations/014_templates.js';
 import type { DdlDialect, SqlDatabase } from './sql-database.js';
 
 /**
@@ -25,7 +26,7 @@ export interface Migration {
 }
 
 /** Every migration, oldest first. */
-export const MIGRATIONS: readonly Migration[] = [initial, documentPreviews, sealing, webhooks, signers, declines, sealImages, implicitSigner, jobs, drafts, voids, expiry, erasure];
+export const MIGRATIONS: readonly Migration[] = [initial, documentPreviews, sealing, webhooks, signers, declines, sealImages, implicitSigner, jobs, drafts, voids, expiry, erasure, templates];
 
 /**
  * Brings the schema up to date; safe to run on every start and from several instances at once.

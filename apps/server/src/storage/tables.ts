@@ -65,8 +65,38 @@ export interface Tables {
     /** When its content was erased (the row is then its tombstone), and the API key's id (or `cli`) that did. */
     erased_at: Millis | null;
     erased_by: string | null;
+    /** The template it was made from, and the version it copied; null on a document uploaded as such. */
+    template_id: string | null;
+    template_version: number | null;
   };
   document_chunks: { document_id: string; idx: number; data: Uint8Array };
+  templates: {
+    id: string;
+    organization_id: string;
+    name: string;
+    filename: string;
+    page_count: number;
+    file_size: number;
+    sha256: string;
+    /** JSON array of field definitions. */
+    fields: string;
+    /** JSON array of roles; null on a template whose documents have one implicit signer. */
+    roles: string | null;
+    signing_order: 'parallel' | 'sequential';
+    expires_in_days: number | null;
+    version: number;
+    created_at: Millis;
+    updated_at: Millis;
+  };
+  template_chunks: { template_id: string; idx: number; data: Uint8Array };
+  template_previews: {
+    template_id: string;
+    media_type: string;
+    width: number;
+    height: number;
+    content: Uint8Array;
+    created_at: Millis;
+  };
   document_previews: {
     document_id: string;
     media_type: string;

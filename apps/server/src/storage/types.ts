@@ -9,6 +9,7 @@ import type {
   SignerDefinition,
   SigningOrder,
   SubmissionResult,
+  TemplateRole,
   WebhookEventType,
 } from '@signet/contract';
 
@@ -85,6 +86,26 @@ export interface DocumentRecord {
   expiresAt?: IsoTime;
   /** Present once its content was erased: the record is its tombstone (docs/lifecycle.md). */
   erased?: { at: IsoTime; by: string };
+  /** Present on a document made from a template: the template and the version it copied (docs/templates.md). */
+  template?: { id: string; version: number };
+}
+
+/** A template at its current version (docs/templates.md). Without `roles`, its documents have one implicit signer. */
+export interface TemplateRecord {
+  id: string;
+  organizationId: string;
+  name: string;
+  filename: string;
+  pageCount: number;
+  fileSize: number;
+  sha256: string;
+  fields: FieldDefinition[];
+  roles?: TemplateRole[];
+  signingOrder: SigningOrder;
+  expiresInDays?: number;
+  version: number;
+  createdAt: IsoTime;
+  updatedAt: IsoTime;
 }
 
 /** Why, when and by which API key (its record's id) a document was voided. */

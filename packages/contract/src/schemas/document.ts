@@ -84,6 +84,10 @@ export const ManagedDocumentSchema = DocumentMetadataSchema.extend({
     .object({ reason: z.string(), voidedAt: TimestampSchema })
     .optional()
     .meta({ description: 'Present once voided (`POST /documents/{documentId}/void`): why and when' }),
+  template: z
+    .object({ id: idSchema('tpl'), version: z.number().int().min(1) })
+    .optional()
+    .meta({ description: 'Present on a document made from a template (`POST /templates/{templateId}/documents`): the template and the version it copied' }),
 }).meta({ id: 'ManagedDocument' });
 export type ManagedDocument = z.infer<typeof ManagedDocumentSchema>;
 

@@ -58,6 +58,7 @@ export function toDocument(row: DocumentRow): DocumentRecord {
     ...(row.expires_at === null ? {} : { expiresAt: toIso(row.expires_at) }),
     ...(row.erased_at === null ? {} : { erased: { at: toIso(row.erased_at), by: row.erased_by ?? '' } }),
     ...(row.voided_at === null ? {} : { voided: { reason: row.void_reason ?? '', at: toIso(row.voided_at), keyId: row.voided_by ?? '' } }),
+    ...(row.template_id === null ? {} : { template: { id: row.template_id, version: row.template_version ?? 1 } }),
   };
 }
 
@@ -94,6 +95,8 @@ export async function insertDocument(db: Db, document: DocumentRecord): Promise<
       expired_at: null,
       erased_at: null,
       erased_by: null,
+      template_id: document.template?.id ?? null,
+      template_version: document.template?.version ?? null,
     })
     .execute();
 }
