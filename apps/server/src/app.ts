@@ -70,6 +70,8 @@ export function createApp(dependencies: AppDependencies, options: { isShuttingDo
   // A draft's routes take builder session keys, which a host page uses from its own origin.
   app.use('/documents/:documentId/draft', sdkCors());
   app.use('/documents/:documentId/send', sdkCors());
+  // And so does a template's (docs/templates.md): `GET` and `PUT /templates/{templateId}`.
+  app.use('/templates/:templateId', sdkCors());
 
   // Every endpoint of the contract's table (`endpoints`), each with its handler; the service routes below
   // (reference, health) are not part of the API contract.

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSignet } from '../../test/support/cli.js';
 import { createTestApp, type TestApp } from '../../test/support/harness.js';
+import { generateTaggedLeasePdf } from '../pdf/sample-tagged.js';
 
 /*
  * The repository's examples/ folder, as the README uses it: each PDF with its fields (and the lease with its signers)
@@ -44,6 +45,35 @@ describe('examples/', { timeout: 90_000 }, () => {
     const used = await runSignet(['templates', 'use', id, '--request', 'template-request.json', '--json'], { env });
     expect(used.stderr).toBe('');
     expect(JSON.parse(used.stdout)).toMatchObject({ filename: 'lease.pdf', status: 'pending' });
+  });
+
+  it('holds the tagged lease as its generator makes it, and its tags make nine fields for the two signers', async () => {
+    const tagged = new Uint8Array(await readFile(join(EXAMPLES, 'tagged-lease.pdf')));
+    expect(tagged).toEqual(await generateTaggedLeasePdf());
+    const t = await createTestApp();
+    try {
+      const form = new FormData();
+      form.set('file', new File([tagged as Uint8Array<ArrayBuffer>], 'tagged-lease.pdf'));
+      form.set('tags', 'true');
+      form.set('signers', new File([await readFile(join(EXAMPLES, 'signers.json'))], 'signers.json'));
+      const sk = (await t.createKey({ kind: 'sk' })).secret;
+      const response = await t.app.request('/documents', { method: 'POST', headers: { 'X-API-Key': sk }, body: form });
+      expect(response.status, await response.clone().text()).toBe(201);
+      const { data } = (await response.json()) as { data: { fields: Array<{ id: string; type: string; signerId: string }> } };
+      expect(data.fields.map(({ id, type, signerId }) => `${id}:${type}:${signerId}`)).toEqual([
+        'tenant_name:text:tenant',
+        'tenant_email:email:tenant',
+        'move_in:date:tenant',
+        'rent:number:landlord',
+        'payment:select:tenant',
+        'house_rules:checkbox:tenant',
+        'tenant_signature:signature:tenant',
+        'tenant_date:date:tenant',
+        'landlord_signature:signature:landlord',
+      ]);
+    } finally {
+      await t.close();
+    }
   });
 
   describe('through the upload, files as curl -F name=@file sends them', () => {

@@ -1,10 +1,11 @@
 import { PAGE_LIMIT, endpoints } from '@signet/contract';
 import { ApiError, validationError } from '../errors.js';
-import { sendEnvelope, responseMeta } from '../http/envelope.js';
+import { sendEnvelope } from '../http/envelope.js';
 import { createDocument } from '../documents/create-document.js';
 import { importsAsked } from '../documents/prepare-upload.js';
 import { documentMetadata, managedDocument, sealingOf, submissionRecord } from '../documents/present.js';
-import { decodeCursor, encodeCursor } from '../documents/cursor.js';
+import { decodeCursor } from '../documents/cursor.js';
+import { sendPage } from './page.js';
 import { signerStatesOf } from '../documents/signers.js';
 import type { AppContext } from '../app-context.js';
 import { jsonPart, pdfUploadLimit, readMultipartForm, textPart } from '../http/multipart.js';
@@ -71,18 +72,7 @@ export function documentHandlers(
         const limit = query.limit ?? PAGE_LIMIT.default;
         const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
         const rows = await listDocuments(deps.storage.db.query, c.get('apiKey').organizationId, { limit: limit + 1, after });
-        const hasMore = rows.length > limit;
-        const page = rows.slice(0, limit);
-        const last = page.at(-1);
-        return c.json(
-          {
-            success: true as const,
-            data: page.map(documentMetadata),
-            pagination: { cursor: hasMore && last ? encodeCursor(last) : null, hasMore, limit },
-            meta: responseMeta(c),
-          },
-          200,
-        );
+        return sendPage(c, rows, limit, documentMetadata);
       },
     }),
 

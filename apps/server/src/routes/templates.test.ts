@@ -277,6 +277,16 @@ describe.each(engines)('templates on $name', (engine) => {
 
     const read = await call(t, 'GET', `/templates/${template.id}`, { key: session.key, headers: browser });
     expect(read.status).toBe(200);
+    // The author's page is of another origin: the answer is granted to it, and so is the preflight of a save.
+    expect(read.headers.get('Access-Control-Allow-Origin')).toBe('https://app.example');
+    const preflight = await t.app.request(`/templates/${template.id}`, {
+      method: 'OPTIONS',
+      headers: { ...browser, 'Access-Control-Request-Method': 'PUT', 'Access-Control-Request-Headers': 'x-api-key, if-match, content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('Access-Control-Allow-Methods')).toContain('PUT');
+    // An sk key is never used from a browser: refused, and its refusal readable by the page.
+    await expectError(await call(t, 'GET', `/templates/${template.id}`, { key: sk, headers: browser }), 403, 'INSUFFICIENT_PERMISSIONS');
     const { documentUrl } = ((await read.json()) as any).data;
     expect((await t.app.request(local(documentUrl))).status).toBe(200);
     const saved = await call(t, 'PUT', `/templates/${template.id}`, {

@@ -3,13 +3,14 @@ import { PAGE_LIMIT, endpointPath, endpoints } from '@signet/contract';
 import { ApiError, validationError } from '../errors.js';
 import type { AppContext } from '../app-context.js';
 import type { AppEnv } from '../http/env.js';
-import { responseMeta, sendEnvelope } from '../http/envelope.js';
+import { sendEnvelope } from '../http/envelope.js';
 import { requireIfMatch, versionTag } from '../http/if-match.js';
 import { readJsonObject, smallJsonBodyLimit } from '../http/json-body.js';
 import { jsonPart, pdfUploadLimit, readMultipartForm, textPart } from '../http/multipart.js';
 import { parseOrThrow } from '../http/validation.js';
 import { assertSessionDocument } from '../middleware/api-key/index.js';
-import { decodeCursor, encodeCursor } from '../documents/cursor.js';
+import { decodeCursor } from '../documents/cursor.js';
+import { sendPage } from './page.js';
 import { FILE_VERSION, signDocumentToken } from '../documents/token.js';
 import { managedDocument } from '../documents/present.js';
 import { revokeSessionKey } from '../storage/queries/api-keys.js';
@@ -90,18 +91,7 @@ export function templateHandlers(deps: AppContext): Pick<EndpointHandlers, Templ
         const limit = query.limit ?? PAGE_LIMIT.default;
         const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
         const rows = await listTemplates(deps.storage.db.query, c.get('apiKey').organizationId, { limit: limit + 1, after });
-        const hasMore = rows.length > limit;
-        const page = rows.slice(0, limit);
-        const last = page.at(-1);
-        return c.json(
-          {
-            success: true as const,
-            data: page.map(templateSummary),
-            pagination: { cursor: hasMore && last ? encodeCursor(last) : null, hasMore, limit },
-            meta: responseMeta(c),
-          },
-          200,
-        );
+        return sendPage(c, rows, limit, templateSummary);
       },
     }),
 

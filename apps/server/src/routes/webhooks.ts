@@ -1,10 +1,11 @@
 import type { Context } from 'hono';
 import { PAGE_LIMIT, endpoints, type Webhook, type WebhookDelivery } from '@signet/contract';
-import { decodeCursor, encodeCursor } from '../documents/cursor.js';
+import { decodeCursor } from '../documents/cursor.js';
+import { sendPage } from './page.js';
 import { ApiError, validationError } from '../errors.js';
 import type { AppEnv } from '../http/env.js';
 import type { AppContext } from '../app-context.js';
-import { responseMeta, sendEnvelope } from '../http/envelope.js';
+import { sendEnvelope } from '../http/envelope.js';
 import { readJsonObject, smallJsonBodyLimit } from '../http/json-body.js';
 import { parseOrThrow } from '../http/validation.js';
 import { enqueueWebhookEventTo, listWebhookDeliveries, retryWebhookDelivery } from '../storage/queries/webhook-deliveries.js';
@@ -79,22 +80,6 @@ function requireEnabled(endpoint: WebhookEndpointRecord): void {
   throw new ApiError('WEBHOOK_DISABLED', `Webhook ${endpoint.id} is disabled${why}: enable it with PATCH first`, {
     details: { reason: endpoint.disabledReason ?? 'disabled' },
   });
-}
-
-/** A page of `items` fetched one longer than `limit`, as the paginated list (docs/api.md, "Pagination"). */
-function sendPage<T extends { createdAt: string; id: string }, U>(c: Context<AppEnv>, items: T[], limit: number, present: (item: T) => U) {
-  const hasMore = items.length > limit;
-  const page = items.slice(0, limit);
-  const last = page.at(-1);
-  return c.json(
-    {
-      success: true as const,
-      data: page.map(present),
-      pagination: { cursor: hasMore && last ? encodeCursor(last) : null, hasMore, limit },
-      meta: responseMeta(c),
-    },
-    200,
-  );
 }
 
 /** The webhook management endpoints: sk keys with `webhooks:write`. */

@@ -22,7 +22,7 @@ const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, OPTIONS';
 
 /**
  * CORS for `/sdk/*`, where `pk_` keys are used from host pages of other origins (docs/api.md, "Browsers (CORS)"),
- * and for a draft's routes, which builder session keys (`pk_` keys too) use from the author's page.
+ * and for a draft's and a template's routes, which builder session keys (`pk_` keys too) use from the author's page.
  * A preflight carries no key, so it is answered for any origin; the real request then decides: its response
  * grants the origin when it is an error (the page may read why it failed) or when the route allows the caller —
  * a `pk_` key whose origins admit it (checked by `middleware/api-key`), or the token-guarded document file.

@@ -1,7 +1,8 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../typed-queries.js';
 import type { Tables } from '../tables.js';
-import { CHUNK_SIZE, chunkSpan, sliceChunks, toIso, toMillis } from '../schema.js';
+import { readChunks, writeChunks } from '../chunks.js';
+import { toIso, toMillis } from '../schema.js';
 import type { DocumentCursor, DocumentPreview, IsoTime, TemplateRecord } from '../types.js';
 
 /*
@@ -50,10 +51,7 @@ export async function insertTemplate(db: Db, template: TemplateRecord, content: 
       updated_at: toMillis(template.updatedAt),
     })
     .execute();
-  for (let idx = 0; idx * CHUNK_SIZE < content.length; idx++) {
-    const data = content.subarray(idx * CHUNK_SIZE, (idx + 1) * CHUNK_SIZE);
-    await db.insertInto('template_chunks').values({ template_id: template.id, idx, data }).execute();
-  }
+  await writeChunks(db, 'template_chunks', template.id, content);
 }
 
 /** The template with this id in this organization, or null; `lock` takes its row's lock (in a transaction). */
@@ -109,21 +107,8 @@ export async function deleteTemplate(db: Db, organizationId: string, id: string)
 }
 
 /** Bytes `start` to `end` inclusive of a template's file (the caller checks the bounds). */
-export async function readTemplateContent(db: Db, templateId: string, start: number, end: number): Promise<Uint8Array> {
-  const { first, last, offset } = chunkSpan(start, end);
-  const rows = await db
-    .selectFrom('template_chunks')
-    .select('data')
-    .where('template_id', '=', templateId)
-    .where('idx', '>=', first)
-    .where('idx', '<=', last)
-    .orderBy('idx')
-    .execute();
-  return sliceChunks(
-    rows.map((row) => row.data),
-    offset,
-    end - start + 1,
-  );
+export function readTemplateContent(db: Db, templateId: string, start: number, end: number): Promise<Uint8Array> {
+  return readChunks(db, 'template_chunks', templateId, start, end);
 }
 
 /** Stores a template's page-1 preview (one per template: a second is ignored). */
