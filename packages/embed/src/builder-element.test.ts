@@ -135,6 +135,33 @@ describe('<signet-builder>', () => {
     expect(events.filter((event) => event.type === 'signet:error')).toEqual([]);
   });
 
+  it('edits a template given by template-id: a placed field is saved as the template\'s next version', async () => {
+    const template = await commands.createTemplate();
+    const events = recordEvents();
+    const host = document.createElement('signet-builder');
+    for (const [name, value] of Object.entries({ 'template-id': template.documentId, 'api-key': template.apiKey, 'base-url': template.baseUrl })) {
+      host.setAttribute(name, value);
+    }
+    host.style.height = '720px';
+    document.body.append(host);
+    await untilReady(host);
+    expect(host.templateId).toBe(template.documentId);
+
+    inside(host).getByRole('button', { name: 'Signature' }).focus();
+    await userEvent.keyboard('{Enter}');
+    let saved = await commands.readTemplate(template.documentId, template.managerKey);
+    await waitFor(
+      async () => {
+        saved = await commands.readTemplate(template.documentId, template.managerKey);
+        expect(saved.fields.map((field) => field.id)).toEqual(['signature-1']);
+      },
+      { timeout: 8_000, interval: 200 },
+    );
+    expect(saved.version).toBe(2);
+    await waitFor(() => expect(events.filter((event) => event.type === 'signet:save').at(-1)).toMatchObject({ target: host, detail: { version: 2 } }));
+    expect(events.filter((event) => event.type === 'signet:error')).toEqual([]);
+  });
+
   it('fires signet:error with the error when the draft cannot be loaded', async () => {
     const draft = await commands.createDraft();
     const events = recordEvents();

@@ -6,6 +6,7 @@ import { createMountedElementClass, defineMountedElement } from './mounted-eleme
 /** The attributes of `<signet-builder>` and the properties that reflect them. */
 const ATTRIBUTES = {
   'document-id': 'documentId',
+  'template-id': 'templateId',
   'api-key': 'apiKey',
   'base-url': 'baseUrl',
   'allow-send': 'allowSend',
@@ -16,14 +17,16 @@ const ATTRIBUTES = {
 } as const;
 
 /**
- * `<signet-builder document-id api-key base-url allow-send locale field-types signers worker-src>`: Signet's builder
+ * `<signet-builder document-id|template-id api-key base-url allow-send locale field-types signers worker-src>`: Signet's builder
  * as a custom element. Each attribute has a camelCase property that reflects it as a string; `allow-send` is a
  * boolean attribute (present: a Send button), `field-types` and `signers` comma-separated lists (field types, signer
- * ids); `initialFields` is a property only. It renders once `document-id` and `api-key` are set, again when any
- * changes, and dispatches the `signet:*` events of `SignetBuilderEventMap`.
+ * ids); `initialFields` is a property only. It renders once `api-key` and `document-id` (a draft) or `template-id` (a
+ * template, docs/templates.md) are set, again when any changes, and dispatches the `signet:*` events of
+ * `SignetBuilderEventMap`.
  */
 export interface BuilderElement extends HTMLElement {
   documentId: string | null;
+  templateId: string | null;
   apiKey: string | null;
   baseUrl: string | null;
   allowSend: string | null;
@@ -57,10 +60,11 @@ function createElementClass(): CustomElementConstructor {
       const workerSrc = element.getAttribute('worker-src');
       if (workerSrc) configurePdfWorker(new URL(workerSrc, element.baseURI).href);
       const documentId = element.getAttribute('document-id');
+      const templateId = element.getAttribute('template-id');
       const apiKey = element.getAttribute('api-key');
-      if (!documentId || !apiKey) return undefined;
+      if (!(documentId || templateId) || !apiKey) return undefined;
       return {
-        documentId,
+        ...(templateId ? { templateId } : { documentId: documentId! }),
         apiKey,
         baseUrl: element.getAttribute('base-url') ?? undefined,
         allowSend: element.hasAttribute('allow-send') && element.getAttribute('allow-send') !== 'false',

@@ -79,6 +79,30 @@ const readDraft: BrowserCommand<[documentId: string, managerKey: string]> = asyn
   return (await dataOf(response, 200, 'Reading a draft')) as StoredDraft;
 };
 
+/** A template with a builder session key of it (docs/templates.md): `documentId` holds the template's id. */
+const createTemplate: BrowserCommand<[]> = async (): Promise<CreatedDraft> => {
+  const s = await server();
+  const { generateSamplePdf } = await testing();
+  const managerKey = await s.createKey({ kind: 'sk' });
+  const form = new FormData();
+  form.set('file', new File([(await generateSamplePdf({ pages: 1 })) as Uint8Array<ArrayBuffer>], 'agreement.pdf', { type: 'application/pdf' }));
+  const request = (path: string, init: RequestInit) => s.test.app.request(path, { ...init, headers: { 'X-API-Key': managerKey, ...init.headers } });
+  const template = (await dataOf(await request('/templates', { method: 'POST', body: form }), 201, 'Creating a template')) as { id: string };
+  const session = (await dataOf(
+    await request(`/templates/${template.id}/builder-sessions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }),
+    201,
+    'Minting a template builder session',
+  )) as { key: string };
+  return { baseUrl: s.url, documentId: template.id, apiKey: session.key, managerKey };
+};
+
+/** The template's fields and version as the server stores them (read with the sk key). */
+const readTemplate: BrowserCommand<[templateId: string, managerKey: string]> = async (_context, templateId, managerKey) => {
+  const s = await server();
+  const response = await s.test.app.request(`/templates/${templateId}`, { headers: { 'X-API-Key': managerKey } });
+  return { ...((await dataOf(response, 200, 'Reading a template')) as StoredDraft), status: 'template' };
+};
+
 export interface StoredDraft {
   version: number;
   status: string;
@@ -89,7 +113,7 @@ export interface StoredDraft {
 const endDocument: BrowserCommand<[documentId: string, end: 'void' | 'erase' | 'expire']> = async (_context, documentId, end) =>
   (await server()).endDocument(documentId, end);
 
-export const embedCommands = { createDocument, hasSubmission, createDraft, readDraft, endDocument };
+export const embedCommands = { createDocument, hasSubmission, createDraft, readDraft, createTemplate, readTemplate, endDocument };
 
 declare module 'vitest/browser' {
   interface BrowserCommands {
@@ -97,6 +121,8 @@ declare module 'vitest/browser' {
     hasSubmission(documentId: string): Promise<boolean>;
     createDraft(options?: { allowSend?: boolean }): Promise<CreatedDraft>;
     readDraft(documentId: string, managerKey: string): Promise<StoredDraft>;
+    createTemplate(): Promise<CreatedDraft>;
+    readTemplate(templateId: string, managerKey: string): Promise<StoredDraft>;
     endDocument(documentId: string, end: 'void' | 'erase' | 'expire'): Promise<void>;
   }
 }

@@ -498,6 +498,7 @@ export function BuilderView({ client, draft, messages, allowSend, snap = true, .
               fieldCounts={signerFields}
               messages={messages}
               readOnly={readOnly}
+              withEmail={!isTemplate(draft.id)}
               onChange={changeSigners}
               onAnnounce={setAnnouncement}
             />
@@ -544,4 +545,9 @@ function NoticePanel({ notice, messages }: { notice: NonNullable<Notice>; messag
  */
 function previewGeometry(preview: PagePreview | null): PageGeometry | undefined {
   return preview ? { pageNumber: 1, width: preview.width / PREVIEW_PIXELS_PER_POINT, height: preview.height / PREVIEW_PIXELS_PER_POINT, rotation: 0 } : undefined;
+}
+
+/** Whether the builder edits a template (docs/templates.md): its roles have no e-mail addresses. */
+function isTemplate(id: string): boolean {
+  return id.startsWith('tpl_');
 }

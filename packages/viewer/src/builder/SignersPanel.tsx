@@ -15,6 +15,8 @@ export interface SignersPanelProps {
   fieldCounts: ReadonlyMap<string, number>;
   messages: BuilderMessages;
   readOnly: boolean;
+  /** Whether each signer has an e-mail address to edit: not a template's roles, whose people come later. */
+  withEmail?: boolean;
   onChange(signers: SignerDefinition[], signingOrder: SigningOrder | undefined): void;
   /** Said to screen readers. */
   onAnnounce(text: string): void;
@@ -28,7 +30,7 @@ type SignerChange = { name: string; email?: never } | { name?: never; email: str
  * The draft's signers, a disclosure under the properties: each with its colour, renamed in place, moved up or down,
  * removed once no field is theirs; a new one added by name (and email); the signing order.
  */
-export function SignersPanel({ signers, signingOrder, colours, fieldCounts, messages, readOnly, onChange, onAnnounce }: SignersPanelProps) {
+export function SignersPanel({ signers, signingOrder, colours, fieldCounts, messages, readOnly, withEmail = true, onChange, onAnnounce }: SignersPanelProps) {
   const rootRef = useRef<HTMLDetailsElement>(null);
   useViewerStyles(rootRef, editorCss);
   const [notice, setNotice] = useState('');
@@ -103,6 +105,7 @@ export function SignersPanel({ signers, signingOrder, colours, fieldCounts, mess
                 last={index === signers.length - 1}
                 messages={messages}
                 readOnly={readOnly}
+                withEmail={withEmail}
                 onUpdate={(change) => update(index, change)}
                 onMove={(by) => move(index, by)}
                 onRemove={() => remove(signer)}
@@ -120,6 +123,7 @@ export function SignersPanel({ signers, signingOrder, colours, fieldCounts, mess
         <AddSigner
           messages={messages}
           readOnly={readOnly}
+          withEmail={withEmail}
           onAdd={(name, email) => {
             setNotice('');
             onChange(addSigner(signers, name, email), order);
@@ -142,6 +146,7 @@ function SignerRow({
   last,
   messages,
   readOnly,
+  withEmail,
   onUpdate,
   onMove,
   onRemove,
@@ -153,6 +158,7 @@ function SignerRow({
   last: boolean;
   messages: BuilderMessages;
   readOnly: boolean;
+  withEmail: boolean;
   onUpdate(change: SignerChange): void;
   onMove(by: number): void;
   onRemove(): void;
@@ -189,26 +195,30 @@ function SignerRow({
             {messages.signerNameMissing}
           </span>
         ) : null}
-        <input
-          type="email"
-          aria-label={fill(messages.signerEmailOf, { number })}
-          placeholder={messages.newSignerEmail}
-          value={email}
-          maxLength={320}
-          autoComplete="off"
-          disabled={readOnly}
-          aria-invalid={emailProblem ? true : undefined}
-          aria-describedby={emailProblem ? emailProblemId : undefined}
-          onChange={(event) => {
-            setEmail(event.target.value);
-            const address = event.target.value.trim();
-            if (signerProblem('-', address) !== 'email') onUpdate({ email: address });
-          }}
-        />
-        {emailProblem ? (
-          <span id={emailProblemId} className="signet-builder-problem">
-            {messages.signerEmailInvalid}
-          </span>
+        {withEmail ? (
+          <>
+            <input
+              type="email"
+              aria-label={fill(messages.signerEmailOf, { number })}
+              placeholder={messages.newSignerEmail}
+              value={email}
+              maxLength={320}
+              autoComplete="off"
+              disabled={readOnly}
+              aria-invalid={emailProblem ? true : undefined}
+              aria-describedby={emailProblem ? emailProblemId : undefined}
+              onChange={(event) => {
+                setEmail(event.target.value);
+                const address = event.target.value.trim();
+                if (signerProblem('-', address) !== 'email') onUpdate({ email: address });
+              }}
+            />
+            {emailProblem ? (
+              <span id={emailProblemId} className="signet-builder-problem">
+                {messages.signerEmailInvalid}
+              </span>
+            ) : null}
+          </>
         ) : null}
       </div>
       <div className="signet-signer-buttons">
@@ -227,7 +237,17 @@ function SignerRow({
 }
 
 /** A new signer's name and optional email; added when the server would take them, said beside the input otherwise. */
-function AddSigner({ messages, readOnly, onAdd }: { messages: BuilderMessages; readOnly: boolean; onAdd(name: string, email: string): void }) {
+function AddSigner({
+  messages,
+  readOnly,
+  withEmail,
+  onAdd,
+}: {
+  messages: BuilderMessages;
+  readOnly: boolean;
+  withEmail: boolean;
+  onAdd(name: string, email: string): void;
+}) {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [problem, setProblem] = useState<'name' | 'email' | null>(null);
@@ -262,24 +282,26 @@ function AddSigner({ messages, readOnly, onAdd }: { messages: BuilderMessages; r
           </span>
         ) : null}
       </label>
-      <label className="signet-builder-label">
-        {messages.newSignerEmail}
-        <input
-          type="email"
-          value={email}
-          maxLength={320}
-          autoComplete="off"
-          disabled={readOnly}
-          aria-invalid={problem === 'email' ? true : undefined}
-          aria-describedby={problem === 'email' ? emailId : undefined}
-          onChange={(event) => setEmail(event.target.value)}
-        />
-        {problem === 'email' ? (
-          <span id={emailId} className="signet-builder-problem">
-            {messages.signerEmailInvalid}
-          </span>
-        ) : null}
-      </label>
+      {withEmail ? (
+          <label className="signet-builder-label">
+            {messages.newSignerEmail}
+            <input
+              type="email"
+              value={email}
+              maxLength={320}
+              autoComplete="off"
+              disabled={readOnly}
+              aria-invalid={problem === 'email' ? true : undefined}
+              aria-describedby={problem === 'email' ? emailId : undefined}
+              onChange={(event) => setEmail(event.target.value)}
+            />
+            {problem === 'email' ? (
+              <span id={emailId} className="signet-builder-problem">
+                {messages.signerEmailInvalid}
+              </span>
+            ) : null}
+          </label>
+      ) : null}
       <div>
         <button type="submit" className="signet-button signet-button--secondary" disabled={readOnly}>
           {messages.addSigner}

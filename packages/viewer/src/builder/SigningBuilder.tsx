@@ -11,6 +11,7 @@ import { useLatest } from '../useLatest.js';
 import { useBuilderMessages } from './builder-locales.js';
 import { BuilderView } from './BuilderView.js';
 import { builderCss } from './styles.js';
+import { templateBuilderClient } from './template-client.js';
 
 /** What the builder tells its host. */
 export interface SigningBuilderEvents {
@@ -25,9 +26,17 @@ export interface SigningBuilderEvents {
 }
 
 export interface SigningBuilderProps extends SigningBuilderEvents {
-  /** The draft to edit, `doc_…`. */
-  documentId: string;
-  /** A builder session key of this draft (`POST /documents/{id}/builder-sessions`, minted by the host's backend). */
+  /** The draft to edit, `doc_…` (or give `templateId`). */
+  documentId?: string;
+  /**
+   * The template to edit, `tpl_…`, instead of a draft: its roles are shown where a draft's signers are, and each save
+   * is a new version (docs/templates.md). A template is not sent: `allowSend` does not apply.
+   */
+  templateId?: string;
+  /**
+   * A builder session key of this draft (`POST /documents/{id}/builder-sessions`) or template
+   * (`POST /templates/{id}/builder-sessions`), minted by the host's backend.
+   */
   apiKey: string;
   /** Where the Signet API is (default: this page's origin). */
   baseUrl?: string;
@@ -58,6 +67,7 @@ export interface SigningBuilderProps extends SigningBuilderEvents {
  * fields with pointer or keyboard, saves every change (debounced, `If-Match`) and sends the draft when the host allows.
  * Its own entry (`@signet/viewer/builder`), so the signing viewer's bundle does not carry it.
  * @example <SigningBuilder documentId="doc_…" apiKey={builderKey} baseUrl="https://sign.example.com" allowSend onSend={done} />
+ * @example <SigningBuilder templateId="tpl_…" apiKey={templateBuilderKey} baseUrl="https://sign.example.com" />
  */
 export function SigningBuilder({ queryClient, ...props }: SigningBuilderProps) {
   const [ownClient] = useState(
@@ -70,15 +80,19 @@ export function SigningBuilder({ queryClient, ...props }: SigningBuilderProps) {
   );
 }
 
-function BuilderRoot({ documentId, apiKey, baseUrl, locale, className, retry, allowSend = false, ...rest }: Omit<SigningBuilderProps, 'queryClient'>) {
+function BuilderRoot({ documentId, templateId, apiKey, baseUrl, locale, className, retry, allowSend = false, ...rest }: Omit<SigningBuilderProps, 'queryClient'>) {
   const language = matchLocale(locale);
   const messages = useBuilderMessages(language);
   const apiBase = baseUrl ?? globalThis.location?.origin ?? '';
-  const client = useMemo(() => createSigningClient({ apiKey, baseUrl: apiBase, retry }), [apiKey, apiBase, retry]);
+  const client = useMemo(() => {
+    const api = createSigningClient({ apiKey, baseUrl: apiBase, retry });
+    return templateId ? templateBuilderClient(api) : api;
+  }, [apiKey, apiBase, retry, templateId]);
+  const editedId = templateId ?? documentId ?? '';
   const draftQuery = {
-    queryKey: ['signet', 'draft', apiBase, documentId, apiKey],
+    queryKey: ['signet', templateId ? 'template' : 'draft', apiBase, editedId, apiKey],
     queryFn: async ({ signal }: { signal: AbortSignal }) => {
-      const loaded = await client.getDraft(documentId, { signal });
+      const loaded = await client.getDraft(editedId, { signal });
       // As the viewer does: the PDF's first and last chunks and page 1's preview image are asked for now, while
       // React renders the builder, not once its pages mount.
       prefetchPdf(loaded.documentUrl, loaded.fileSize);
@@ -121,7 +135,7 @@ function BuilderRoot({ documentId, apiKey, baseUrl, locale, className, retry, al
           <span className="signet-spinner" aria-hidden="true" />
         </div>
       ) : draft.data ? (
-        <BuilderView key={draft.data.id} client={client} draft={draft.data} messages={messages} allowSend={allowSend} {...rest} />
+        <BuilderView key={draft.data.id} client={client} draft={draft.data} messages={messages} allowSend={allowSend && !templateId} {...rest} />
       ) : draft.error ? (
         <div className="signet-centered">
           <StatusPanel

@@ -86,7 +86,46 @@ export function draftCommands(server: ServerOf) {
     return ((await json(response, 200, 'Saving a draft')) as ReadDraft).version;
   };
 
-  return { createDraft, readDraft, putDraft };
+  /** A template with `roles` on the real server and a builder session key of it (docs/templates.md). */
+  const createTemplate: BrowserCommand<[options?: { fields?: FieldDefinition[]; roles?: Array<{ id: string; name: string; order?: number }> }]> = async (
+    _context,
+    options = {},
+  ): Promise<CreatedDraft> => {
+    const s = await server();
+    const { generateSamplePdf } = await testing();
+    const managerKey = await s.createKey({ kind: 'sk' });
+    const form = new FormData();
+    form.set('file', new File([(await generateSamplePdf({ pages: 1 })) as Uint8Array<ArrayBuffer>], 'lease.pdf', { type: 'application/pdf' }));
+    form.set('name', 'Lease');
+    if (options.fields) form.set('fields', JSON.stringify(options.fields));
+    if (options.roles) form.set('roles', JSON.stringify(options.roles));
+    const created = (await json(
+      await s.test.app.request('/templates', { method: 'POST', headers: { 'X-API-Key': managerKey }, body: form }),
+      201,
+      'Creating a template',
+    )) as { id: string; pageCount: number };
+    managerKeys.set(created.id, managerKey);
+    const session = (await json(
+      await s.test.app.request(`/templates/${created.id}/builder-sessions`, {
+        method: 'POST',
+        headers: { 'X-API-Key': managerKey, 'Content-Type': 'application/json' },
+        body: '{}',
+      }),
+      201,
+      'Minting a template builder session',
+    )) as { key: string };
+    return { baseUrl: s.url, documentId: created.id, pageCount: created.pageCount, apiKey: session.key, managerKey };
+  };
+
+  /** The template as stored, read with the sk key: its roles where a draft has signers. */
+  const readTemplate: BrowserCommand<[templateId: string]> = async (_context, templateId): Promise<ReadDraft> => {
+    const s = await server();
+    const response = await s.test.app.request(`/templates/${templateId}`, { headers: { 'X-API-Key': managerKeys.get(templateId)! } });
+    const template = (await json(response, 200, 'Reading a template')) as ReadDraft & { roles?: SignerDefinition[] };
+    return { ...template, status: 'template', ...(template.roles ? { signers: template.roles } : {}) };
+  };
+
+  return { createDraft, readDraft, putDraft, createTemplate, readTemplate };
 }
 
 declare module 'vitest/browser' {
@@ -94,5 +133,7 @@ declare module 'vitest/browser' {
     createDraft(options?: { pages?: number; fields?: FieldDefinition[]; signers?: SignerDefinition[]; allowSend?: boolean }): Promise<CreatedDraft>;
     readDraft(documentId: string): Promise<ReadDraft>;
     putDraft(documentId: string, version: number, fields: FieldDefinition[]): Promise<number>;
+    createTemplate(options?: { fields?: FieldDefinition[]; roles?: Array<{ id: string; name: string; order?: number }> }): Promise<CreatedDraft>;
+    readTemplate(templateId: string): Promise<ReadDraft>;
   }
 }
