@@ -1,5 +1,5 @@
 import type { AnswerCheck } from './answer-check.js';
-import { checkErrorEnvelope as errorEnvelope, managementEndpoints, sdkEndpoints } from './answer-checks.generated.js';
+import { builderEndpoints, checkErrorEnvelope as errorEnvelope, managementEndpoints, sdkEndpoints } from './answer-checks.generated.js';
 import type { EndpointName, Endpoints } from './endpoints.js';
 import type { ErrorEnvelope } from './schemas/envelope.js';
 
@@ -18,6 +18,9 @@ export interface EndpointChecks<E extends Endpoints[EndpointName] = Endpoints[En
 /** The endpoints a signer's browser calls: a session key's and the document token's. */
 export type SdkEndpointName = keyof typeof sdkEndpoints;
 
+/** The endpoints an author's browser calls with a builder session key (drafts, templates). */
+export type BuilderEndpointName = keyof ReturnType<typeof builderEndpoints>;
+
 /** A table of endpoints' checks, by name. */
 export type EndpointCheckTable<N extends EndpointName = EndpointName> = { readonly [K in N]: EndpointChecks<Endpoints[K]> };
 
@@ -30,15 +33,25 @@ export type EndpointCheckTable<N extends EndpointName = EndpointName> = { readon
  */
 export const sdkEndpointChecks: EndpointCheckTable<SdkEndpointName> = sdkEndpoints;
 
+let builderTable: EndpointCheckTable<SdkEndpointName | BuilderEndpointName> | undefined;
 let everyEndpoint: EndpointCheckTable | undefined;
 
 /**
- * Every endpoint's checks, the management endpoints' made on first call: a bundle that calls only the SDK
- * endpoints (the viewer) never includes them.
+ * The checks of what a builder calls (the SDK endpoints and those a builder session key may call), made on first
+ * call: the builder's bundle carries no management endpoint's.
+ * @example builderEndpointChecks().getDraft.answer!(body)
+ */
+export function builderEndpointChecks(): EndpointCheckTable<SdkEndpointName | BuilderEndpointName> {
+  return (builderTable ??= { ...sdkEndpoints, ...builderEndpoints() });
+}
+
+/**
+ * Every endpoint's checks, the builder's and management endpoints' made on first call: a bundle that calls only the
+ * SDK endpoints (the viewer) never includes them.
  * @example allEndpointChecks().createSession.answer!(body)
  */
 export function allEndpointChecks(): EndpointCheckTable {
-  return (everyEndpoint ??= { ...sdkEndpoints, ...managementEndpoints() });
+  return (everyEndpoint ??= { ...builderEndpointChecks(), ...managementEndpoints() });
 }
 
 /** The check of the error envelope (docs/api.md, "Envelope") a refusal comes in. */

@@ -1,4 +1,4 @@
-import { SigningApiError, type Draft, type ManagedDocument, type SigningClient } from '@signet/api';
+import { SigningApiError, type Draft, type ManagedDocument, type BuilderClient } from '@signet/api';
 import { documentPreviewUrl, PREVIEW_PIXELS_PER_POINT, type FieldDefinition, type FieldType, type SignerDefinition, type SigningOrder } from '@signet/contract';
 import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useReducer, useRef, useState, type KeyboardEvent } from 'react';
 import { LoadProgress } from '../Page/LoadProgress.js';
@@ -29,7 +29,7 @@ import { usePrintedLines } from './usePrintedLines.js';
 import type { SigningBuilderEvents } from './SigningBuilder.js';
 
 export interface BuilderViewProps extends SigningBuilderEvents {
-  client: SigningClient;
+  client: BuilderClient;
   draft: Draft;
   messages: BuilderMessages;
   fieldTypes?: readonly FieldType[];

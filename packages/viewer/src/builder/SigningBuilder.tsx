@@ -1,4 +1,4 @@
-import { createSigningClient, type ManagedDocument, type RetryOptions } from '@signet/api';
+import { createBuilderClient, type ManagedDocument, type RetryOptions } from '@signet/api';
 import { documentPreviewUrl, type FieldDefinition, type FieldType } from '@signet/contract';
 import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -85,7 +85,7 @@ function BuilderRoot({ documentId, templateId, apiKey, baseUrl, locale, classNam
   const messages = useBuilderMessages(language);
   const apiBase = baseUrl ?? globalThis.location?.origin ?? '';
   const client = useMemo(() => {
-    const api = createSigningClient({ apiKey, baseUrl: apiBase, retry });
+    const api = createBuilderClient({ apiKey, baseUrl: apiBase, retry });
     return templateId ? templateBuilderClient(api) : api;
   }, [apiKey, apiBase, retry, templateId]);
   const editedId = templateId ?? documentId ?? '';

@@ -1,4 +1,4 @@
-import type { SigningClient } from '@signet/api';
+import type { BuilderClient } from '@signet/api';
 import type { Draft, Template } from '@signet/contract';
 
 /**
@@ -29,7 +29,7 @@ export function templateAsDraft(template: Template): Draft {
  * (each save a new version under `If-Match`), the draft's signers saved as the template's roles. A template is never
  * sent: documents are made from it by the host's backend.
  */
-export function templateBuilderClient(client: SigningClient): SigningClient {
+export function templateBuilderClient(client: BuilderClient): BuilderClient {
   return {
     ...client,
     getDraft: async (templateId, options) => templateAsDraft(await client.getTemplate(templateId, options)),

@@ -1,4 +1,4 @@
-import { SigningApiError, type SigningClient } from '@signet/api';
+import { SigningApiError, type BuilderClient } from '@signet/api';
 import type { FieldDefinition, SignerDefinition, SigningOrder } from '@signet/contract';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLatest } from '../useLatest.js';
@@ -15,7 +15,7 @@ export type SaveState =
   | { status: 'conflict'; currentVersion: number | undefined };
 
 export interface AutosaveOptions {
-  client: SigningClient;
+  client: BuilderClient;
   documentId: string;
   fields: FieldDefinition[];
   /** The draft's signers in the builder's state (empty: the draft's one implicit signer), saved with the fields. */
