@@ -1,4 +1,5 @@
 import type { SealOutcome, TimedSeal } from './seal.js';
+import { LEVEL_TARGET_RATIO } from './seal-levels.js';
 
 /** The issue's sealing targets: p50 submit-to-sealed at idle, a large seal's memory against a small one's, GET kept. */
 export const SEAL_TARGETS = { idleP50Ms: 500, largeMemoryRatio: 2, getRatio: 0.85, loadedRatio: 3 } as const;
@@ -40,6 +41,13 @@ export function printSealing(sealing: SealOutcome, out: (line?: string) => void,
     const ratio = loadedP50 / idleP50;
     // The label fits the report's column; "loaded:" below says what loaded it.
     target('seal: p50 3 pages, loaded / idle', ratio.toFixed(2), `target <= ${SEAL_TARGETS.loadedRatio}`, ratio <= SEAL_TARGETS.loadedRatio);
+  }
+  if (sealing.levels && sealing.levels.bt.length > 0) {
+    const bt = percentile(sealing.levels.bt.map(clientMs), 50);
+    const lta = percentile(sealing.levels.lta.map(clientMs), 50);
+    target('seal: p50 3 pages, B-T', `${integer(bt)} ms`, 'local TSA', null);
+    target('seal: p50 3 pages, B-LTA', `${integer(lta)} ms`, 'local TSA, OCSP, CRL', null);
+    target('seal: p50 B-LTA / B-T', (lta / bt).toFixed(2), `target <= ${LEVEL_TARGET_RATIO}`, lta / bt <= LEVEL_TARGET_RATIO);
   }
   if (sealing.memory) {
     const ratio = sealing.memory.largePeakBytes / sealing.memory.smallPeakBytes;
@@ -105,6 +113,15 @@ export function printSealing(sealing: SealOutcome, out: (line?: string) => void,
         `the seal in the pool ${each([poolMs(hugeSeal)])}; ` +
         `photo: submit-to-sealed ${each([clientMs(photoSeal)])}, the seal in the pool ${each([poolMs(photoSeal)])}`,
     );
+  }
+  if (sealing.levels && sealing.levels.bt.length > 0) {
+    const { bt, lta } = sealing.levels;
+    out(
+      `levels:     two more servers, one sealing at PAdES B-T and one at B-LTA (SIGNET_PADES_LEVEL), same certificate (root → intermediate → signer ` +
+        `of the test PKI), local openssl ts authority, openssl ocsp responder and CRL server; ${bt.length} 3-page seals each, alternating, each waited for ` +
+        `(after 1 warm-up seal each), every one read back at its level`,
+    );
+    out(`            submit-to-sealed, client:  B-T ${spread(bt.map(clientMs))}; B-LTA ${spread(lta.map(clientMs))}`);
   }
   if (sealing.memory) {
     const { idleBytes, smallPeakBytes, largePeakBytes } = sealing.memory;

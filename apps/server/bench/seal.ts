@@ -4,6 +4,7 @@ import { startChild } from './child.js';
 import { runPhase, type PhaseResult } from './load.js';
 import { poolWorkerPids, withWorkerPeak, workerResidentBytes } from './pool-memory.js';
 import { createSealFixtures, sealSubmissionBody, type SealDocumentKind, type SealFixtures } from './seal-fixtures.js';
+import { measureSealLevels, type SealLevelsOutcome } from './seal-levels.js';
 
 /*
  * The sealing phases of `pnpm bench:server`, on a server process of their own (its own embedded store, the seal
@@ -12,6 +13,8 @@ import { createSealFixtures, sealSubmissionBody, type SealDocumentKind, type Sea
  *   queue idle), a burst of 3-page submissions sent at once (sealed/s), and 300-page submissions one at a time; the
  *   PDF workers' resident memory is sampled throughout. Then the loaded seal: 3-page submissions one at a time while
  *   another organization's 10,000-page document and its 4096² 16-bit photo document are sealing (`loadedSeal`).
+ *   Last, 3-page seals at PAdES B-T against B-LTA, on two servers of their own with a local timestamp authority
+ *   and revocation services (`seal-levels.ts`).
  * - get-sealing: the GET phase's request against this server with the queue idle, then again right after a burst of
  *   3-page submissions, while the worker seals them.
  * "Sealed" is what a client sees: `GET /documents/{id}` answering `sealing.status: 'sealed'`, polled every `pollMs`.
@@ -31,6 +34,8 @@ export interface SealSettings {
   getBurst: number;
   /** How often a waiting client asks whether a document is sealed (ms). */
   pollMs: number;
+  /** 3-page seals timed at B-T and at B-LTA each, alternating, on servers of their own (`seal-levels.ts`). */
+  levels: number;
   /**
    * The loaded seal: 3-page submissions one at a time (`count`), each waited for, while another organization's
    * `hugePages`-page document and its one-page document with a `photoSide`² 16-bit RGBA photo are sealing.
@@ -81,6 +86,8 @@ export interface SealOutcome {
   getBurst: { submitted: number; sealedInWindow: number; unsealedAfter: number } | null;
   /** Seal attempts the server logged as failed. */
   failedAttempts: number;
+  /** The PAdES comparison (`seal-levels.ts`); null when the seal phase did not run. */
+  levels: SealLevelsOutcome | null;
   serverExitCode: number | null;
   results: { getIdle?: PhaseResult; getDuringSeals?: PhaseResult };
 }
@@ -96,7 +103,7 @@ const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What a client of the sealing server does: submit a document and wait until it is sealed. */
-function sealClient(url: string, fixtures: SealFixtures, pollMs: number) {
+export function sealClient(url: string, fixtures: SealFixtures, pollMs: number) {
   async function sealingStatus(documentId: string, readKey = fixtures.readKey): Promise<string> {
     const response = await fetch(`${url}/documents/${documentId}`, { headers: { 'X-API-Key': readKey } });
     const text = await response.text();
@@ -314,6 +321,11 @@ export async function measureSealing(options: {
   } finally {
     serverExitCode = await server.stop();
   }
+  let levels: SealLevelsOutcome | null = null;
+  if (phases.seal) {
+    process.stderr.write('running seal: B-T against B-LTA…\n');
+    levels = await measureSealLevels({ dir, appDir: options.appDir, count: settings.levels, pollMs: settings.pollMs });
+  }
 
   const { stored, failedAttempts } = readSealLog(log);
   const withLog = (seal: TimedSeal): TimedSeal => ({ ...seal, storedAt: stored.get(seal.documentId)?.time, poolMs: stored.get(seal.documentId)?.ms });
@@ -341,6 +353,7 @@ export async function measureSealing(options: {
     memory: measured?.memory ?? null,
     getBurst: getSealing && { submitted: getSealing.burstIds.length, sealedInWindow, unsealedAfter: getSealing.unsealedAfter },
     failedAttempts,
+    levels,
     serverExitCode,
     results: { getIdle: getSealing?.getIdle, getDuringSeals: getSealing?.getDuringSeals },
   };

@@ -157,9 +157,11 @@ describe.concurrent('signet jobs, documents signed and verify', { timeout: COMMA
     ]);
     const { sealed: record } = await findSealState(t.storage.db.query, sealed.id);
     const named = `document ${sealed.id}, submission ${record!.submissionId}`;
-    expect(intact).toMatchObject({ code: 0, stdout: `Sealed ${record!.sealedAt}: ${named}; intact.\n` });
-    const alteredLine = `Sealed ${record!.sealedAt}: ${named}; ALTERED since it was sealed.\n`;
-    expect(altered).toMatchObject({ code: 2, stdout: alteredLine });
+    // The verdict's line, then what the file's signature proves of itself (its PAdES level, chain, timestamps).
+    expect(intact.code).toBe(0);
+    expect(intact.stdout).toMatch(new RegExp(`^Sealed ${record!.sealedAt}: ${named}; intact\\.\\nPAdES level: B-`));
+    expect(altered.code).toBe(2);
+    expect(altered.stdout).toMatch(new RegExp(`^Sealed ${record!.sealedAt}: ${named}; ALTERED since it was sealed\\.\\nPAdES level: `));
     expect(plain.code).toBe(2);
     expect(plain.stdout).toMatch(/^Not sealed by this Signet instance \(SHA-256 [0-9a-f]{64}\)\.$/m);
   });
@@ -171,7 +173,7 @@ describe.concurrent('signet jobs, documents signed and verify', { timeout: COMMA
     ]);
     expect(elsewhere.code).toBe(2);
     const notOurs = VerifyResultSchema.parse(JSON.parse(elsewhere.stdout));
-    expect(notOurs).toEqual({ sealed: false, intact: false, sha256: expect.any(String) });
+    expect(notOurs).toEqual({ sealed: false, intact: false, sha256: expect.any(String), pades: expect.objectContaining({ level: expect.any(String) }) });
     expect(own.code).toBe(0);
     const ours = VerifyResultSchema.parse(JSON.parse(own.stdout));
     expect(ours).toMatchObject({ sealed: true, intact: true, documentId: sealed.id });

@@ -4,6 +4,7 @@
 import { writeFile } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { Option, type Command } from 'commander';
+import type { PadesReport } from '@signet/contract';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { resolveSecret } from '../secret.js';
@@ -138,15 +139,34 @@ export function registerSealingCommands(program: Command, documents: Command): v
         }
         const [{ sharedPdfPool }, { verifySeal }] = await Promise.all([import('../pdf-worker/index.js'), import('../sealing/verify-seal.js')]);
         const pool = sharedPdfPool();
-        const verdict = await verifySeal(storage, organizationId, pdf, (bytes) => pool.run('verify', bytes));
+        const verdict = await verifySeal(storage, organizationId, pdf, (bytes) => pool.run('verify', bytes), (bytes) => pool.run('pades', bytes));
         await pool.close();
         if (options.json) print(verdict);
-        else if (!verdict.sealed) print(`Not sealed by this Signet instance (SHA-256 ${verdict.sha256}).`);
         else {
-          const state = verdict.intact ? 'intact' : 'ALTERED since it was sealed';
-          print(`Sealed ${verdict.sealedAt}: document ${verdict.documentId}, submission ${verdict.submissionId}; ${state}.`);
+          if (!verdict.sealed) print(`Not sealed by this Signet instance (SHA-256 ${verdict.sha256}).`);
+          else {
+            const state = verdict.intact ? 'intact' : 'ALTERED since it was sealed';
+            print(`Sealed ${verdict.sealedAt}: document ${verdict.documentId}, submission ${verdict.submissionId}; ${state}.`);
+          }
+          if (verdict.pades) print(describePades(verdict.pades));
         }
         if (!verdict.sealed || !verdict.intact) process.exitCode = 2;
       }),
     );
+}
+
+/** `signet verify`'s lines on the file's PAdES signature: level, timestamps, and each certificate's status. */
+function describePades(report: PadesReport): string {
+  const lines = [`PAdES level: ${report.level ?? 'none (the signature does not verify)'}`];
+  if (report.signingTime) lines.push(`  claimed signing time: ${report.signingTime}`);
+  if (report.signatureTimestamp) lines.push(`  signature timestamp: ${report.signatureTimestamp}`);
+  if (report.documentTimestamp) lines.push(`  document timestamp: ${report.documentTimestamp}`);
+  const certificate = (c: PadesReport['chain'][number]) => {
+    const { status, source, producedAt, revokedAt } = c.revocation;
+    const detail = status === 'none' ? 'no revocation data in the file' : `${status} (${source} of ${producedAt}${revokedAt ? `, revoked ${revokedAt}` : ''})`;
+    return `    ${c.subject}: ${c.subject === c.issuer ? 'root' : detail}`;
+  };
+  if (report.chain.length > 0) lines.push('  signer chain:', ...report.chain.map(certificate));
+  if (report.timestampChain.length > 0) lines.push('  timestamp authority chain:', ...report.timestampChain.map(certificate));
+  return lines.join('\n');
 }

@@ -18,8 +18,12 @@ export function verifyHandler(deps: AppContext): Pick<EndpointHandlers, 'verifyD
         if (!(file instanceof File)) throw validationError('file', 'a PDF file is required');
         if (file.size > deps.config.maxPdfBytes) throw tooLarge('file', deps.config.maxPdfBytes);
         const pdf = new Uint8Array(await file.arrayBuffer());
-        const verdict = await verifySeal(deps.storage, c.get('apiKey').organizationId, pdf, (bytes) =>
-          deps.pdfPool.run('verify', bytes),
+        const verdict = await verifySeal(
+          deps.storage,
+          c.get('apiKey').organizationId,
+          pdf,
+          (bytes) => deps.pdfPool.run('verify', bytes),
+          (bytes) => deps.pdfPool.run('pades', bytes),
         );
         return sendEnvelope(c, verdict, 200);
       },

@@ -1,19 +1,23 @@
 /**
  * The sealing's tasks in the PDF pool: drawing and signing a seal (`seal`) and checking a PDF's signatures
- * (`verify`), and how a `SealError` crosses from the worker to the seal's caller with its `retryable`
+ * (`verify`, `pades`), and how a `SealError` crosses from the worker to the seal's caller with its `retryable`
  * (docs/decisions.md, "The PDF pool runs registered tasks").
  */
 import type { PdfTaskDefinitions, PdfTaskErrorCodec } from '../pdf/pool/index.js';
 import { SealError } from './errors.js';
+import type { PadesReport } from '@signet/contract';
+import type { SignedPdf } from './signing/sign-pdf.js';
 import type { PdfSignatureCheck } from './signing/verify-pdf.js';
 import type { SealInput } from './types.js';
 
 declare module '../pdf/pool/tasks.js' {
   interface PdfTasks {
-    /** Draws a submission's values and the audit trail into the PDF and signs it (`sealPdf`): the sealed bytes. */
-    seal: { input: SealInput; result: Uint8Array };
+    /** Draws a submission's values and the audit trail into the PDF and signs it (`sealPdfAtLevel`). */
+    seal: { input: SealInput; result: SignedPdf };
     /** Checks each signature of a PDF against the bytes it covers (`verifyPdfSignatures`). */
     verify: { input: undefined; result: PdfSignatureCheck[] };
+    /** What a PDF's PAdES signature proves from the file alone (`padesReport`). */
+    pades: { input: undefined; result: PadesReport | null };
   }
 }
 
@@ -21,14 +25,20 @@ declare module '../pdf/pool/tasks.js' {
 export const sealingPdfTasks = {
   seal: {
     load: async () => {
-      const { sealPdf } = await import('./seal-pdf.js');
-      return (pdf, input) => sealPdf(pdf, input);
+      const { sealPdfAtLevel } = await import('./seal-pdf.js');
+      return (pdf, input) => sealPdfAtLevel(pdf, input);
     },
   },
   verify: {
     load: async () => {
       const { verifyPdfSignatures } = await import('./signing/verify-pdf.js');
       return (pdf) => verifyPdfSignatures(pdf);
+    },
+  },
+  pades: {
+    load: async () => {
+      const { padesReport } = await import('./signing/pades-report.js');
+      return (pdf) => padesReport(pdf);
     },
   },
 } satisfies PdfTaskDefinitions;

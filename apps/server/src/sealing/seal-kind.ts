@@ -14,6 +14,8 @@ import { SealError } from './errors.js';
 import { isLargeDocument, sealTimeLimit, smallDocumentSize } from './seal-limits.js';
 import { sealQueue, type ClaimedSeal } from './seal-queue.js';
 import type { SealInput, SigningKey } from './types.js';
+import type { SignedPdf } from './signing/sign-pdf.js';
+import type { PadesLevel } from '@signet/contract';
 import { listAuditEvents } from '../storage/queries/audit.js';
 import { readDocumentContent } from '../storage/queries/document-files.js';
 import { findDocument } from '../storage/queries/documents.js';
@@ -64,6 +66,11 @@ interface SealDetails {
   limitMs: number;
   pages: number;
   large: boolean;
+  /** The PAdES level reached. */
+  level: PadesLevel;
+  /** Set when `level` is below `SIGNET_PADES_LEVEL`: the level asked for, and why it was not reached. */
+  levelAsked?: PadesLevel;
+  levelReason?: string;
 }
 
 /** The seal loops: one lane for any document and one for documents that are not large, or one lane alone. */
@@ -108,14 +115,16 @@ export function sealKind(options: SealKindOptions): JobKind<ClaimedSeal, SealDet
       const size = { pageCount: input.seal.document.pageCount, fileSize: input.document.size };
       const limitMs = sealTimeLimit(config.limits, base, size, job.attempts);
       const started = performance.now();
-      let sealed: Uint8Array;
+      let signed: SignedPdf;
       try {
-        sealed = await pdfPool.runWithin({ timeoutMs: limitMs, memoryLimitMb: config.limits.memoryMb }, 'seal', original, input.seal);
+        signed = await pdfPool.runWithin({ timeoutMs: limitMs, memoryLimitMb: config.limits.memoryMb }, 'seal', original, input.seal);
       } catch (error) {
         throw error instanceof PdfLimitError ? limitReached(config, error, limitMs) : error;
       }
+      const sealed = signed.bytes;
       const sha256 = hash('sha256', sealed, 'hex');
-      const record = { documentId: job.documentId, submissionId: job.submissionId, sha256, fileSize: sealed.byteLength, sealedAt: input.seal.sealedAt };
+      const { level } = signed;
+      const record = { documentId: job.documentId, submissionId: job.submissionId, sha256, fileSize: sealed.byteLength, sealedAt: input.seal.sealedAt, level };
       const details = {
         sha256,
         bytes: sealed.byteLength,
@@ -123,6 +132,8 @@ export function sealKind(options: SealKindOptions): JobKind<ClaimedSeal, SealDet
         limitMs,
         pages: size.pageCount,
         large: isLargeDocument(config.limits, base, size),
+        level,
+        ...(signed.levelReason ? { levelAsked: config.padesLevel, levelReason: signed.levelReason } : {}),
       };
       const url = `${options.publicBaseUrl ?? ''}/documents/${job.documentId}/signed.pdf`;
       return { details, effects: (tx) => completeSeal(tx, record, sealed, url) };
@@ -143,7 +154,11 @@ export function sealKind(options: SealKindOptions): JobKind<ClaimedSeal, SealDet
         else options.onSealEnded({ outcome: settlement.state === 'pending' ? 'retry' : 'failed' });
       }
       if (!recorded) log.warn('seal discarded: the job was taken over by another worker or is already sealed');
-      else if (settlement.state === 'done') log.info(settlement.details ?? {}, 'document sealed');
+      else if (settlement.state === 'done') {
+        log.info(settlement.details ?? {}, 'document sealed');
+        const { level, levelAsked, levelReason } = settlement.details ?? {};
+        if (levelReason) log.warn({ level, levelAsked, reason: levelReason }, 'document sealed below the PAdES level asked for (SIGNET_PADES_LEVEL)');
+      }
       else if (settlement.state === 'pending') log.warn({ reason: settlement.error, retryAt: settlement.runAt.toISOString() }, 'seal attempt failed; it will be retried');
       else log.error({ reason: settlement.error, retryable: settlement.retryable ?? false, attempts: job.attempts }, 'seal failed; `signet jobs retry` runs it again');
     },
@@ -220,7 +235,13 @@ async function sealInput(options: SealKindOptions, job: ClaimedSeal, now: Date):
       ...(signers ? { signers } : {}),
       events,
       sealedAt: now.toISOString(),
-      signing: { ...key, ...(config.tsaUrl ? { tsaUrl: config.tsaUrl, tsaTimeoutMs: config.tsaTimeoutMs } : {}) },
+      signing: {
+        ...key,
+        ...(config.tsaUrl ? { tsaUrl: config.tsaUrl, tsaTimeoutMs: config.tsaTimeoutMs } : {}),
+        level: config.padesLevel,
+        revocationTimeoutMs: config.revocationTimeoutMs,
+        finalAttempt: job.attempts >= config.maxAttempts,
+      },
     },
   };
 }

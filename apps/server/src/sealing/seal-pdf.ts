@@ -4,7 +4,7 @@ import { appendAuditPages } from './render/audit-pages.js';
 import { drawValues } from './render/draw-values.js';
 import { embedSealFonts } from './render/fonts.js';
 import { normalizePages } from './render/page-geometry.js';
-import { signPdf } from './signing/sign-pdf.js';
+import { signPdfAtLevel, type SignedPdf } from './signing/sign-pdf.js';
 import type { SealInput } from './types.js';
 import { sealReason } from './seal-reason.js';
 
@@ -18,13 +18,25 @@ export { parseSealReason, sealReason } from './seal-reason.js';
  * @example const sealed = await sealPdf(original, input)
  */
 export async function sealPdf(original: Uint8Array, input: SealInput): Promise<Uint8Array> {
+  return (await sealPdfAtLevel(original, input)).bytes;
+}
+
+/**
+ * `sealPdf`, saying which PAdES level the seal reached (`signPdfAtLevel`): the pool's `seal` task.
+ * @example const { bytes, level, levelReason } = await sealPdfAtLevel(original, input)
+ */
+export async function sealPdfAtLevel(original: Uint8Array, input: SealInput): Promise<SignedPdf> {
   const rendered = await renderSeal(original, input);
-  return signPdf(rendered, {
-    key: input.signing,
-    tsaUrl: input.signing.tsaUrl,
-    tsaTimeoutMs: input.signing.tsaTimeoutMs,
+  const { signing } = input;
+  return signPdfAtLevel(rendered, {
+    key: signing,
+    tsaUrl: signing.tsaUrl,
+    tsaTimeoutMs: signing.tsaTimeoutMs,
     signingTime: new Date(input.sealedAt),
     reason: sealReason(input.document.id, input.submission.id),
+    ...(signing.level ? { level: signing.level } : {}),
+    ...(signing.revocationTimeoutMs ? { revocationTimeoutMs: signing.revocationTimeoutMs } : {}),
+    ...(signing.finalAttempt ? { finalAttempt: true } : {}),
   });
 }
 

@@ -1,4 +1,4 @@
-import type { AuditEvent, FieldDefinition, SubmittedField } from '@signet/contract';
+import type { AuditEvent, FieldDefinition, PadesLevel, SubmittedField } from '@signet/contract';
 import type { IsoTime } from '../storage/types.js';
 
 /** What happened to a document, in order: the audit trail (`audit_events`, `GET /documents/{id}/audit`). */
@@ -33,5 +33,13 @@ export interface SealInput {
   events: AuditTrailEvent[];
   /** The seal's time: the audit page's "sealed" entry and the signature's `/M`. */
   sealedAt: IsoTime;
-  signing: SigningKey & { tsaUrl?: string; tsaTimeoutMs?: number };
+  signing: SigningKey & {
+    tsaUrl?: string;
+    tsaTimeoutMs?: number;
+    /** The PAdES level asked for (`SIGNET_PADES_LEVEL`); default B-T with `tsaUrl`, else B-B. */
+    level?: PadesLevel;
+    revocationTimeoutMs?: number;
+    /** The job's last attempt: a level not reached now is given up on rather than retried (`signPdfAtLevel`). */
+    finalAttempt?: boolean;
+  };
 }

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { VerifyResult } from '@signet/contract';
+import type { PadesReport, VerifyResult } from '@signet/contract';
 import type { Storage } from '../storage/types.js';
 import { parseSealReason } from './seal-reason.js';
 import { findDocument } from '../storage/queries/documents.js';
@@ -15,10 +15,22 @@ export interface FoundSignature {
  * byte-identical to a stored seal is both. A file whose signature names one of the organization's seals but whose
  * bytes differ is sealed and not intact (altered, or a revision appended). Anything else, including another
  * organization's seal, is neither: the answer reveals nothing of other organizations. The command line, which has no
- * key, passes null: any organization of the instance.
- * @example await verifySeal(storage, key.organizationId, bytes, (pdf) => pool.run('verify', pdf))
+ * key, passes null: any organization of the instance. With `readPades` (`padesReport` in the pool), `pades` says
+ * what the file's signature proves of itself: its level, chains, revocation statuses and timestamps.
+ * @example await verifySeal(storage, key.organizationId, bytes, (pdf) => pool.run('verify', pdf), (pdf) => pool.run('pades', pdf))
  */
 export async function verifySeal(
+  storage: Storage,
+  organizationId: string | null,
+  pdf: Uint8Array,
+  readSignatures: (pdf: Uint8Array) => Promise<FoundSignature[]>,
+  readPades?: (pdf: Uint8Array) => Promise<PadesReport | null>,
+): Promise<VerifyResult> {
+  const [verdict, pades] = await Promise.all([sealVerdict(storage, organizationId, pdf, readSignatures), readPades?.(pdf)]);
+  return pades ? { ...verdict, pades } : verdict;
+}
+
+async function sealVerdict(
   storage: Storage,
   organizationId: string | null,
   pdf: Uint8Array,

@@ -1,6 +1,7 @@
 import { z } from '../zod.js';
 import { idSchema } from '../ids.js';
 import { TimestampSchema } from './timestamp.js';
+import { PadesReportSchema } from './pades.js';
 
 export const AUDIT_EVENT_TYPES = [
   'document.created',
@@ -56,6 +57,8 @@ export const VerifyResultSchema = z
     submissionId: idSchema('sub').optional(),
     sealedAt: TimestampSchema.optional(),
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    /** The file's PAdES signature as the file itself shows it; absent when it carries no signature. */
+    pades: PadesReportSchema.optional(),
   })
   .meta({ id: 'VerifyResult' });
 export type VerifyResult = z.infer<typeof VerifyResultSchema>;

@@ -2,6 +2,7 @@ import { z } from '../zod.js';
 import { idSchema } from '../ids.js';
 import { FieldDefinitionSchema } from './field.js';
 import { TimestampSchema } from './timestamp.js';
+import { PadesLevelSchema } from './pades.js';
 import { DECLINE_REASON_MAX_LENGTH } from '../submission-limits.js';
 import { SdkSignerSchema, SignerIdSchema, SignerSchema, SigningOrderSchema } from './signers.js';
 
@@ -66,6 +67,8 @@ export const SealingSchema = z
     status: z.enum(SEALING_STATUSES),
     sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
     sealedAt: TimestampSchema.optional(),
+    /** The PAdES level the sealed file reached (absent for files sealed before levels were recorded). */
+    level: PadesLevelSchema.optional(),
   })
   .meta({ id: 'Sealing' });
 export type Sealing = z.infer<typeof SealingSchema>;

@@ -162,7 +162,7 @@ describe('PdfPool', { timeout: 60_000 }, () => {
     await capped.close();
     // With a ceiling of 1 GiB, the same seal runs while the pool's own cap stays 128 MiB.
     const raised = newPool({ memoryLimitMb: 128, taskMemoryCeilingMb: 1024, taskTimeoutMs });
-    const sealed = await raised.runWithin({ memoryLimitMb: 1024 }, 'seal', original, input);
+    const { bytes: sealed } = await raised.runWithin({ memoryLimitMb: 1024 }, 'seal', original, input);
     expect(Buffer.from(sealed.subarray(0, original.length)).equals(Buffer.from(original))).toBe(true);
     expect(raised.options.memoryLimitMb).toBe(128);
   });
@@ -188,8 +188,9 @@ describe('PdfPool', { timeout: 60_000 }, () => {
     const pool = newPool({ taskTimeoutMs: DEFAULT_PDF_POOL_OPTIONS.taskTimeoutMs });
     expect(pool.options.memoryLimitMb).toBe(DEFAULT_PDF_POOL_OPTIONS.memoryLimitMb);
     const original = await formPdf();
-    const sealed = await pool.run('seal', original, sealInput(withHuge, 3, { sealedAt, signing: pki.signer }));
+    const { bytes: sealed, level } = await pool.run('seal', original, sealInput(withHuge, 3, { sealedAt, signing: pki.signer }));
     expect(sealed).toBeInstanceOf(Uint8Array);
+    expect(level).toBe('B-B');
     expect(Buffer.from(sealed.subarray(0, original.length)).equals(Buffer.from(original))).toBe(true);
     expect(Buffer.from(sealed).toString('latin1')).toContain('/ETSI.CAdES.detached');
   });

@@ -2,9 +2,11 @@ import { createHash, X509Certificate } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { HttpTimestampAuthority, P12Signer, PDF, PlaceholderError, SignerError, TimestampError } from '@libpdf/core';
+import type { PadesLevel } from '@signet/contract';
 import { SealError } from '../errors.js';
 import type { SigningKey } from '../types.js';
-import { checkSignerInfo, findSignatureDictionaries, nodeHashName, parseSignedData } from './verify-pdf.js';
+import { DEFAULT_REVOCATION_TIMEOUT_MS, RevocationFetcher, RevokedCertificateError, type Unresolved } from './revocation-fetch.js';
+import { checkSignerInfo, coveredBytes, findSignatureDictionaries, nodeHashName, parseSignedData } from './verify-pdf.js';
 
 export interface SignPdfOptions {
   key: SigningKey;
@@ -19,6 +21,27 @@ export interface SignPdfOptions {
   location?: string;
   /** The signature field's name (`/T`); libpdf picks `Signature_N` when unset. */
   name?: string;
+  /**
+   * The PAdES level asked for (`SIGNET_PADES_LEVEL`); default B-T with `tsaUrl`, else B-B. B-T and above need
+   * `tsaUrl`. B-LT adds the DSS (the chains' certificates, OCSP responses and CRLs, and VRI); B-LTA adds a
+   * document timestamp over it all.
+   */
+  level?: PadesLevel;
+  /** Each OCSP or CRL request's time limit (default 5 s, `SIGNET_REVOCATION_TIMEOUT_MS`). */
+  revocationTimeoutMs?: number;
+  /**
+   * The seal job's last attempt: revocation data (or, for B-LTA, the document timestamp) that cannot be had
+   * now yields the highest level reached, with the reason, instead of a retryable `SealError`.
+   */
+  finalAttempt?: boolean;
+}
+
+/** A signed PDF and the PAdES level it reached: lower than asked only on a final attempt, with the reason. */
+export interface SignedPdf {
+  bytes: Uint8Array;
+  level: PadesLevel;
+  /** Why `level` is lower than the one asked for. */
+  levelReason?: string;
 }
 
 /** Past this the timestamp authority counts as unreachable and the job is retried later (`SIGNET_TSA_TIMEOUT_MS`). */
@@ -38,7 +61,157 @@ const OID_TST_INFO = '1.2.840.113549.1.9.16.1.4';
  * const sealed = await signPdf(flattened, { key, signingTime: new Date(sealedAt), reason: 'Sealed by Signet: …' });
  */
 export async function signPdf(pdf: Uint8Array, options: SignPdfOptions): Promise<Uint8Array> {
+  return (await signPdfAtLevel(pdf, options)).bytes;
+}
+
+/**
+ * `signPdf`, up to the level asked for, saying which it reached. For B-LT and B-LTA the signing chain's
+ * revocation status is fetched first (`RevocationFetcher`): a revoked certificate refuses to seal, not
+ * retryably. Validation data that cannot be had now (a responder down) is a retryable `SealError`, except on the
+ * final attempt, where the seal is B-T (or B-LT, when only the document timestamp failed) with the reason; data
+ * that can never be had (a certificate naming no OCSP responder nor CRL) gives that lower level at once.
+ * @example const { bytes, level } = await signPdfAtLevel(pdf, { ...options, level: 'B-LTA', tsaUrl })
+ */
+export async function signPdfAtLevel(pdf: Uint8Array, options: SignPdfOptions): Promise<SignedPdf> {
+  const wanted = options.level ?? (options.tsaUrl === undefined ? 'B-B' : 'B-T');
+  if (wanted !== 'B-B' && options.tsaUrl === undefined) {
+    throw new SealError(`PAdES ${wanted} needs a timestamp authority (SIGNET_TSA_URL)`, { retryable: false });
+  }
   const signer = await openSigningKey(options.key, options.signingTime);
+  if (wanted === 'B-B') return { bytes: await signWithRetry(pdf, signer, { ...options, tsaUrl: undefined }), level: wanted };
+  if (wanted === 'B-T') return { bytes: await signWithRetry(pdf, signer, options), level: wanted };
+
+  const revocation = new RevocationFetcher({ timeoutMs: options.revocationTimeoutMs ?? DEFAULT_REVOCATION_TIMEOUT_MS });
+  const chain = signingChain(signer);
+  try {
+    await revocation.checkChain(chain);
+  } catch (error) {
+    if (!(error instanceof RevokedCertificateError)) throw error;
+    throw new SealError(`The signing certificate cannot seal: ${error.message}`, { retryable: false });
+  }
+  const signerMissing = revocation.unresolved(chain);
+  const signed = await signWithRetry(pdf, signer, options);
+  if (signerMissing.length > 0) return lowerLevel(signed, 'B-T', wanted, signerMissing, options);
+
+  let longTerm: Uint8Array;
+  try {
+    const document = await PDF.load(signed);
+    longTerm = (await document.addValidationData({ revocationProvider: revocation })).bytes;
+  } catch (error) {
+    // libpdf could not write the DSS into this file: the signature stands, at B-T.
+    const reason = `the validation data could not be added: ${error instanceof Error ? error.message : String(error)}`;
+    return lowerLevel(signed, 'B-T', wanted, [{ reason, passing: false }], options);
+  }
+  const ours = [...chain, ...timestampCertificates(signed)];
+  const missing = revocation.unresolved(ours);
+  if (missing.length > 0) return lowerLevel(signed, 'B-T', wanted, missing, options);
+  if (wanted === 'B-LT') return { bytes: longTerm, level: 'B-LT' };
+
+  let archived: Uint8Array;
+  try {
+    archived = await addDocumentTimestamp(longTerm, options, revocation);
+  } catch (error) {
+    const sealError = asSealError(error);
+    const reason = `the document timestamp failed: ${sealError.message}`;
+    return lowerLevel(longTerm, 'B-LT', wanted, [{ reason, passing: sealError.retryable }], options);
+  }
+  const archiveMissing = revocation.unresolved([...ours, ...timestampCertificates(archived)]);
+  if (archiveMissing.length > 0) return lowerLevel(longTerm, 'B-LT', wanted, archiveMissing, options);
+  return { bytes: archived, level: 'B-LTA' };
+}
+
+/**
+ * A level not reached for a passing reason (a responder down) is a retryable failure before the final attempt;
+ * on it, or for a reason no retry helps (a certificate naming no responder), the level reached and why.
+ */
+function lowerLevel(bytes: Uint8Array, level: PadesLevel, wanted: PadesLevel, missing: Unresolved[], options: SignPdfOptions): SignedPdf {
+  const reason = missing.map((m) => m.reason).join('; ');
+  if (!options.finalAttempt && missing.some((m) => m.passing)) {
+    throw new SealError(`PAdES ${wanted} not reached (the seal is retried): ${reason}`, { retryable: true });
+  }
+  return { bytes, level, levelReason: `PAdES ${wanted} not reached: ${reason}` };
+}
+
+/**
+ * Appends a document timestamp (`/DocTimeStamp`) over `bytes` and the validation data of its authority's chain,
+ * and checks the token; a placeholder too small for the token is retried once, larger.
+ */
+async function addDocumentTimestamp(bytes: Uint8Array, options: SignPdfOptions, revocation: RevocationFetcher): Promise<Uint8Array> {
+  const timestampAuthority = new HttpTimestampAuthority(options.tsaUrl!, { timeout: options.tsaTimeoutMs ?? DEFAULT_TSA_TIMEOUT_MS });
+  let estimatedSize: number | undefined;
+  for (;;) {
+    try {
+      const document = await PDF.load(bytes);
+      const stamped = await document.addTimestamp({ timestampAuthority, longTermValidation: true, revocationProvider: revocation, estimatedSize });
+      await checkDocumentTimestamp(stamped.bytes);
+      return stamped.bytes;
+    } catch (error) {
+      if (error instanceof PlaceholderError && estimatedSize === undefined) {
+        estimatedSize = error.requiredSize + 2048;
+        continue;
+      }
+      throw error;
+    }
+  }
+}
+
+/** The signing certificate and its chain from the PKCS#12, leaf first, each followed by its issuer. */
+function signingChain(signer: P12Signer): Uint8Array[] {
+  const chain = [signer.certificate];
+  const rest = signer.certificateChain.filter((c) => Buffer.compare(c, signer.certificate) !== 0);
+  for (;;) {
+    const last = new X509Certificate(chain.at(-1)!);
+    if (last.issuer === last.subject) return chain;
+    const index = rest.findIndex((c) => new X509Certificate(c).subject === last.issuer);
+    if (index === -1) return chain;
+    chain.push(...rest.splice(index, 1));
+  }
+}
+
+/** The certificates carried by the timestamp tokens of the last signature (or document timestamp). */
+function timestampCertificates(bytes: Uint8Array): Uint8Array[] {
+  const contents = findSignatureDictionaries(bytes).at(-1)?.contents;
+  if (!contents) return [];
+  const signedData = parseSignedData(contents.der);
+  const isToken = signedData.encapContentInfo.eContentType === OID_TST_INFO;
+  const tokens = isToken
+    ? [signedData]
+    : (signedData.signerInfos[0]?.unsignedAttrs?.attributes ?? [])
+        .filter((a) => a.type === OID_TIMESTAMP_TOKEN)
+        .map((a) => parseSignedData(new Uint8Array(a.values[0].toBER())));
+  return tokens.flatMap((token) =>
+    (token.certificates ?? []).filter((c) => c instanceof pkijs.Certificate).map((c) => new Uint8Array(c.toSchema().toBER())),
+  );
+}
+
+/** The document timestamp just added stamps the bytes its `/ByteRange` covers, and its signature verifies. */
+async function checkDocumentTimestamp(bytes: Uint8Array): Promise<void> {
+  const found = findSignatureDictionaries(bytes).at(-1);
+  const covered = found && coveredBytes(bytes, found.byteRange);
+  if (!found?.contents || !covered) throw badToken('no document timestamp was added');
+  const { token, tstInfoBytes, imprint } = readToken(found.contents.der);
+  const hash = createHash(nodeHashName(imprint.hashAlgorithm));
+  for (const part of covered) hash.update(part);
+  if (!hash.digest().equals(imprint.hashedMessage.valueBlock.valueHexView)) {
+    throw badToken('the document timestamp stamps something other than this document');
+  }
+  const { digestMatches, signatureValid } = await checkSignerInfo(token, [tstInfoBytes]);
+  if (!digestMatches || !signatureValid) throw badToken("the document timestamp's own signature does not verify");
+}
+
+function readToken(der: Uint8Array): { token: pkijs.SignedData; tstInfoBytes: Uint8Array<ArrayBuffer>; imprint: pkijs.MessageImprint } {
+  try {
+    const token = parseSignedData(der);
+    const eContent = token.encapContentInfo;
+    if (eContent.eContentType !== OID_TST_INFO) throw new Error(`it holds ${eContent.eContentType}, not a TSTInfo`);
+    const tstInfoBytes = new Uint8Array((eContent.eContent as asn1js.OctetString).getValue());
+    return { token, tstInfoBytes, imprint: pkijs.TSTInfo.fromBER(tstInfoBytes).messageImprint };
+  } catch (error) {
+    throw badToken(`the token cannot be read (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+async function signWithRetry(pdf: Uint8Array, signer: P12Signer, options: SignPdfOptions): Promise<Uint8Array> {
   let estimatedSize: number | undefined;
   for (;;) {
     try {
@@ -127,18 +300,7 @@ async function checkTimestampToken(signed: Uint8Array): Promise<void> {
   const signerInfo = parseSignedData(contents.der).signerInfos[0]!;
   const attribute = signerInfo.unsignedAttrs?.attributes.find((a) => a.type === OID_TIMESTAMP_TOKEN);
   if (attribute === undefined) throw badToken('no timestamp token was embedded');
-  let token: pkijs.SignedData;
-  let tstInfoBytes: Uint8Array<ArrayBuffer>;
-  let imprint: pkijs.MessageImprint;
-  try {
-    token = parseSignedData(new Uint8Array(attribute.values[0].toBER()));
-    const eContent = token.encapContentInfo;
-    if (eContent.eContentType !== OID_TST_INFO) throw new Error(`it holds ${eContent.eContentType}, not a TSTInfo`);
-    tstInfoBytes = new Uint8Array((eContent.eContent as asn1js.OctetString).getValue());
-    imprint = pkijs.TSTInfo.fromBER(tstInfoBytes).messageImprint;
-  } catch (error) {
-    throw badToken(`the token cannot be read (${error instanceof Error ? error.message : String(error)})`);
-  }
+  const { token, tstInfoBytes, imprint } = readToken(new Uint8Array(attribute.values[0].toBER()));
   const expected = createHash('sha256').update(signerInfo.signature.valueBlock.valueHexView).digest();
   const stamped = imprint.hashedMessage.valueBlock.valueHexView;
   if (nodeHashName(imprint.hashAlgorithm) !== 'sha256' || !expected.equals(stamped)) {

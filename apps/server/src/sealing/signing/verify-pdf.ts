@@ -194,7 +194,8 @@ function findContents(bytes: Uint8Array, dictionary: string, objectStart: number
   return { start, end, der: new Uint8Array(Buffer.from(match[1]!.replace(/\s/g, ''), 'hex')) };
 }
 
-function coveredBytes(bytes: Uint8Array, [start1, length1, start2, length2]: number[]): Uint8Array[] | null {
+/** The two byte ranges a `/ByteRange` covers, or null when they do not lie inside the file. */
+export function coveredBytes(bytes: Uint8Array, [start1, length1, start2, length2]: number[]): Uint8Array[] | null {
   const inFile = (start: number, length: number) => start + length <= bytes.byteLength;
   if (!inFile(start1!, length1!) || !inFile(start2!, length2!)) return null;
   return [bytes.subarray(start1!, start1! + length1!), bytes.subarray(start2!, start2! + length2!)];

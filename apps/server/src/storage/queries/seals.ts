@@ -35,6 +35,7 @@ export function toSealedDocument(row: Tables['sealed_documents']): SealedDocumen
     sha256: row.sha256,
     fileSize: row.file_size,
     sealedAt: toIso(row.sealed_at),
+    ...(row.level ? { level: row.level } : {}),
   };
 }
 
@@ -77,6 +78,7 @@ export async function storeSealedDocument(db: Db, sealed: SealedDocument, conten
       sha256: sealed.sha256,
       file_size: sealed.fileSize,
       sealed_at: toMillis(sealed.sealedAt),
+      level: sealed.level ?? null,
     })
     .execute();
   await writeChunks(db, 'sealed_chunks', sealed.documentId, content);

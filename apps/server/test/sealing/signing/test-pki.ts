@@ -73,13 +73,14 @@ export function createTestPki(): Promise<TestPki> {
 
 /**
  * Starts an RFC 3161 timestamp authority on 127.0.0.1 that answers each query with `openssl ts -reply`, signed by
- * the test PKI's TSA certificate; `{ fail: true }` (or setting `fail` later) makes it answer `500`.
+ * the test PKI's TSA certificate (or `pki`'s, e.g. `startLtvPki()`); `{ fail: true }` (or setting `fail` later)
+ * makes it answer `500`.
  * @example
  * const tsa = await startTestTsa();
  * try { await signPdf(pdf, { ...options, tsaUrl: tsa.url }) } finally { await tsa.close() }
  */
-export async function startTestTsa(options: { fail?: boolean } = {}): Promise<TestTsa> {
-  const pki = await createTestPki();
+export async function startTestTsa(options: { fail?: boolean; pki?: Pick<TestPki, 'dir' | 'configPath'> } = {}): Promise<TestTsa> {
+  const pki = options.pki ?? (await createTestPki());
   let counter = 0;
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -113,7 +114,7 @@ export async function startTestTsa(options: { fail?: boolean } = {}): Promise<Te
   return tsa;
 }
 
-async function reply(pki: TestPki, query: Buffer, base: string): Promise<Buffer> {
+async function reply(pki: Pick<TestPki, 'dir' | 'configPath'>, query: Buffer, base: string): Promise<Buffer> {
   await writeFile(`${base}.tsq`, query);
   try {
     const files = ['-queryfile', `${base}.tsq`, '-out', `${base}.tsr`];
