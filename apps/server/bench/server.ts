@@ -15,6 +15,7 @@ import { verifyDurability, type DurabilityReport, type SubmitLedger } from './ve
 import { expectStatus, submitSource } from './submit-source.js';
 import { measurePostgresSubmit, printPostgresSubmit } from './postgres-submit.js';
 import { measureTextTags, printTextTags } from './tags.js';
+import { measureBulk, printBulk } from './bulk.js';
 
 /*
  * `pnpm bench:server`: the real server (embedded store, request logging on) against a bare Hono app serving the
@@ -32,8 +33,10 @@ import { measureTextTags, printTextTags } from './tags.js';
  * webhook-delivery.ts): BENCH_WEBHOOK_LATENCY (submissions timed one at a time, 200), BENCH_WEBHOOK_DURATION (s of
  * each of its two submit loads, 5), BENCH_WEBHOOK_ENDPOINTS (10), BENCH_WEBHOOK_POOL (fresh documents for them).
  * BENCH_SEAL_LOADED (3-page seals timed while another organization's huge and photo documents seal, 15),
- * BENCH_SEAL_HUGE_PAGES (10000), BENCH_SEAL_PHOTO_SIDE (4096). tags (bench/tags.ts): text tags of a 300-page document
- * against inspect of the same file. Smoke mode (BENCH_SMOKE=1 or --smoke): every
+ * BENCH_SEAL_HUGE_PAGES (10000), BENCH_SEAL_PHOTO_SIDE (4096), BENCH_SEAL_LEVELS (3-page seals timed at PAdES B-T and at
+ * B-LTA each, alternating, against a local authority and OCSP responder, 15). tags (bench/tags.ts): text tags of a 300-page document
+ * against inspect of the same file. bulk (bench/bulk.ts): BENCH_BULK_ROWS documents (10,000) from a template in one
+ * bulk job, on the embedded store and on PostgreSQL, and the GET throughput during it against idle. Smoke mode (BENCH_SMOKE=1 or --smoke): every
  * phase for about a second, with small counts and documents (a 200-page huge document, a 512² photo); it fails only
  * when the benchmark itself breaks, never on its figures.
  * The server of the other phases runs with SEAL_WORKER=false: the submit phase's tens of thousands of submissions
@@ -43,7 +46,7 @@ import { measureTextTags, printTextTags } from './tags.js';
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const LOAD_PHASES = ['ceiling-get', 'get', 'get-hostile', 'ceiling-submit', 'submit'] as const;
 const SEAL_PHASES = ['seal', 'get-sealing'] as const;
-const PHASES = [...LOAD_PHASES, 'submit-postgres', ...SEAL_PHASES, 'webhooks', 'tags'] as const;
+const PHASES = [...LOAD_PHASES, 'submit-postgres', ...SEAL_PHASES, 'webhooks', 'tags', 'bulk'] as const;
 type PhaseName = (typeof PHASES)[number];
 type LoadPhaseName = (typeof LOAD_PHASES)[number];
 
@@ -83,6 +86,7 @@ function readSettings() {
       largePages: smoke ? 30 : 300,
       getBurst: Math.max(1, Math.round(envNumber('BENCH_SEAL_GET_BURST', smoke ? 10 : 150))),
       pollMs: envNumber('BENCH_SEAL_POLL_MS', 20),
+      levels: Math.max(1, Math.round(envNumber('BENCH_SEAL_LEVELS', smoke ? 2 : 15))),
       loaded: {
         count: Math.max(1, Math.round(envNumber('BENCH_SEAL_LOADED', smoke ? 2 : 15))),
         hugePages: Math.max(1, Math.round(envNumber('BENCH_SEAL_HUGE_PAGES', smoke ? 200 : 10_000))),
@@ -280,6 +284,11 @@ try {
     // Text tags of a 300-page document against `inspect` of the same file (bench/tags.ts).
     process.stderr.write('running tags…\n');
     printTextTags(await measureTextTags({ pages: settings.smoke ? 30 : 300, runs: settings.smoke ? 1 : 5 }));
+  }
+  if (settings.phases.has('bulk')) {
+    process.stderr.write('running bulk…\n');
+    const rows = Math.max(1, Math.round(envNumber('BENCH_BULK_ROWS', settings.smoke ? 200 : 10_000)));
+    printBulk(await measureBulk({ rows, connections: settings.connections, duration: settings.smoke ? 1 : 5, keep: settings.keep }, APP_DIR));
   }
   process.stdout.write(`wall time:  ${((performance.now() - startedAt) / 1000).toFixed(1)} s\n`);
 } catch (error) {

@@ -35,6 +35,11 @@ export interface AppDependencies {
 /** How many requests the app is answering right now. */
 export interface RequestActivity {
   inFlight: number;
+  /**
+   * How many requests it has begun answering: on the embedded store a request may begin and end between two looks
+   * at `inFlight`, which then never sees it (a bulk job's batches look for requests this way).
+   */
+  started?: number;
 }
 
 /** What routes and middleware work with: the dependencies plus what the app builds from them. */

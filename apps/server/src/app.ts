@@ -24,6 +24,7 @@ import { lifecycleHandlers } from './routes/lifecycle.js';
 import { builderSessionHandlers } from './routes/builder-sessions.js';
 import { templateHandlers } from './routes/templates.js';
 import { templateFileHandler } from './routes/sdk-template-file.js';
+import { bulkJobHandlers } from './routes/bulk-jobs.js';
 import { webhookHandlers } from './routes/webhooks.js';
 import { registerReferenceRoutes } from './routes/reference.js';
 import { registerHealthRoute } from './routes/health.js';
@@ -89,6 +90,7 @@ export function createApp(dependencies: AppDependencies, options: { isShuttingDo
     ...draftHandlers(deps),
     ...builderSessionHandlers(deps),
     ...templateHandlers(deps),
+    ...bulkJobHandlers(deps),
     ...templateFileHandler(deps),
     ...lifecycleHandlers(deps),
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PADES_LEVELS, type PadesLevel } from '@signet/contract';
 import { DEFAULT_CONNECTION_LIMITS as LIMITS, type ConnectionLimits } from './http/node-server.js';
 import { parseTrustProxy, type TrustProxy } from './middleware/api-key/client-ip.js';
 import { DEFAULT_PDF_POOL_OPTIONS, type PdfPoolOptions } from './pdf/pool/index.js';
@@ -57,6 +58,8 @@ const EnvSchema = z.object({
   SIGNET_SIGNING_P12_PASSWORD: z.string().optional(),
   SIGNET_TSA_URL: z.url().optional(),
   SIGNET_TSA_TIMEOUT_MS: milliseconds(5000),
+  SIGNET_PADES_LEVEL: z.enum(PADES_LEVELS).optional(),
+  SIGNET_REVOCATION_TIMEOUT_MS: milliseconds(5000),
   SEAL_WORKER: z.enum(['true', 'false']).default('true'),
   SEAL_POLL_MS: milliseconds(1000),
   SEAL_LEASE_MS: milliseconds(60_000),
@@ -143,10 +146,14 @@ export interface SealingConfig {
   /** `SIGNET_SIGNING_P12`: a PKCS#12 file's path, or its bytes in base64; unset: a generated development certificate. */
   p12: string | undefined;
   p12Password: string | undefined;
-  /** RFC 3161 timestamp authority: set, signatures are PAdES B-T; unset, B-B. */
+  /** RFC 3161 timestamp authority: needed for PAdES B-T and above. */
   tsaUrl: string | undefined;
   /** How long the timestamp authority may take to answer; keep it below `PDF_TASK_TIMEOUT_MS` (ms). */
   tsaTimeoutMs: number;
+  /** `SIGNET_PADES_LEVEL`: the level seals are made at; default B-LTA with a timestamp authority, else B-B. */
+  padesLevel: PadesLevel;
+  /** Each OCSP or CRL request's time limit when sealing at B-LT or B-LTA (ms). */
+  revocationTimeoutMs: number;
   /** Whether `signet serve` runs the sealing worker itself (`SEAL_WORKER=false`: only `signet worker` does). */
   worker: boolean;
   /** How often a worker looks for due jobs when nothing woke it (ms). */
@@ -177,6 +184,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (e.SEAL_TIMEOUT_MAX_MS < e.PDF_TASK_TIMEOUT_MS) {
     throw new Error('Invalid configuration: SEAL_TIMEOUT_MAX_MS: must not be below PDF_TASK_TIMEOUT_MS');
+  }
+  if (e.SIGNET_PADES_LEVEL !== undefined && e.SIGNET_PADES_LEVEL !== 'B-B' && e.SIGNET_TSA_URL === undefined) {
+    throw new Error(`Invalid configuration: SIGNET_PADES_LEVEL: ${e.SIGNET_PADES_LEVEL} needs a timestamp authority (SIGNET_TSA_URL)`);
   }
   if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
     throw new Error('Invalid configuration: HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS');
@@ -216,6 +226,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       p12Password: e.SIGNET_SIGNING_P12_PASSWORD,
       tsaUrl: e.SIGNET_TSA_URL,
       tsaTimeoutMs: e.SIGNET_TSA_TIMEOUT_MS,
+      padesLevel: e.SIGNET_PADES_LEVEL ?? (e.SIGNET_TSA_URL === undefined ? 'B-B' : 'B-LTA'),
+      revocationTimeoutMs: e.SIGNET_REVOCATION_TIMEOUT_MS,
       worker: e.SEAL_WORKER === 'true',
       pollMs: e.SEAL_POLL_MS,
       leaseMs: e.SEAL_LEASE_MS,

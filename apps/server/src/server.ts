@@ -45,11 +45,11 @@ export async function startServer(options: {
   // The one job runner: seals completed submissions unless SEAL_WORKER=false, and sends webhook events unless
   // WEBHOOK_DISPATCHER=false (both left to `signet worker` then). Deliveries yield to the requests this server is
   // answering (`activity`): they wait, durably, while clients do not.
-  const activity = { inFlight: 0 };
+  const activity = { inFlight: 0, started: 0 };
   const { sealing, webhooks } = config;
   const jobs =
     sealing.worker || webhooks.dispatcher
-      ? await startJobs({ config, storage, pdfPool, secret, logger, seal: sealing.worker, webhooks: webhooks.dispatcher, busy: () => activity.inFlight > 0, observe: metrics.jobs })
+      ? await startJobs({ config, storage, pdfPool, secret, logger, seal: sealing.worker, webhooks: webhooks.dispatcher, busy: () => activity.inFlight > 0, activity, observe: metrics.jobs })
       : undefined;
   const sealWorker = sealing.worker && jobs ? { wake: () => jobs.wake('seal') } : undefined;
   const webhookDispatcher = webhooks.dispatcher && jobs ? { wake: () => jobs.wake('webhook') } : undefined;

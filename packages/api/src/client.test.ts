@@ -435,6 +435,37 @@ describe('templates', () => {
     expect(await failure(sk.getTemplate(created.id))).toMatchObject({ code: 'NOT_FOUND', status: 404 });
     expect(await sk.getManagedDocument(document.id)).toMatchObject({ template: { id: created.id, version: 2 } });
   });
+
+  it('starts a bulk job from JSON rows or a CSV, and reads it and its rows', async () => {
+    const sk = client(await server.createKey({ kind: 'sk' }));
+    const pdf = (await generateSamplePdf({ pages: 1 })) as Uint8Array<ArrayBuffer>;
+    const roles = [
+      { id: 'tenant', name: 'Tenant', order: 1 },
+      { id: 'landlord', name: 'Landlord', order: 2 },
+    ];
+    const template = await sk.createTemplate({ file: new Blob([pdf]), filename: 'lease.pdf', fields: sampleLeaseFields(1), roles });
+    const signers = [
+      { role: 'tenant', name: 'Tina Tenant' },
+      { role: 'landlord', name: 'Lars Landlord' },
+    ];
+    const job = await sk.createBulkJob(template.id, { rows: [{ key: 'r1', signers }, { key: 'r2', signers }] });
+    expect(job).toMatchObject({ templateId: template.id, templateVersion: 1, total: 2 });
+    expect(job.id).toMatch(/^blk_/);
+    expect(await sk.getBulkJob(job.id)).toMatchObject({ id: job.id, total: 2 });
+    const page = await sk.listBulkJobRows(job.id, { limit: 1 });
+    expect(page.data.map((row) => [row.index, row.key])).toEqual([[0, 'r1']]);
+    expect(page.pagination.hasMore).toBe(true);
+    const next = await sk.listBulkJobRows(job.id, { limit: 1, cursor: page.pagination.cursor });
+    expect(next.data.map((row) => row.key)).toEqual(['r2']);
+
+    const fromCsv = await sk.createBulkJob(template.id, { csv: 'key,tenant.name,landlord.name\nc1,Tina Tenant,Lars Landlord\n' });
+    expect(fromCsv).toMatchObject({ total: 1 });
+    expect(await failure(sk.createBulkJob(template.id, { csv: 'key,tenant.name\nc1,Tina\n' }))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      status: 400,
+      details: { field: 'line 1' },
+    });
+  });
 });
 
 describe('drafts and builder sessions', () => {
@@ -567,6 +598,9 @@ describe('the endpoint table', () => {
     createTemplateDocument: (c) => c.createTemplateDocument(TEMPLATE, {}),
     createTemplateBuilderSession: (c) => c.createTemplateBuilderSession(TEMPLATE),
     revokeTemplateBuilderSession: (c) => c.revokeTemplateBuilderSession(TEMPLATE, 'key_R2wXn8TqL5vBmK3pZ7cYd4Hs'),
+    createBulkJob: (c) => c.createBulkJob(TEMPLATE, { rows: [{ key: 'r1' }] }),
+    getBulkJob: (c) => c.getBulkJob(`blk_${'Z'.repeat(24)}`),
+    listBulkJobRows: (c) => c.listBulkJobRows(`blk_${'Z'.repeat(24)}`, { limit: 1 }),
     // Last: it ends the document the calls above use.
     voidDocument: (c, id) => c.voidDocument(id, 'Sent by mistake'),
     eraseDocument: (c, id) => c.eraseDocument(id),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   allEndpointChecks,
+  builderEndpointChecks,
   endpointPath,
   sdkEndpointChecks,
   type EndpointCheckTable,
@@ -12,6 +13,9 @@ import {
   type CreatedTemplateBuilderSession,
   type CreateTemplateBuilderSessionRequest,
   type CreateTemplateDocumentRequest,
+  type BulkJob,
+  type BulkRowResult,
+  type CreateBulkJobRequest,
   type DeletedTemplate,
   type Template,
   type TemplateBuilderSession,
@@ -198,6 +202,19 @@ export interface SigningClient {
   ): Promise<CreatedTemplateBuilderSession>;
   /** `DELETE /templates/{templateId}/builder-sessions/{keyId}` (sk key): the key is refused from then on. */
   revokeTemplateBuilderSession(templateId: string, keyId: string, options?: { signal?: AbortSignal }): Promise<TemplateBuilderSession>;
+  /**
+   * `POST /templates/{templateId}/bulk` (sk key): one document per row, made by a background job (docs/templates.md,
+   * "Bulk"): the rows as JSON, or `{ csv }` with a CSV's text. Resolves with the job, `pending`. Retried only after a 429.
+   * @example const job = await sk.createBulkJob('tpl_…', { rows: [{ key: 'r1', signers: [{ role: 'tenant', name: 'Ada' }] }] });
+   */
+  createBulkJob(templateId: string, body: CreateBulkJobRequest | { csv: string }, options?: { signal?: AbortSignal }): Promise<BulkJob>;
+  /** `GET /bulk-jobs/{bulkJobId}` (sk key): where the job stands, with its counts. */
+  getBulkJob(bulkJobId: string, options?: { signal?: AbortSignal }): Promise<BulkJob>;
+  /**
+   * `GET /bulk-jobs/{bulkJobId}/rows` (sk key): one page of its rows' results, in the request's order; to the key
+   * that started the job, a created row's session keys the first time it is read.
+   */
+  listBulkJobRows(bulkJobId: string, options?: ListOptions): Promise<{ data: BulkRowResult[]; pagination: Pagination }>;
   /** `GET /documents/{documentId}` (sk key): the document with its field definitions and status. */
   getManagedDocument(documentId: string, options?: { signal?: AbortSignal }): Promise<ManagedDocument>;
   /** `GET /documents/{documentId}/submission` (sk key): the stored submission of a completed document without signers. */
@@ -310,6 +327,43 @@ function sdkMethods(call: ReturnType<typeof createCaller>['call']): Omit<SdkClie
   };
 }
 
+/** What an author's browser calls with a builder session key: a draft's and a template's endpoints, and the SDK's. */
+export type BuilderClient = Pick<
+  SigningClient,
+  'validateKey' | 'getDocument' | 'submitDocument' | 'declineDocument' | 'getDraft' | 'updateDraft' | 'sendDocument' | 'getTemplate' | 'updateTemplate' | 'rateLimit'
+>;
+
+/** The builder's methods of a client, over `call`. */
+function builderMethods(call: ReturnType<typeof createCaller>['call']): Omit<BuilderClient, keyof SdkClient> {
+  return {
+    getDraft: async (documentId, { signal } = {}) => (await call('getDraft', { params: { documentId }, signal })).data,
+    updateDraft: async (documentId, { version, ...body }, { signal } = {}) =>
+      (await call('updateDraft', { params: { documentId }, body, headers: { 'If-Match': `"${version}"` }, signal, replayable: false })).data,
+    sendDocument: async (documentId, { version }, { signal } = {}) =>
+      (await call('sendDocument', { params: { documentId }, headers: { 'If-Match': `"${version}"` }, signal, replayable: false })).data,
+    getTemplate: async (templateId, { signal } = {}) => (await call('getTemplate', { params: { templateId }, signal })).data,
+    updateTemplate: async (templateId, { version, ...body }, { signal } = {}) =>
+      (await call('updateTemplate', { params: { templateId }, body, headers: { 'If-Match': `"${version}"` }, signal, replayable: false })).data,
+  };
+}
+
+/**
+ * A client of what a builder calls, for an author's browser (`<SigningBuilder>`): a draft's and a template's
+ * endpoints and the SDK's. It carries those answers' checks alone, so an authoring page does not download every
+ * management endpoint's.
+ * @example const client = createBuilderClient({ apiKey: builderKey, baseUrl: 'https://sign.example.com' });
+ */
+export function createBuilderClient(options: SigningClientOptions): BuilderClient {
+  const { call, transport } = createCaller(options, builderEndpointChecks());
+  return {
+    ...sdkMethods(call),
+    ...builderMethods(call),
+    get rateLimit() {
+      return transport.rateLimit;
+    },
+  };
+}
+
 /**
  * A client of the SDK endpoints only, for a signer's browser: `validateKey`, `getDocument`, `submitDocument`,
  * `declineDocument`. It
@@ -351,6 +405,7 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
 
   return {
     ...sdkMethods(call),
+    ...builderMethods(call),
     listDocuments,
     documentPages,
     async *allDocuments(list = {}) {
@@ -360,11 +415,6 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
       (await call('createDocument', { body: uploadForm(input), signal, replayable: false })).data,
     createDraft: async (input, { signal } = {}) =>
       (await call('createDocument', { query: { draft: 'true' }, body: uploadForm(input), signal, replayable: false })).data,
-    getDraft: async (documentId, { signal } = {}) => (await call('getDraft', { params: { documentId }, signal })).data,
-    updateDraft: async (documentId, { version, ...body }, { signal } = {}) =>
-      (await call('updateDraft', { params: { documentId }, body, headers: { 'If-Match': `"${version}"` }, signal, replayable: false })).data,
-    sendDocument: async (documentId, { version }, { signal } = {}) =>
-      (await call('sendDocument', { params: { documentId }, headers: { 'If-Match': `"${version}"` }, signal, replayable: false })).data,
     createBuilderSession: async (documentId, body = {}, { signal } = {}) =>
       (await call('createBuilderSession', { params: { documentId }, body, signal, replayable: false })).data,
     revokeBuilderSession: async (documentId, keyId, { signal } = {}) =>
@@ -374,9 +424,6 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
       const { data, pagination } = await call('listTemplates', { query: pageQuery({ limit, cursor }), signal });
       return { data, pagination };
     },
-    getTemplate: async (templateId, { signal } = {}) => (await call('getTemplate', { params: { templateId }, signal })).data,
-    updateTemplate: async (templateId, { version, ...body }, { signal } = {}) =>
-      (await call('updateTemplate', { params: { templateId }, body, headers: { 'If-Match': `"${version}"` }, signal, replayable: false })).data,
     deleteTemplate: async (templateId, { signal } = {}) =>
       (await call('deleteTemplate', { params: { templateId }, signal, replayable: false })).data,
     createTemplateDocument: async (templateId, body, { signal } = {}) =>
@@ -385,6 +432,20 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
       (await call('createTemplateBuilderSession', { params: { templateId }, body, signal, replayable: false })).data,
     revokeTemplateBuilderSession: async (templateId, keyId, { signal } = {}) =>
       (await call('revokeTemplateBuilderSession', { params: { templateId, keyId }, signal })).data,
+    createBulkJob: async (templateId, body, { signal } = {}) =>
+      (
+        await call('createBulkJob', {
+          params: { templateId },
+          body: 'csv' in body ? new Blob([body.csv], { type: 'text/csv' }) : body,
+          signal,
+          replayable: false,
+        })
+      ).data,
+    getBulkJob: async (bulkJobId, { signal } = {}) => (await call('getBulkJob', { params: { bulkJobId }, signal })).data,
+    listBulkJobRows: async (bulkJobId, { limit, cursor, signal } = {}) => {
+      const { data, pagination } = await call('listBulkJobRows', { params: { bulkJobId }, query: pageQuery({ limit, cursor }), signal });
+      return { data, pagination };
+    },
     eraseDocument: async (documentId, { signal } = {}) =>
       (await call('eraseDocument', { params: { documentId }, signal, replayable: false })).data,
     voidDocument: async (documentId, reason, { signal } = {}) =>

@@ -85,7 +85,7 @@ export class Transport {
       response = await this.options.fetch(this.baseUrl + request.path, {
         method: request.method,
         headers: this.headers(request),
-        body: request.body === undefined || request.body instanceof FormData ? request.body : JSON.stringify(request.body),
+        body: request.body === undefined || request.body instanceof FormData || request.body instanceof Blob ? request.body : JSON.stringify(request.body),
         signal: controller.signal,
       });
       // The body is read under the same time-out: a server that stalls mid-answer is a time-out too.
@@ -107,8 +107,8 @@ export class Transport {
   private headers(request: ApiRequest<unknown>): Record<string, string> {
     const accept = request.binary ? 'application/pdf, application/json' : 'application/json';
     const headers: Record<string, string> = { Accept: accept, 'X-API-Key': this.options.apiKey, ...request.headers };
-    // A FormData body gets its multipart Content-Type (with the boundary) from fetch itself.
-    if (request.body !== undefined && !(request.body instanceof FormData)) headers['Content-Type'] = 'application/json';
+    // A FormData body gets its multipart Content-Type (with the boundary) from fetch itself, a Blob its own type.
+    if (request.body !== undefined && !(request.body instanceof FormData) && !(request.body instanceof Blob)) headers['Content-Type'] = 'application/json';
     return headers;
   }
 }

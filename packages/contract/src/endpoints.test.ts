@@ -10,7 +10,9 @@ function openObjects(node: unknown, at = '#'): string[] {
   if (Array.isArray(node)) return node.flatMap((item, index) => openObjects(item, `${at}/${index}`));
   if (node === null || typeof node !== 'object') return [];
   const schema = node as Record<string, unknown>;
-  const own = schema['type'] === 'object' && schema['additionalProperties'] !== false ? [at] : [];
+  // A map keyed by ids (`values` by field id: `propertyNames`) names its members by pattern; the handler refuses an unknown id.
+  const map = 'propertyNames' in schema && typeof schema['additionalProperties'] === 'object';
+  const own = schema['type'] === 'object' && schema['additionalProperties'] !== false && !map ? [at] : [];
   return [...own, ...Object.entries(schema).flatMap(([keyword, value]) => openObjects(value, `${at}/${keyword}`))];
 }
 

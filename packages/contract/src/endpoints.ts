@@ -34,6 +34,7 @@ import {
   TemplateSummarySchema,
   UpdateTemplateRequestSchema,
 } from './schemas/templates.js';
+import { BulkJobIdParamsSchema, BulkJobSchema, BulkRowResultSchema, CreateBulkJobRequestSchema } from './schemas/bulk.js';
 import {
   CreateWebhookRequestSchema,
   CreatedWebhookSchema,
@@ -102,6 +103,8 @@ export interface Endpoint {
     /** Request headers by their lower-case names. */
     readonly headers?: z.ZodObject;
     readonly body?: EndpointContent;
+    /** Other media types the same body may be sent as (a CSV of a bulk request's rows), the handler reading each. */
+    readonly bodyAlternatives?: readonly EndpointContent[];
   };
   readonly responses: Readonly<Record<number, EndpointResponse>>;
   readonly errors: Readonly<Record<number, EndpointError>>;
@@ -310,6 +313,7 @@ const webhookRefused: EndpointError = {
 const internal: EndpointError = { codes: ['INTERNAL_ERROR'], description: 'An unexpected failure; nothing internal is revealed' };
 const templateNotFound: EndpointError = { codes: ['NOT_FOUND'], description: "No such template in the key's organization" };
 const templateVersionTag = z.object({ ETag: z.string().regex(/^"\d+"$/).meta({ description: "The template's `version`, quoted" }) });
+const bulkJobNotFound: EndpointError = { codes: ['NOT_FOUND'], description: "No such bulk job in the key's organization" };
 const templateBuilderRefused: EndpointError = {
   codes: ['INSUFFICIENT_PERMISSIONS'],
   description: 'A builder session key of another template or of a document',
@@ -1080,6 +1084,52 @@ export const endpoints = {
       304: { description: 'Not modified (`If-None-Match`)', headers: z.object(tokenCaching) },
     },
     errors: { 400: invalid, 403: tokenRefused, 416: rangeRefused, 500: internal },
+  },
+  createBulkJob: {
+    method: 'post',
+    path: '/templates/{templateId}/bulk',
+    tags: ['Templates'],
+    summary: 'Make many documents from a template',
+    description:
+      'Up to 10,000 rows, as JSON or as a CSV with a header row (`key`, `<role>.name`, `<role>.email`, `values.<fieldId>`: docs/templates.md, "Bulk"): one document per row, made by a background job. The whole request is checked first; a row that its fields\' rules refuse is recorded as failed, the others are made. A row whose `key` already made a document of this template makes none again: that document is reported. Follow it with `GET /bulk-jobs/{bulkJobId}`.',
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:write'] },
+    request: {
+      params: TemplateIdParamsSchema,
+      body: json(CreateBulkJobRequestSchema),
+      bodyAlternatives: [{ mediaType: 'text/csv', schema: z.string().meta({ description: 'A header row, then one row per document (RFC 4180)' }) }],
+    },
+    responses: { 202: { description: 'The bulk job, queued', content: json(successEnvelope(BulkJobSchema)) } },
+    errors: {
+      400: { codes: ['VALIDATION_ERROR'], description: 'Invalid request: `details.field` names the row (`rows[3].signers[0].role`) or the CSV line (`line 4`)' },
+      ...keyErrors,
+      404: templateNotFound,
+      413: tooLarge,
+      415: { codes: ['VALIDATION_ERROR'], description: 'The body is sent neither as `application/json` nor as `text/csv` (`details.field: "Content-Type"`)' },
+      500: internal,
+    },
+  },
+  getBulkJob: {
+    method: 'get',
+    path: '/bulk-jobs/{bulkJobId}',
+    tags: ['Templates'],
+    summary: 'Get a bulk job',
+    description: 'Where it stands: `pending`, `running` or `completed`, with how many rows made a document and how many failed so far.',
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:read'] },
+    request: { params: BulkJobIdParamsSchema },
+    responses: { 200: { description: 'The bulk job', content: json(successEnvelope(BulkJobSchema)) } },
+    errors: { 400: invalid, ...keyErrors, 404: bulkJobNotFound, 500: internal },
+  },
+  listBulkJobRows: {
+    method: 'get',
+    path: '/bulk-jobs/{bulkJobId}/rows',
+    tags: ['Templates'],
+    summary: "List a bulk job's rows",
+    description:
+      "In the request's order, cursor pagination: each row's status, its document or its error. To the key that started the job, the first read of a created row also gives the session key of each of its signers; later reads do not (docs/templates.md, \"Bulk\").",
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:read'] },
+    request: { params: BulkJobIdParamsSchema, query: DocumentListQuerySchema },
+    responses: { 200: { description: 'A page of rows', content: json(paginatedList(BulkRowResultSchema)) } },
+    errors: { 400: invalid, ...keyErrors, 404: bulkJobNotFound, 500: internal },
   },
 } as const satisfies Record<string, Endpoint>;
 

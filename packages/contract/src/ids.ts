@@ -2,9 +2,9 @@ import { z } from './zod.js';
 
 /**
  * Prefixes of Signet's identifiers: organizations, documents, submissions, key records, requests, webhook endpoints,
- * webhook events (the `webhook-id` header), webhook deliveries and templates.
+ * webhook events (the `webhook-id` header), webhook deliveries, templates and bulk jobs.
  */
-export const ID_PREFIXES = ['org', 'doc', 'sub', 'key', 'req', 'wh', 'msg', 'dlv', 'tpl'] as const;
+export const ID_PREFIXES = ['org', 'doc', 'sub', 'key', 'req', 'wh', 'msg', 'dlv', 'tpl', 'blk'] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 /** Characters after the prefix: at least 20 of `[A-Za-z0-9]` (docs/api.md, "Identifiers"). */

@@ -25,6 +25,11 @@ import { createDocumentFromTemplate } from '../templates/template-documents.js';
 import { createTemplateBuilderSession, presentTemplateBuilderSession } from '../templates/template-sessions.js';
 import { templateSummary } from '../templates/present.js';
 import { CliError, print, readInput, withStorage } from './common.js';
+import { ApiError } from '../errors.js';
+import { resolveSecret } from '../secret.js';
+import { listBulkRows } from '../storage/queries/bulk-jobs.js';
+import { presentBulkJob, presentBulkRow, startBulkJob } from '../templates/bulk/bulk-jobs.js';
+import { CLI_STARTER, runBulkJobHere } from '../templates/bulk/run-here.js';
 import { parseOrigins, parseWholeNumber } from './options.js';
 
 async function templateOf(storage: Storage, id: string): Promise<TemplateRecord> {
@@ -178,6 +183,39 @@ export function registerTemplateCommands(program: Command): void {
         const document = await createDocumentFromTemplate(storage, template.organizationId, template.id, request, new Date());
         if (options.json) return print(documentMetadata(document));
         print(`Created ${document.id} from template ${template.id} version ${template.version}: ${document.filename}, ${document.fields.length} fields.`);
+      }),
+    );
+
+  templates
+    .command('bulk')
+    .description('make one document per row of a CSV (docs/templates.md, "Bulk"); waits for the job and prints its summary')
+    .argument('<templateId>')
+    .requiredOption('--csv <file>', 'the CSV: a header row (key, <role>.name, <role>.email, values.<fieldId>), then one row per document')
+    .option('--no-wait', 'start the job and print it; a running server makes the documents')
+    .option('--json', 'print the job (with its failed rows) as JSON')
+    .action((templateId: string, options: { csv: string; wait: boolean; json?: boolean }) =>
+      withStorage(async (storage) => {
+        const template = await templateOf(storage, templateId);
+        const csv = new TextDecoder().decode(await readInput('--csv', options.csv));
+        let job = await startBulkJob(storage, {
+          organizationId: template.organizationId,
+          apiKeyId: CLI_STARTER,
+          templateId: template.id,
+          body: { csv },
+          now: new Date(),
+        }).catch((error: unknown) => {
+          if (error instanceof ApiError) throw new CliError(`--csv: ${String(error.details?.field ?? '')}: ${String(error.details?.reason ?? error.message)}`);
+          throw error;
+        });
+        if (options.wait) {
+          const config = loadConfig();
+          job = await runBulkJobHere(storage, { id: job.id, secret: await resolveSecret(config), logger: createLogger('warn', process.stderr) });
+        }
+        const failed = (await listBulkRows(storage.db.query, job.id, { afterIndex: -1, limit: job.total, status: 'failed' })).map((row) => presentBulkRow(row));
+        if (options.json) return print({ ...presentBulkJob(job), failedRows: failed });
+        const lines = [`Bulk job ${job.id} of template ${template.id} version ${job.templateVersion}: ${job.status}, ${job.total} rows, ${job.created} created, ${job.failed} failed.`];
+        for (const row of failed) lines.push(`  row ${row.index} (${row.key}): ${row.error?.field}: ${row.error?.reason}`);
+        print(lines.join('\n'));
       }),
     );
 

@@ -26,6 +26,7 @@ import { IMPLICIT_SIGNER, type DocumentRecord, type NewDocument, type Storage } 
 import { enqueueWebhookEvent } from '../storage/queries/webhook-deliveries.js';
 import { webhookEventsEnqueued } from '../webhooks/wake.js';
 import { sharedPdfPool } from '../pdf-worker/index.js';
+import type { Queryable } from '../storage/sql-database.js';
 import { storeDocumentPreview } from './document-preview.js';
 import { unsafePatternIssues } from './pattern-safety.js';
 import { importsAsked, mergeFoundFields, prepareUpload, type UploadImports } from './prepare-upload.js';
@@ -183,26 +184,32 @@ export function contentIssues(
  * @example const document = await storeDocument(storage, { id, organizationId, filename, …, fields, createdAt }, bytes)
  */
 export async function storeDocument(storage: Storage, document: NewDocument, content: Uint8Array): Promise<DocumentRecord> {
-  if (document.fileSize !== content.length) {
-    throw new Error(`Document ${document.id}: fileSize ${document.fileSize} differs from its ${content.length} bytes`);
-  }
   const record = newDocumentRecord(document);
-  const enqueued = await storage.db.transaction(async (tx) => {
-    await insertDocument(tx.query, record);
-    await insertSigners(tx.query, record.id, record.signers);
-    await writeDocumentContent(tx.query, record.id, content);
-    await recordAuditEvent(tx.query, record.id, { type: 'document.created', occurredAt: record.createdAt });
-    if (record.expiresAt) await enqueueJob(tx, expireJob, { documentId: record.id }, { key: record.id, runAt: new Date(record.expiresAt) });
-    return enqueueWebhookEvent(tx.query, {
-      type: 'document.created',
-      organizationId: record.organizationId,
-      documentId: record.id,
-      occurredAt: record.createdAt,
-      data: { documentId: record.id, filename: record.filename, pageCount: record.pageCount, createdAt: record.createdAt },
-    });
-  });
+  const enqueued = await storage.db.transaction((tx) => insertNewDocument(tx, record, content));
   webhookEventsEnqueued(storage.db, enqueued);
   return record;
+}
+
+/**
+ * `storeDocument`'s writes in the caller's transaction (bulk creation stores many in one): resolves with the webhook
+ * events enqueued, which the caller announces after its commit (`webhookEventsEnqueued`).
+ */
+export async function insertNewDocument(tx: Queryable, record: DocumentRecord, content: Uint8Array): Promise<number> {
+  if (record.fileSize !== content.length) {
+    throw new Error(`Document ${record.id}: fileSize ${record.fileSize} differs from its ${content.length} bytes`);
+  }
+  await insertDocument(tx.query, record);
+  await insertSigners(tx.query, record.id, record.signers);
+  await writeDocumentContent(tx.query, record.id, content);
+  await recordAuditEvent(tx.query, record.id, { type: 'document.created', occurredAt: record.createdAt });
+  if (record.expiresAt) await enqueueJob(tx, expireJob, { documentId: record.id }, { key: record.id, runAt: new Date(record.expiresAt) });
+  return enqueueWebhookEvent(tx.query, {
+    type: 'document.created',
+    organizationId: record.organizationId,
+    documentId: record.id,
+    occurredAt: record.createdAt,
+    data: { documentId: record.id, filename: record.filename, pageCount: record.pageCount, createdAt: record.createdAt },
+  });
 }
 
 /** A JSON part of the upload (a string as uploaded, or a value already parsed); a 400 naming it when it is not JSON. */

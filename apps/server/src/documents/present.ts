@@ -20,7 +20,10 @@ export function documentMetadata(document: DocumentRecord): DocumentMetadata {
 
 /** Where a document's sealed PDF stands, from its seal job and sealed file (none yet: `pending`). */
 export function sealingOf(state: SealState): Sealing {
-  if (state.sealed) return { status: 'sealed', sha256: state.sealed.sha256, sealedAt: state.sealed.sealedAt };
+  if (state.sealed) {
+    const { sha256, sealedAt, level } = state.sealed;
+    return { status: 'sealed', sha256, sealedAt, ...(level ? { level } : {}) };
+  }
   return { status: state.job?.status === 'failed' ? 'failed' : 'pending' };
 }
 

@@ -14,5 +14,7 @@ export function jobQueues(): NamedQueue[] {
     // Kinds on the `jobs` table: a document's expiry (documents/expiry.ts), the hourly retention run (documents/retention.ts).
     { name: 'expire', queue: genericQueue('expire') },
     { name: 'retention', queue: genericQueue('retention') },
+    // Bulk creation from a template (templates/bulk/bulk-kind.ts).
+    { name: 'bulk', queue: genericQueue('bulk') },
   ];
 }

@@ -4,9 +4,12 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { PdfPool } from '../pdf/pool/index.js';
 import type { Storage } from '../storage/types.js';
+import type { RequestActivity } from '../app-context.js';
 import { webhookJobKind } from '../webhooks/start.js';
 import { onWebhookEvents } from '../webhooks/wake.js';
 import { JobRunner } from './runner.js';
+import { bulkJobKind } from '../templates/bulk/bulk-kind.js';
+import { onBulkJobs } from '../templates/bulk/wake.js';
 import type { SealEnd } from '../sealing/seal-kind.js';
 import type { DeliveryOutcome } from '../webhooks/delivery-kind.js';
 
@@ -31,7 +34,7 @@ export interface RunningJobs {
 
 /**
  * Starts this process's job runner with the kinds it runs: `seal` (unless `seal: false`), `webhook` (unless
- * `webhooks: false`), `expire`, and `retention` when `RETENTION_DAYS` is set (its first run enqueued). Commits in
+ * `webhooks: false`), `expire`, `bulk`, and `retention` when `RETENTION_DAYS` is set (its first run enqueued). Commits in
  * this process wake it (`webhooks/wake.ts`, `wake`); it polls for the others'.
  * @example const jobs = await startJobs({ config, storage, pdfPool, secret, logger }); … await jobs.stop();
  */
@@ -45,6 +48,8 @@ export async function startJobs(options: {
   webhooks?: boolean;
   /** Whether the process is answering API requests right now (webhook deliveries then yield to them). */
   busy?: () => boolean;
+  /** The requests the process answers: a bulk job yields to those begun since its last batch too. */
+  activity?: RequestActivity;
   /** Told how seals and webhook attempts end (`metrics/`). */
   observe?: JobObservers;
 }): Promise<RunningJobs> {
@@ -64,6 +69,9 @@ export async function startJobs(options: {
     unsubscribe = onWebhookEvents(storage.db, () => runner.wake('webhook'));
   }
   runner.register(expireJob);
+  // Bulk creation from a template (templates/bulk/): woken by the requests that start a job.
+  runner.register(bulkJobKind({ secret: options.secret, ...(options.busy || options.activity ? { busy: requestsSince(options) } : {}) }));
+  const unsubscribeBulk = onBulkJobs(storage.db, () => runner.wake('bulk'));
   if (options.config.retentionDays !== undefined) {
     const retention = retentionJob(options.config.retentionDays);
     runner.register(retention);
@@ -76,10 +84,22 @@ export async function startJobs(options: {
     wake: (kind) => runner.wake(kind),
     async stop(stopOptions = {}) {
       unsubscribe();
+      unsubscribeBulk();
       const stopped = await runner.stop(stopOptions);
       // Attempts still under way were given back to the queue: their requests end now, not at their timeout.
       await closeSender({ abort: stopped.released > 0 });
       return stopped;
     },
+  };
+}
+
+/** Whether requests are in flight, or began since the last time it was asked (see `RequestActivity.started`). */
+function requestsSince(options: { busy?: () => boolean; activity?: RequestActivity }): () => boolean {
+  let seen = options.activity?.started ?? 0;
+  return () => {
+    const started = options.activity?.started ?? 0;
+    const begun = started !== seen;
+    seen = started;
+    return begun || (options.busy?.() ?? false) || (options.activity ? options.activity.inFlight > 0 : false);
   };
 }

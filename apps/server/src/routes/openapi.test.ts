@@ -133,6 +133,24 @@ async function newTemplate() {
 }
 const TPL = `tpl_${'Z'.repeat(24)}`;
 
+/** A bulk job's GET answers: its own (200), a bad id (400), no key (401), a pk key (403), none such (404), the limit (429), storage down (500). */
+async function bulkJobRefusals(path: (id: string) => string, query = '') {
+  const { id, sk } = await newTemplate();
+  const created = await call(t, 'POST', `/templates/${id}/bulk`, { key: sk, body: { rows: [{ key: 'row-1' }] } });
+  const job = ((await created.json()) as { data: { id: string } }).data;
+  const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+  return [
+    await call(t, 'GET', path(job.id) + query, { key: sk }),
+    await call(t, 'GET', path('blk_x'), { key: sk }),
+    await call(t, 'GET', path(job.id)),
+    await call(t, 'GET', path(job.id), { key: (await t.createKey()).secret }),
+    await call(t, 'GET', path(`blk_${'Z'.repeat(24)}`), { key: sk }),
+    await call(t, 'GET', path(job.id), { key: limited }),
+    await call(t, 'GET', path(job.id), { key: limited }),
+    await call(broken(), 'GET', path(job.id), { key: KEY }),
+  ];
+}
+
 /** A public address (no DNS here): an endpoint URL any server accepts; nothing is sent, this app has no dispatcher. */
 const HOOK_URL = 'https://93.184.216.34/signet';
 const WH = `wh_${'Z'.repeat(24)}`;
@@ -695,6 +713,31 @@ const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
       await call(t, 'DELETE', path(id), { key: limited }),
       await call(broken(), 'DELETE', path(id), { key: KEY }),
     ];
+  },
+  async createBulkJob() {
+    const { id, sk } = await newTemplate();
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    const path = (templateId: string) => `/templates/${templateId}/bulk`;
+    const body = { rows: [{ key: 'row-1' }] };
+    return [
+      await call(t, 'POST', path(id), { key: sk, body }),
+      await call(t, 'POST', path(id), { key: sk, body: 'key\nrow-2\n', headers: { 'Content-Type': 'text/csv' } }),
+      await call(t, 'POST', path(id), { key: sk, body: { rows: [{ key: 'a' }, { key: 'a' }] } }),
+      await call(t, 'POST', path(id), { body }),
+      await call(t, 'POST', path(id), { key: (await t.createKey()).secret, body }),
+      await call(t, 'POST', path(TPL), { key: sk, body }),
+      await call(small, 'POST', path(id), { key: (await small.createKey({ kind: 'sk' })).secret, body: { rows: [{ key: 'x'.repeat(4096) }] } }),
+      await call(t, 'POST', path(id), { key: sk, body: 'key', headers: { 'Content-Type': 'text/plain' } }),
+      await call(t, 'POST', path(id), { key: limited, body }),
+      await call(t, 'POST', path(id), { key: limited, body }),
+      await call(broken(), 'POST', path(id), { key: KEY, body }),
+    ];
+  },
+  async getBulkJob() {
+    return bulkJobRefusals((id) => `/bulk-jobs/${id}`);
+  },
+  async listBulkJobRows() {
+    return bulkJobRefusals((id) => `/bulk-jobs/${id}/rows`, '?limit=1');
   },
   async getTemplateFile() {
     const { id, sk } = await newTemplate();

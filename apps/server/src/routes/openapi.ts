@@ -53,7 +53,9 @@ export function endpointRoute(operationId: string, endpoint: Endpoint): RouteCon
       ...(request.params ? { params: request.params } : {}),
       ...(request.query ? { query: request.query } : {}),
       ...(request.headers ? { headers: request.headers } : {}),
-      ...(request.body ? { body: { required: true, content: content(request.body) } } : {}),
+      ...(request.body
+        ? { body: { required: true, content: Object.assign(content(request.body), ...(request.bodyAlternatives ?? []).map(content)) } }
+        : {}),
     },
     responses,
   });

@@ -12,6 +12,8 @@ import { voids } from './migrations/011_voids.js';
 import { expiry } from './migrations/012_expiry.js';
 import { erasure } from './migrations/013_erasure.js';
 import { templates } from './migrations/014_templates.js';
+import { bulkJobs } from './migrations/015_bulk_jobs.js';
+import { sealLevel } from './migrations/016_seal_level.js';
 import type { DdlDialect, SqlDatabase } from './sql-database.js';
 
 /**
@@ -26,7 +28,7 @@ export interface Migration {
 }
 
 /** Every migration, oldest first. */
-export const MIGRATIONS: readonly Migration[] = [initial, documentPreviews, sealing, webhooks, signers, declines, sealImages, implicitSigner, jobs, drafts, voids, expiry, erasure, templates];
+export const MIGRATIONS: readonly Migration[] = [initial, documentPreviews, sealing, webhooks, signers, declines, sealImages, implicitSigner, jobs, drafts, voids, expiry, erasure, templates, bulkJobs, sealLevel];
 
 /**
  * Brings the schema up to date; safe to run on every start and from several instances at once.

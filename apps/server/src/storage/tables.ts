@@ -1,3 +1,5 @@
+import type { PadesLevel } from '@signet/contract';
+
 /*
  * The tables as the typed queries see them (Kysely), column for column what `migrations/` creates on both engines.
  * Times are epoch milliseconds; booleans are 0/1 integers; JSON documents are text; bytes are `Uint8Array`.
@@ -166,6 +168,8 @@ export interface Tables {
     sha256: string;
     file_size: number;
     sealed_at: Millis;
+    /** The PAdES level reached (016); null for older seals. */
+    level: PadesLevel | null;
   };
   sealed_chunks: { document_id: string; idx: number; data: Uint8Array };
   stored_secrets: { name: string; value: Uint8Array; created_at: Millis };
@@ -213,6 +217,38 @@ export interface Tables {
     updated_at: Millis;
     delivered_at: Millis | null;
   };
+  /** A bulk creation from a template (`migrations/015_bulk_jobs.ts`, docs/templates.md, "Bulk"). */
+  bulk_jobs: {
+    id: string;
+    organization_id: string;
+    template_id: string;
+    template_version: number;
+    /** The sk key that started it: the only one its rows' session keys are shown to. */
+    api_key_id: string;
+    /** JSON of the sessions' options (`expiresInSeconds`, `origins`), or null for the defaults. */
+    sessions: string | null;
+    status: 'pending' | 'running' | 'completed';
+    total: number;
+    created: number;
+    failed: number;
+    created_at: Millis;
+    completed_at: Millis | null;
+  };
+  bulk_job_rows: {
+    bulk_job_id: string;
+    idx: number;
+    row_key: string;
+    /** The row as requested (JSON). */
+    request: string;
+    status: 'pending' | 'created' | 'failed';
+    document_id: string | null;
+    error_field: string | null;
+    error_reason: string | null;
+    /** Its session keys, sealed with the server's secret box until the first read gives them out (then null). */
+    sessions: Uint8Array | null;
+  };
+  /** Which row key made which document of a template, for every later bulk job of the organization. */
+  bulk_row_keys: { organization_id: string; template_id: string; row_key: string; document_id: string };
   /** The generic job queue (`migrations/009_jobs.ts`, `jobs/generic-queue.ts`). */
   jobs: {
     id: string;

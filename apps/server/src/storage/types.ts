@@ -5,6 +5,7 @@ import type {
   AuditEventType,
   DocumentStatus,
   FieldDefinition,
+  PadesLevel,
   Scope,
   SignerDefinition,
   SigningOrder,
@@ -219,6 +220,8 @@ export interface SealedDocument {
   sha256: string;
   fileSize: number;
   sealedAt: IsoTime;
+  /** The PAdES level the seal reached; absent for seals made before levels were recorded. */
+  level?: PadesLevel;
 }
 
 /** A seal job with its sealed file's record once it has one: what `sealing` of a document shows. */

@@ -10,7 +10,7 @@ import { ApiError, validationError } from '../errors.js';
 import { newId } from '../ids.js';
 import { insertDocumentPreview } from '../storage/queries/document-files.js';
 import { findTemplate, findTemplatePreview, readTemplateContent } from '../storage/queries/templates.js';
-import type { DocumentRecord, Storage, TemplateRecord } from '../storage/types.js';
+import type { DocumentRecord, NewDocument, Storage, TemplateRecord } from '../storage/types.js';
 import { parseExpiresAt } from '../documents/expiry.js';
 import { cleanFilename, storeDocument } from '../documents/create-document.js';
 import { unsafePatternIssues } from '../documents/pattern-safety.js';
@@ -75,21 +75,13 @@ function documentProblems(template: TemplateRecord, fields: FieldDefinition[], s
 }
 
 /**
- * Makes a document from a template's current version (`POST /templates/{templateId}/documents`): 404 for no such
- * template; 400 for signers that do not bind each role once, an unknown field in `values` or a value of another
- * type; 422 for a value its field's rules refuse, or a template that cannot make a signable document yet (every
- * problem in `details.problems`). A draft (`draft: true`) is checked when it is sent instead.
- * @example await createDocumentFromTemplate(storage, org, 'tpl_…', { signers: [{ role: 'tenant', name: 'Ada' }] }, new Date())
+ * The document a template's current version makes with `request`, checked but not stored: 400 for signers that do
+ * not bind each role once, an unknown field in `values` or a value of another type; 422 for a value its field's
+ * rules refuse, or a template that cannot make a signable document yet (every problem in `details.problems`). A
+ * draft (`draft: true`) is checked when it is sent instead. Bulk creation (`bulk/`) runs it on each row.
+ * @example const document = prepareTemplateDocument(template, { signers: [{ role: 'tenant', name: 'Ada' }] }, new Date())
  */
-export async function createDocumentFromTemplate(
-  storage: Storage,
-  organizationId: string,
-  templateId: string,
-  request: CreateTemplateDocumentRequest,
-  now: Date,
-): Promise<DocumentRecord> {
-  const template = await findTemplate(storage.db.query, organizationId, templateId);
-  if (!template) throw templateNotFound(templateId);
+export function prepareTemplateDocument(template: TemplateRecord, request: CreateTemplateDocumentRequest, now: Date): NewDocument {
   const signers = bindSigners(template, request.signers);
   if (request.signingOrder !== undefined && !signers) throw validationError('signingOrder', 'applies only to a template with roles');
   const fields = fillValues(template.fields, request.values);
@@ -110,26 +102,40 @@ export async function createDocumentFromTemplate(
       });
     }
   }
+  return {
+    id: newId('doc'),
+    organizationId: template.organizationId,
+    filename: request.filename === undefined ? template.filename : cleanName(request.filename, template.filename),
+    mimeType: 'application/pdf',
+    pageCount: template.pageCount,
+    fileSize: template.fileSize,
+    sha256: template.sha256,
+    fields,
+    ...(signers ? { signers, signingOrder: request.signingOrder ?? template.signingOrder } : {}),
+    createdAt: now.toISOString(),
+    ...(draft ? { draft } : {}),
+    ...(expiresAt ? { expiresAt } : {}),
+    template: { id: template.id, version: template.version },
+  };
+}
+
+/**
+ * Makes a document from a template's current version (`POST /templates/{templateId}/documents`): 404 for no such
+ * template; otherwise as `prepareTemplateDocument` checks it.
+ * @example await createDocumentFromTemplate(storage, org, 'tpl_…', { signers: [{ role: 'tenant', name: 'Ada' }] }, new Date())
+ */
+export async function createDocumentFromTemplate(
+  storage: Storage,
+  organizationId: string,
+  templateId: string,
+  request: CreateTemplateDocumentRequest,
+  now: Date,
+): Promise<DocumentRecord> {
+  const template = await findTemplate(storage.db.query, organizationId, templateId);
+  if (!template) throw templateNotFound(templateId);
+  const prepared = prepareTemplateDocument(template, request, now);
   const bytes = await readTemplateContent(storage.db.query, template.id, 0, template.fileSize - 1);
-  const document = await storeDocument(
-    storage,
-    {
-      id: newId('doc'),
-      organizationId,
-      filename: request.filename === undefined ? template.filename : cleanName(request.filename, template.filename),
-      mimeType: 'application/pdf',
-      pageCount: template.pageCount,
-      fileSize: template.fileSize,
-      sha256: template.sha256,
-      fields,
-      ...(signers ? { signers, signingOrder: request.signingOrder ?? template.signingOrder } : {}),
-      createdAt: now.toISOString(),
-      ...(draft ? { draft } : {}),
-      ...(expiresAt ? { expiresAt } : {}),
-      template: { id: template.id, version: template.version },
-    },
-    bytes,
-  );
+  const document = await storeDocument(storage, prepared, bytes);
   const preview = await findTemplatePreview(storage.db.query, template.id);
   if (preview) await insertDocumentPreview(storage.db.query, document.id, preview);
   return document;

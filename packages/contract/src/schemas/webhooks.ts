@@ -15,6 +15,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'document.expired',
   'document.sealed',
   'document.sealing_failed',
+  'bulk.completed',
 ] as const;
 export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
 export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;
@@ -172,6 +173,14 @@ export const DocumentSealingFailedDataSchema = z.object({
   attempts: z.number().int(),
   failedAt: TimestampSchema,
 });
+/** `bulk.completed`: a bulk job made every row it could (docs/templates.md, "Bulk"); its rows tell each one's result. */
+export const BulkCompletedDataSchema = z.object({
+  bulkJobId: idSchema('blk'),
+  templateId: idSchema('tpl'),
+  total: z.number().int().min(0),
+  created: z.number().int().min(0),
+  failed: z.number().int().min(0),
+});
 /** `webhook.test`: sent by `POST /webhooks/{id}/test`. */
 export const WebhookTestDataSchema = z.object({ webhookId: idSchema('wh'), message: z.string() });
 
@@ -192,6 +201,7 @@ export const WebhookEventSchema = z
     envelope('document.expired', DocumentExpiredDataSchema),
     envelope('document.sealed', DocumentSealedDataSchema),
     envelope('document.sealing_failed', DocumentSealingFailedDataSchema),
+    envelope('bulk.completed', BulkCompletedDataSchema),
     envelope('webhook.test', WebhookTestDataSchema),
   ])
   .meta({ id: 'WebhookEvent' });

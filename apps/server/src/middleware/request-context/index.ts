@@ -50,7 +50,10 @@ export function requestContext({ logger, activity }: RequestContextOptions): Mid
     c.set('receivedAt', Date.now());
     setFixedHeader(c, 'X-Request-Id', requestId);
     for (const name in EVERY_RESPONSE_HEADERS) setFixedHeader(c, name, EVERY_RESPONSE_HEADERS[name]!);
-    if (activity) activity.inFlight++;
+    if (activity) {
+      activity.inFlight++;
+      activity.started = (activity.started ?? 0) + 1;
+    }
     try {
       await next();
     } finally {
