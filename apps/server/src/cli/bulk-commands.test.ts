@@ -1,21 +1,13 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSignet } from '../../test/support/cli.js';
+import { cliStore, type CliStore } from '../../test/support/cli.js';
 import { openStorage } from '../storage/index.js';
 import { generateSamplePdf, sampleLeaseFields } from '../pdf/sample.js';
-import { ensureOrganization } from '../storage/queries/organizations.js';
 
 /* `signet templates bulk` as a user runs it, on a store of their own (docs/templates.md, "Bulk"). */
 
-let dir: string;
-let databaseUrl: string;
+let store: CliStore;
 let templateId: string;
-
-function signet(...args: string[]) {
-  return runSignet(args, { env: { DATABASE_URL: databaseUrl, SIGNET_SECRET: 's'.repeat(40) }, cwd: dir });
-}
+const signet = (...args: string[]) => store.signet(...args);
 
 const ROLES = [
   { id: 'tenant', name: 'Tenant', order: 1 },
@@ -23,29 +15,23 @@ const ROLES = [
 ];
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'signet-cli-bulk-'));
-  databaseUrl = `file:${join(dir, 'cli.db')}`;
-  const storage = await openStorage(databaseUrl);
-  await ensureOrganization(storage.db.query, 'acme', 'Acme');
-  await storage.close();
-  await writeFile(join(dir, 'lease.pdf'), await generateSamplePdf({ pages: 1 }));
-  await writeFile(join(dir, 'fields.json'), JSON.stringify(sampleLeaseFields(1)));
-  await writeFile(join(dir, 'roles.json'), JSON.stringify(ROLES));
-  await writeFile(
-    join(dir, 'rows.csv'),
-    [
+  store = await cliStore('signet-cli-bulk-', {
+    'lease.pdf': await generateSamplePdf({ pages: 1 }),
+    'fields.json': sampleLeaseFields(1),
+    'roles.json': ROLES,
+    'rows.csv': [
       'key,tenant.name,tenant.email,landlord.name,values.agreement_number,values.signed_date',
       'lease-1,Tina Tenant,tina@example.com,Lars Landlord,AGR-1,',
       'lease-2,Tom Tenant,,Lars Landlord,AGR-2,2026-02-31',
       'lease-3,Tara Tenant,,Lars Landlord,AGR-3,',
     ].join('\n'),
-  );
-  await writeFile(join(dir, 'bad.csv'), 'key,tenant.name\nlease-1,Tina\n');
+    'bad.csv': 'key,tenant.name\nlease-1,Tina\n',
+  });
   const created = await signet('templates', 'create', '--org', 'acme', '--pdf', 'lease.pdf', '--fields', 'fields.json', '--roles', 'roles.json', '--json');
   expect(created.code, created.stderr).toBe(0);
   templateId = (JSON.parse(created.stdout) as { id: string }).id;
 }, 120_000);
-afterAll(() => rm(dir, { recursive: true, force: true }));
+afterAll(() => store.close());
 
 // Each command starts a process that loads the built server (seconds on a busy CI machine).
 describe('signet templates bulk', { timeout: 120_000 }, () => {
@@ -61,7 +47,7 @@ describe('signet templates bulk', { timeout: 120_000 }, () => {
     const job = JSON.parse(again.stdout) as { status: string; total: number; created: number; failed: number; failedRows: Array<{ key: string }> };
     expect(job).toMatchObject({ status: 'completed', total: 3, created: 2, failed: 1 });
     expect(job.failedRows.map((row) => row.key)).toEqual(['lease-2']);
-    const storage = await openStorage(databaseUrl);
+    const storage = await openStorage(store.databaseUrl);
     try {
       const documents = await storage.db.query.selectFrom('documents').select('id').where('template_id', '=', templateId).execute();
       expect(documents).toHaveLength(2);

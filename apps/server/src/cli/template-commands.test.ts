@@ -1,42 +1,30 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSignet } from '../../test/support/cli.js';
-import { openStorage } from '../storage/index.js';
+import { cliStore, type CliStore } from '../../test/support/cli.js';
 import { generateSamplePdf, sampleLeaseFields } from '../pdf/sample.js';
-import { ensureOrganization } from '../storage/queries/organizations.js';
 
 /* `signet templates …` as a user runs them, on a store of their own (docs/templates.md). */
-
-let dir: string;
-let databaseUrl: string;
-
-function signet(...args: string[]) {
-  return runSignet(args, { env: { DATABASE_URL: databaseUrl, SIGNET_SECRET: 's'.repeat(40) }, cwd: dir });
-}
 
 const ROLES = [
   { id: 'tenant', name: 'Tenant', order: 1 },
   { id: 'landlord', name: 'Landlord', order: 2 },
 ];
 
+let store: CliStore;
+const signet = (...args: string[]) => store.signet(...args);
+
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'signet-cli-templates-'));
-  databaseUrl = `file:${join(dir, 'cli.db')}`;
-  const storage = await openStorage(databaseUrl);
-  await ensureOrganization(storage.db.query, 'acme', 'Acme');
-  await storage.close();
-  await writeFile(join(dir, 'lease.pdf'), await generateSamplePdf({ pages: 1 }));
-  await writeFile(join(dir, 'fields.json'), JSON.stringify(sampleLeaseFields(1)));
-  await writeFile(join(dir, 'roles.json'), JSON.stringify(ROLES));
-  await writeFile(
-    join(dir, 'request.json'),
-    JSON.stringify({ signers: [{ role: 'tenant', name: 'Tina Tenant' }, { role: 'landlord', name: 'Lars Landlord' }], values: { signer_company: { type: 'text', content: 'Acme' } } }),
-  );
-  await writeFile(join(dir, 'change.json'), JSON.stringify({ name: 'Lease 2027', fields: sampleLeaseFields(1), roles: ROLES, signingOrder: 'sequential' }));
+  store = await cliStore('signet-cli-templates-', {
+    'lease.pdf': await generateSamplePdf({ pages: 1 }),
+    'fields.json': sampleLeaseFields(1),
+    'roles.json': ROLES,
+    'request.json': {
+      signers: [{ role: 'tenant', name: 'Tina Tenant' }, { role: 'landlord', name: 'Lars Landlord' }],
+      values: { signer_company: { type: 'text', content: 'Acme' } },
+    },
+    'change.json': { name: 'Lease 2027', fields: sampleLeaseFields(1), roles: ROLES, signingOrder: 'sequential' },
+  });
 });
-afterAll(() => rm(dir, { recursive: true, force: true }));
+afterAll(() => store.close());
 
 // Each command starts a process that loads the built server (seconds on a busy CI machine).
 describe('signet templates', { timeout: 120_000 }, () => {
