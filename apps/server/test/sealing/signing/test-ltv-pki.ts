@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { certificateSha256 } from '../../../src/sealing/signing/verify-pdf.js';
-import type { TestKey } from './test-pki.js';
+import { tsaSettings, type TestKey } from './test-pki.js';
 
 const run = promisify(execFile);
 const PASSWORD = 'test-p12-password';
@@ -225,18 +225,5 @@ default_tsa = tsa_config
 
 [tsa_config]
 dir = ${dir}
-serial = $dir/tsa.serial
-crypto_device = builtin
-signer_cert = $dir/tsa.crt
-certs = $dir/root.crt
-signer_key = $dir/tsa.key
-signer_digest = sha256
-default_policy = 1.2.3.4.1
-digests = sha256, sha384, sha512
-accuracy = secs:1
-ordering = yes
-tsa_name = yes
-ess_cert_id_chain = no
-ess_cert_id_alg = sha256
-`;
+${tsaSettings('root.crt')}`;
 }

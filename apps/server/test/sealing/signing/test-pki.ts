@@ -228,11 +228,19 @@ authorityKeyIdentifier = keyid
 default_tsa = tsa_config
 
 [tsa_config]
-serial = $dir/tsa.serial
+${tsaSettings('ca.crt')}`;
+}
+
+/**
+ * The `[tsa_config]` settings of a test timestamp authority (`openssl ts -reply`) whose files are in the config's
+ * `$dir`, with `certs` the chain it includes in its tokens: shared by this PKI and the long-term validation PKI.
+ */
+export function tsaSettings(certs: string): string {
+  return `serial = \$dir/tsa.serial
 crypto_device = builtin
-signer_cert = $dir/tsa.crt
-certs = $dir/ca.crt
-signer_key = $dir/tsa.key
+signer_cert = \$dir/tsa.crt
+certs = \$dir/${certs}
+signer_key = \$dir/tsa.key
 signer_digest = sha256
 default_policy = 1.2.3.4.1
 digests = sha256, sha384, sha512
