@@ -9,7 +9,8 @@ import { createLogger } from '../../logger.js';
 import { openStorage, type Storage } from '../../storage/index.js';
 import { storageEngines } from '../../../test/storage/test-engines.js';
 import { generateSamplePdf } from '../../pdf/sample.js';
-import { GENERATED_P12_FILE, resolveSigningKey, type SigningCredential } from './credentials.js';
+import * as asn1js from 'asn1js';
+import { GENERATED_P12_FILE, resolveSigningKey, serialNumber, type SigningCredential } from './credentials.js';
 import { signPdf } from './sign-pdf.js';
 import { createTestPki, type TestPki } from '../../../test/sealing/signing/test-pki.js';
 import { verifyPdfSignatures } from './verify-pdf.js';
@@ -61,6 +62,22 @@ async function sqliteStorage(): Promise<{ databaseUrl: string; dir: string; stor
   opened.push(storage);
   return { databaseUrl, dir, storage };
 }
+
+describe('serialNumber', () => {
+  it.each([
+    ['a zero first byte', 0x00],
+    ['a first byte with its high bit set', 0xff],
+    ['an ordinary first byte', 0x35],
+  ])('encodes as a positive, minimal DER INTEGER of 16 bytes from %s', (_, first) => {
+    const random = new Uint8Array(16).fill(0x11);
+    random[0] = first;
+    const der = new Uint8Array(new asn1js.Integer({ valueHex: serialNumber(random) }).toBER(false));
+    expect([...der.subarray(0, 2)]).toEqual([0x02, 16]);
+    expect(der[2]).toBeGreaterThan(0);
+    expect(der[2]).toBeLessThan(0x80);
+    expect([...der.subarray(3)]).toEqual([...random.subarray(1)]);
+  });
+});
 
 describe('resolveSigningKey, configured', () => {
   it('reads SIGNET_SIGNING_P12 as a file path', async () => {

@@ -169,10 +169,7 @@ export async function generateP12(password: string, now = new Date()): Promise<U
   );
   const certificate = new pkijs.Certificate();
   certificate.version = 2;
-  // A positive serial: the high bit of the first byte clear.
-  const serial = randomBytes(16);
-  serial[0]! &= 0x7f;
-  certificate.serialNumber = new asn1js.Integer({ valueHex: serial });
+  certificate.serialNumber = new asn1js.Integer({ valueHex: serialNumber(randomBytes(16)) });
   certificate.subject = generatedName();
   certificate.issuer = generatedName();
   certificate.notBefore.value = new Date(now.getTime() - CLOCK_SKEW_MS);
@@ -240,6 +237,16 @@ export async function generateP12(password: string, now = new Date()): Promise<U
     engine,
   );
   return new Uint8Array(pfx.toSchema().toBER(false));
+}
+
+/**
+ * A certificate serial from random bytes, as DER wants it: positive (the first byte's high bit clear) and minimal
+ * (the first byte not zero, or OpenSSL refuses the certificate as badly padded).
+ */
+export function serialNumber(random: Uint8Array): Uint8Array {
+  const serial = Uint8Array.from(random);
+  serial[0] = (serial[0]! & 0x7f) | 0x40;
+  return serial;
 }
 
 /**
