@@ -88,6 +88,12 @@ const EnvSchema = z.object({
       return delays;
     }),
   RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
+  SIGNET_SMTP_URL: z
+    .url()
+    .refine((url) => /^smtps?:\/\//.test(url), 'an smtp:// or smtps:// address, e.g. smtp://user:password@mail.example.com:587')
+    .optional(),
+  SIGNET_MAIL_FROM: z.string().min(3).max(320).default('Signet <signet@localhost>'),
+  SIGNET_MAIL_TIMEOUT_MS: milliseconds(15_000),
 });
 
 /** The server's settings, read once from the environment (docs/operations.md, "Configuration"). */
@@ -119,6 +125,18 @@ export interface Config {
   webhooks: WebhooksConfig;
   /** `RETENTION_DAYS`: completed documents are erased that many days after their last signature; unset, kept. */
   retentionDays: number | undefined;
+  /** E-mail (docs/email.md): unset without `SIGNET_SMTP_URL`, and nothing is sent. */
+  mail: MailConfig | undefined;
+}
+
+/** How Signet sends e-mail (docs/email.md). */
+export interface MailConfig {
+  /** `SIGNET_SMTP_URL`: the SMTP server, `smtp://` (STARTTLS when offered) or `smtps://`, with its credentials. */
+  smtpUrl: string;
+  /** `SIGNET_MAIL_FROM`: the sender, `Name <address>`. */
+  from: string;
+  /** How long connecting, the greeting and each reply may take (ms). */
+  timeoutMs: number;
 }
 
 /** How webhook events reach the host's endpoints (docs/api-guide.md, "Webhooks"). */
@@ -251,5 +269,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE_MS,
     },
     retentionDays: e.RETENTION_DAYS,
+    mail: e.SIGNET_SMTP_URL === undefined ? undefined : { smtpUrl: e.SIGNET_SMTP_URL, from: e.SIGNET_MAIL_FROM, timeoutMs: e.SIGNET_MAIL_TIMEOUT_MS },
   };
 }

@@ -9,7 +9,8 @@ import { webhookJobKind } from '../webhooks/start.js';
 import { onWebhookEvents } from '../webhooks/wake.js';
 import { JobRunner } from './runner.js';
 import { bulkJobKind } from '../templates/bulk/bulk-kind.js';
-import { onBulkJobs } from '../templates/bulk/wake.js';
+import { onJobsEnqueued } from './wake.js';
+import { mailJobKind } from '../mail/mail-kind.js';
 import type { SealEnd } from '../sealing/seal-kind.js';
 import type { DeliveryOutcome } from '../webhooks/delivery-kind.js';
 
@@ -34,7 +35,7 @@ export interface RunningJobs {
 
 /**
  * Starts this process's job runner with the kinds it runs: `seal` (unless `seal: false`), `webhook` (unless
- * `webhooks: false`), `expire`, `bulk`, and `retention` when `RETENTION_DAYS` is set (its first run enqueued). Commits in
+ * `webhooks: false`), `expire`, `bulk`, `mail` when an SMTP server is set, and `retention` when `RETENTION_DAYS` is set (its first run enqueued). Commits in
  * this process wake it (`webhooks/wake.ts`, `wake`); it polls for the others'.
  * @example const jobs = await startJobs({ config, storage, pdfPool, secret, logger }); … await jobs.stop();
  */
@@ -71,7 +72,15 @@ export async function startJobs(options: {
   runner.register(expireJob);
   // Bulk creation from a template (templates/bulk/): woken by the requests that start a job.
   runner.register(bulkJobKind({ secret: options.secret, ...(options.busy || options.activity ? { busy: requestsSince(options) } : {}) }));
-  const unsubscribeBulk = onBulkJobs(storage.db, () => runner.wake('bulk'));
+  // Kinds a request enqueues (bulk creation, e-mail) are woken after its commit (`jobs/wake.ts`).
+  const unsubscribeEnqueued = onJobsEnqueued(storage.db, (kind) => runner.wake(kind));
+  let closeMail = () => {};
+  if (options.config.mail) {
+    // E-mail (mail/): sent by whichever process runs jobs; a process with no SMTP server configured leaves it queued.
+    const { kind, close } = mailJobKind({ mail: options.config.mail, secret: options.secret });
+    runner.register(kind);
+    closeMail = close;
+  }
   if (options.config.retentionDays !== undefined) {
     const retention = retentionJob(options.config.retentionDays);
     runner.register(retention);
@@ -84,10 +93,11 @@ export async function startJobs(options: {
     wake: (kind) => runner.wake(kind),
     async stop(stopOptions = {}) {
       unsubscribe();
-      unsubscribeBulk();
+      unsubscribeEnqueued();
       const stopped = await runner.stop(stopOptions);
       // Attempts still under way were given back to the queue: their requests end now, not at their timeout.
       await closeSender({ abort: stopped.released > 0 });
+      closeMail();
       return stopped;
     },
   };

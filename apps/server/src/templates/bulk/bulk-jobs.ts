@@ -18,7 +18,7 @@ import { templateNotFound } from '../templates.js';
 import { bulkJob } from './bulk-kind.js';
 export { bulkSessionBox } from './bulk-kind.js';
 import { csvRows } from './csv-rows.js';
-import { bulkJobEnqueued } from './wake.js';
+import { jobsEnqueued } from '../../jobs/wake.js';
 
 /*
  * Starting a bulk job and showing it (docs/templates.md, "Bulk"). The request is checked whole before anything is
@@ -99,7 +99,7 @@ export async function startBulkJob(
     await insertBulkJob(tx.query, job, request.rows.map((row) => ({ key: row.key, request: JSON.stringify(row) })));
     await enqueueJob(tx, bulkJob, { bulkJobId: job.id }, { key: job.id });
   });
-  bulkJobEnqueued(storage.db);
+  jobsEnqueued(storage.db, 'bulk');
   return job;
 }
 
