@@ -6,6 +6,7 @@
 # (pnpm test:firefox, pnpm test:webkit): Firefox ESR (driven over WebDriver BiDi), WebKitGTK's WebDriver
 # (webkit2gtk-driver, which brings libwebkit2gtk-4.1-0 and its MiniBrowser) and Xvfb for MiniBrowser's window. For
 # the container image's check (pnpm test:image): podman, runc, and mmdebstrap to make its base from Debian's packages.
+# For the PKCS#11 sealing's tests: SoftHSM2 (a software token, softhsm2-util) and OpenSC's pkcs11-tool.
 set -euo pipefail
 chromium="${CHROMIUM_PATH:-/usr/bin/chromium}"
 missing=()
@@ -20,6 +21,8 @@ command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
 command -v podman >/dev/null 2>&1 || missing+=(podman)
 command -v runc >/dev/null 2>&1 || missing+=(runc)
 command -v mmdebstrap >/dev/null 2>&1 || missing+=(mmdebstrap)
+command -v softhsm2-util >/dev/null 2>&1 || missing+=(softhsm2)
+command -v pkcs11-tool >/dev/null 2>&1 || missing+=(opensc)
 if [[ ${#missing[@]} -eq 0 ]]; then exit 0; fi
 echo "Installing Debian's ${missing[*]} for the tests…"
 sudo=""

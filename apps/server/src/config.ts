@@ -5,6 +5,7 @@ import { parseTrustProxy, type TrustProxy } from './middleware/api-key/client-ip
 import { DEFAULT_PDF_POOL_OPTIONS, type PdfPoolOptions } from './pdf/pool/index.js';
 import { DEFAULT_PREVIEW_LIMITS } from './pdf/preview.js';
 import { DEFAULT_SEAL_LIMITS, type SealLimits } from './sealing/seal-limits.js';
+import { parsePkcs11Uri, type Pkcs11Location } from './sealing/signing/pkcs11-config.js';
 
 /**
  * Standard Webhooks' retry schedule: the delay before each attempt, the first immediate; ±10 % jitter is applied to
@@ -56,6 +57,19 @@ const EnvSchema = z.object({
   PDF_MAX_IMAGE_PIXELS: z.coerce.number().int().positive().default(DEFAULT_PREVIEW_LIMITS.maxImagePixels),
   SIGNET_SIGNING_P12: z.string().optional(),
   SIGNET_SIGNING_P12_PASSWORD: z.string().optional(),
+  SIGNET_SIGNING_PKCS11: z
+    .string()
+    .transform((uri, ctx) => {
+      try {
+        return parsePkcs11Uri(uri);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
+  SIGNET_SIGNING_PKCS11_PIN: z.string().optional(),
+  SIGNET_SIGNING_PKCS11_CHAIN: z.string().optional(),
   SIGNET_TSA_URL: z.url().optional(),
   SIGNET_TSA_TIMEOUT_MS: milliseconds(5000),
   SIGNET_PADES_LEVEL: z.enum(PADES_LEVELS).optional(),
@@ -164,6 +178,12 @@ export interface SealingConfig {
   /** `SIGNET_SIGNING_P12`: a PKCS#12 file's path, or its bytes in base64; unset: a generated development certificate. */
   p12: string | undefined;
   p12Password: string | undefined;
+  /**
+   * `SIGNET_SIGNING_PKCS11` (a PKCS#11 URI), its PIN (`SIGNET_SIGNING_PKCS11_PIN` or the URI's `pin-value`) and
+   * `SIGNET_SIGNING_PKCS11_CHAIN` (a PEM file): a key in a token instead of `p12` (docs/operations.md, "Keys in
+   * hardware (PKCS#11)").
+   */
+  pkcs11?: { location: Pkcs11Location; pin: string | undefined; chainFile: string | undefined };
   /** RFC 3161 timestamp authority: needed for PAdES B-T and above. */
   tsaUrl: string | undefined;
   /** How long the timestamp authority may take to answer; keep it below `PDF_TASK_TIMEOUT_MS` (ms). */
@@ -206,6 +226,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.SIGNET_PADES_LEVEL !== undefined && e.SIGNET_PADES_LEVEL !== 'B-B' && e.SIGNET_TSA_URL === undefined) {
     throw new Error(`Invalid configuration: SIGNET_PADES_LEVEL: ${e.SIGNET_PADES_LEVEL} needs a timestamp authority (SIGNET_TSA_URL)`);
   }
+  checkPkcs11(e);
   if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
     throw new Error('Invalid configuration: HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS');
   }
@@ -242,6 +263,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sealing: {
       p12: e.SIGNET_SIGNING_P12,
       p12Password: e.SIGNET_SIGNING_P12_PASSWORD,
+      ...(e.SIGNET_SIGNING_PKCS11 && {
+        pkcs11: {
+          location: e.SIGNET_SIGNING_PKCS11.location,
+          pin: e.SIGNET_SIGNING_PKCS11_PIN ?? e.SIGNET_SIGNING_PKCS11.pin,
+          chainFile: e.SIGNET_SIGNING_PKCS11_CHAIN,
+        },
+      }),
       tsaUrl: e.SIGNET_TSA_URL,
       tsaTimeoutMs: e.SIGNET_TSA_TIMEOUT_MS,
       padesLevel: e.SIGNET_PADES_LEVEL ?? (e.SIGNET_TSA_URL === undefined ? 'B-B' : 'B-LTA'),
@@ -271,4 +299,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     retentionDays: e.RETENTION_DAYS,
     mail: e.SIGNET_SMTP_URL === undefined ? undefined : { smtpUrl: e.SIGNET_SMTP_URL, from: e.SIGNET_MAIL_FROM, timeoutMs: e.SIGNET_MAIL_TIMEOUT_MS },
   };
+}
+
+/** The PKCS#11 key replaces the PKCS#12 one, and its PIN is given once; its companions need it. */
+function checkPkcs11(e: z.infer<typeof EnvSchema>): void {
+  const uri = e.SIGNET_SIGNING_PKCS11;
+  if (uri === undefined) {
+    const orphan = e.SIGNET_SIGNING_PKCS11_PIN !== undefined ? 'SIGNET_SIGNING_PKCS11_PIN' : e.SIGNET_SIGNING_PKCS11_CHAIN !== undefined ? 'SIGNET_SIGNING_PKCS11_CHAIN' : undefined;
+    if (orphan) throw new Error(`Invalid configuration: ${orphan}: set without SIGNET_SIGNING_PKCS11`);
+    return;
+  }
+  if (e.SIGNET_SIGNING_P12 !== undefined) {
+    throw new Error('Invalid configuration: SIGNET_SIGNING_P12 and SIGNET_SIGNING_PKCS11 are both set: seals are signed with one key, give one of them');
+  }
+  if (uri.pin !== undefined && e.SIGNET_SIGNING_PKCS11_PIN !== undefined) {
+    throw new Error("Invalid configuration: SIGNET_SIGNING_PKCS11_PIN: the URI's pin-value gives a PIN too: give it once");
+  }
 }

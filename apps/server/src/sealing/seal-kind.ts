@@ -13,7 +13,7 @@ import { enqueueDocumentEvent } from '../storage/queries/webhook-deliveries.js';
 import { SealError } from './errors.js';
 import { isLargeDocument, sealTimeLimit, smallDocumentSize } from './seal-limits.js';
 import { sealQueue, type ClaimedSeal } from './seal-queue.js';
-import type { SealInput, SigningKey } from './types.js';
+import type { SealInput, SealingKey } from './types.js';
 import type { SignedPdf } from './signing/sign-pdf.js';
 import type { PadesLevel } from '@signet/contract';
 import { listAuditEvents } from '../storage/queries/audit.js';
@@ -43,7 +43,7 @@ export interface SealKindOptions {
    * The signing key, resolved when a seal needs it: a key that cannot be used (wrong password, expired) fails the
    * job with its reason instead of stopping the server.
    */
-  signingKey: () => Promise<SigningKey>;
+  signingKey: () => Promise<SealingKey>;
   /**
    * Seals run side by side (default 1); more than the pool's workers only queue in the pool. With more than one,
    * one of them never takes a large document (`isLargeDocument`), so small ones are not stuck behind large ones.

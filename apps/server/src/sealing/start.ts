@@ -8,10 +8,10 @@ import { sealKind, type SealKindOptions } from './seal-kind.js';
 import type { ClaimedSeal } from './seal-queue.js';
 import { signedDocumentUrlBase } from '../webhooks/start.js';
 import { resolveSigningKey, type SigningCredential } from './signing/credentials.js';
-import type { SigningKey } from './types.js';
+import type { SealingKey } from './types.js';
 
 /**
- * The signing key of this process, resolved once (the configured P12, or the generated development certificate)
+ * The signing key of this process, resolved once (the configured P12 or PKCS#11 key, or the generated development certificate)
  * and kept. A key that cannot be used is not fatal: the server keeps serving, each seal fails with the reason
  * (`signet jobs list`), and it is looked up again on the next attempt, so a fixed file is picked up by
  * `signet jobs retry` without a restart.
@@ -21,14 +21,14 @@ export function signingKeyProvider(options: {
   storage: Storage;
   secret: string;
   logger: Logger;
-}): () => Promise<SigningKey> {
+}): () => Promise<SealingKey> {
   const { config, storage, secret, logger } = options;
   let resolved: Promise<SigningCredential> | undefined;
   return async () => {
     resolved ??= resolveSigningKey({ sealing: config.sealing, databaseUrl: config.databaseUrl, secret, storage, logger });
     try {
-      const { p12, password } = await resolved;
-      return { p12, password };
+      const credential = await resolved;
+      return 'pkcs11' in credential ? { pkcs11: credential.pkcs11 } : { p12: credential.p12, password: credential.password };
     } catch (error) {
       resolved = undefined;
       throw new SealError(`The signing certificate cannot be used: ${(error as Error).message}`, { retryable: false, cause: error });

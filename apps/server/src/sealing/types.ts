@@ -1,5 +1,6 @@
 import type { AuditEvent, FieldDefinition, PadesLevel, SubmittedField } from '@signet/contract';
 import type { IsoTime } from '../storage/types.js';
+import type { Pkcs11Settings } from './signing/pkcs11-config.js';
 
 /** What happened to a document, in order: the audit trail (`audit_events`, `GET /documents/{id}/audit`). */
 export type AuditTrailEvent = AuditEvent;
@@ -9,6 +10,14 @@ export interface SigningKey {
   p12: Uint8Array;
   password: string;
 }
+
+/** A key held in a PKCS#11 token (`SIGNET_SIGNING_PKCS11`): where it is; the worker that signs opens the token. */
+export interface Pkcs11Key {
+  pkcs11: Pkcs11Settings;
+}
+
+/** What seals are signed with: a PKCS#12 or a key in a PKCS#11 token. */
+export type SealingKey = SigningKey | Pkcs11Key;
 
 /** Everything a seal needs besides the original PDF: it crosses into a pool worker, so it is plain data. */
 export interface SealInput {
@@ -33,7 +42,7 @@ export interface SealInput {
   events: AuditTrailEvent[];
   /** The seal's time: the audit page's "sealed" entry and the signature's `/M`. */
   sealedAt: IsoTime;
-  signing: SigningKey & {
+  signing: SealingKey & {
     tsaUrl?: string;
     tsaTimeoutMs?: number;
     /** The PAdES level asked for (`SIGNET_PADES_LEVEL`); default B-T with `tsaUrl`, else B-B. */

@@ -11,6 +11,7 @@ import { storageEngines } from '../../../test/storage/test-engines.js';
 import { generateSamplePdf } from '../../pdf/sample.js';
 import * as asn1js from 'asn1js';
 import { GENERATED_P12_FILE, resolveSigningKey, serialNumber, type SigningCredential } from './credentials.js';
+import type { SigningKey } from '../types.js';
 import { signPdf } from './sign-pdf.js';
 import { createTestPki, type TestPki } from '../../../test/sealing/signing/test-pki.js';
 import { verifyPdfSignatures } from './verify-pdf.js';
@@ -43,7 +44,7 @@ async function resolve(options: {
   databaseUrl: string | undefined;
   storage: Storage;
   secret?: string;
-}): Promise<{ credential: SigningCredential; lines: { level: number; msg: string }[] }> {
+}): Promise<{ credential: SigningCredential & SigningKey; lines: { level: number; msg: string }[] }> {
   const { logger, lines } = capturingLogger();
   const credential = await resolveSigningKey({
     sealing: loadConfig(options.env ?? {}).sealing,
@@ -52,6 +53,8 @@ async function resolve(options: {
     storage: options.storage,
     logger,
   });
+  // Every credential of these tests is a PKCS#12 one (the PKCS#11 ones: pkcs11-signer.test.ts).
+  if (!('p12' in credential)) throw new Error(`a PKCS#12 credential was expected, not ${credential.source}`);
   return { credential, lines };
 }
 

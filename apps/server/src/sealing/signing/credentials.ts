@@ -1,4 +1,4 @@
-import { createHash, randomBytes, webcrypto, X509Certificate } from 'node:crypto';
+import { createHash, randomBytes, verify, webcrypto, X509Certificate } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -9,13 +9,13 @@ import type { SealingConfig } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import { databaseLocation, type Storage } from '../../storage/index.js';
 import { SealError } from '../errors.js';
-import type { SigningKey } from '../types.js';
+import type { Pkcs11Key, SealingKey, SigningKey } from '../types.js';
 import { openSigningKey } from './sign-pdf.js';
 import { certificateSha256 } from './verify-pdf.js';
 import { findStoredSecret, putStoredSecretIfAbsent } from '../../storage/queries/stored-secrets.js';
 
 /** The key seals are signed with, and what the server says about it (startup log, `/verify`). */
-export type SigningCredential = SigningKey & {
+export type SigningCredential = SealingKey & {
   /** Hex SHA-256 of the certificate's DER, as `verifyPdfSignatures` reports it: how this instance knows its seals. */
   certificateSha256: string;
   /** The certificate's subject, one line (`O=Signet, CN=Signet development seal`). */
@@ -23,8 +23,11 @@ export type SigningCredential = SigningKey & {
   /** ISO 8601 UTC. */
   notAfter: string;
   selfSigned: boolean;
-  /** `configured`: `SIGNET_SIGNING_P12`; `generated`: a development certificate this server made and keeps. */
-  source: 'configured' | 'generated';
+  /**
+   * `configured`: `SIGNET_SIGNING_P12`; `generated`: a development certificate this server made and keeps;
+   * `pkcs11`: a key in a PKCS#11 token (`SIGNET_SIGNING_PKCS11`).
+   */
+  source: 'configured' | 'generated' | 'pkcs11';
 };
 
 export interface ResolveSigningKeyOptions {
@@ -60,6 +63,7 @@ const CLOCK_SKEW_MS = 3_600_000;
  * await signPdf(pdf, { key: credential, signingTime, reason });
  */
 export async function resolveSigningKey(options: ResolveSigningKeyOptions): Promise<SigningCredential> {
+  if (options.sealing.pkcs11 !== undefined) return pkcs11Key(options.sealing.pkcs11, options.logger);
   if (options.sealing.p12 !== undefined) {
     const key = { p12: await readConfiguredP12(options.sealing.p12), password: options.sealing.p12Password ?? '' };
     const credential = await describeKey(key, 'configured', 'SIGNET_SIGNING_P12');
@@ -88,15 +92,56 @@ async function readConfiguredP12(value: string): Promise<Uint8Array> {
   throw new Error('SIGNET_SIGNING_P12 names no existing file and is not base64: give a PKCS#12 file path or its bytes');
 }
 
+/**
+ * A key in a PKCS#11 token, checked as the worker will use it: module, token, PIN, key and certificate found, the
+ * certificate valid now, and a test signature that its public key verifies. The PIN is in no message nor log line.
+ */
+async function pkcs11Key(settings: NonNullable<SealingConfig['pkcs11']>, logger: Logger): Promise<SigningCredential> {
+  const chain = settings.chainFile === undefined ? undefined : await readChain(settings.chainFile);
+  const key: Pkcs11Key = {
+    pkcs11: { ...settings.location, ...(settings.pin !== undefined && { pin: settings.pin }), ...(chain && { chain }) },
+  };
+  const credential = await describeKey(key, 'pkcs11', 'SIGNET_SIGNING_PKCS11');
+  const { modulePath, token, keyLabel } = settings.location;
+  logger.info(
+    { certificateSha256: credential.certificateSha256, subject: credential.subject, notAfter: credential.notAfter, modulePath, token, keyLabel },
+    'Seals are signed with a key in a PKCS#11 token',
+  );
+  return credential;
+}
+
+/** `SIGNET_SIGNING_PKCS11_CHAIN`: a PEM file of the signing certificate's issuers, as DER. */
+async function readChain(file: string): Promise<Uint8Array[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new Error(`SIGNET_SIGNING_PKCS11_CHAIN: ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error });
+  }
+  const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  if (blocks.length === 0) throw new Error(`SIGNET_SIGNING_PKCS11_CHAIN: ${file} holds no PEM certificate`);
+  try {
+    return blocks.map((block) => new Uint8Array(new X509Certificate(block).raw));
+  } catch (error) {
+    throw new Error(`SIGNET_SIGNING_PKCS11_CHAIN: ${file} holds a certificate that cannot be read`, { cause: error });
+  }
+}
+
 /** Opens `key` as `signPdf` will and describes its certificate; a key that cannot sign now throws, naming `origin`. */
 async function describeKey(
-  key: SigningKey,
+  key: SealingKey,
   source: SigningCredential['source'],
   origin: string,
 ): Promise<SigningCredential> {
   let certificateDer: Uint8Array;
   try {
-    certificateDer = (await openSigningKey(key, new Date())).certificate;
+    const signer = await openSigningKey(key, new Date());
+    try {
+      certificateDer = signer.certificate;
+      if ('pkcs11' in key) await checkKeyMatches(signer);
+    } finally {
+      signer.close?.();
+    }
   } catch (error) {
     if (!(error instanceof SealError)) throw error;
     throw new Error(`${origin}: ${error.message}`, { cause: error });
@@ -111,6 +156,17 @@ async function describeKey(
     selfSigned: certificate.issuer === certificate.subject && certificate.verify(certificate.publicKey),
     source,
   };
+}
+
+/** The key signs, and the certificate's public key verifies what it signed: they belong together. */
+async function checkKeyMatches(signer: Awaited<ReturnType<typeof openSigningKey>>): Promise<void> {
+  const probe = new TextEncoder().encode('Signet signing key check');
+  const signature = await signer.sign(probe, 'SHA-256');
+  if (!verify('sha256', probe, new X509Certificate(signer.certificate).publicKey, signature)) {
+    throw new SealError("the token's key does not match its certificate (the certificate's public key does not verify its signature)", {
+      retryable: false,
+    });
+  }
 }
 
 async function generatedKey(options: ResolveSigningKeyOptions): Promise<SigningCredential> {

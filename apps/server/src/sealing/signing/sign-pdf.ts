@@ -1,15 +1,17 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { HttpTimestampAuthority, P12Signer, PDF, PlaceholderError, SignerError, TimestampError } from '@libpdf/core';
+import { HttpTimestampAuthority, P12Signer, PDF, PlaceholderError, SignerError, TimestampError, type Signer } from '@libpdf/core';
 import type { PadesLevel } from '@signet/contract';
 import { SealError } from '../errors.js';
-import type { SigningKey } from '../types.js';
+import type { SealingKey } from '../types.js';
+import type { Pkcs11Settings } from './pkcs11-config.js';
+import { Pkcs11Signer } from './pkcs11-signer.js';
 import { DEFAULT_REVOCATION_TIMEOUT_MS, RevocationFetcher, RevokedCertificateError, type Unresolved } from './revocation-fetch.js';
 import { checkSignerInfo, coveredBytes, findSignatureDictionaries, nodeHashName, parseSignedData } from './verify-pdf.js';
 
 export interface SignPdfOptions {
-  key: SigningKey;
+  key: SealingKey;
   /** RFC 3161 timestamp authority: set, the signature is PAdES B-T; unset, B-B. */
   tsaUrl?: string;
   /** How long the timestamp authority may take to answer (default 5 s); past it the seal is retried later. */
@@ -78,6 +80,14 @@ export async function signPdfAtLevel(pdf: Uint8Array, options: SignPdfOptions): 
     throw new SealError(`PAdES ${wanted} needs a timestamp authority (SIGNET_TSA_URL)`, { retryable: false });
   }
   const signer = await openSigningKey(options.key, options.signingTime);
+  try {
+    return await signAtLevel(pdf, signer, wanted, options);
+  } finally {
+    signer.close?.();
+  }
+}
+
+async function signAtLevel(pdf: Uint8Array, signer: OpenedSigner, wanted: PadesLevel, options: SignPdfOptions): Promise<SignedPdf> {
   if (wanted === 'B-B') return { bytes: await signWithRetry(pdf, signer, { ...options, tsaUrl: undefined }), level: wanted };
   if (wanted === 'B-T') return { bytes: await signWithRetry(pdf, signer, options), level: wanted };
 
@@ -155,10 +165,10 @@ async function addDocumentTimestamp(bytes: Uint8Array, options: SignPdfOptions, 
   }
 }
 
-/** The signing certificate and its chain from the PKCS#12, leaf first, each followed by its issuer. */
-function signingChain(signer: P12Signer): Uint8Array[] {
+/** The signing certificate and its chain from the key, leaf first, each followed by its issuer. */
+function signingChain(signer: Signer): Uint8Array[] {
   const chain = [signer.certificate];
-  const rest = signer.certificateChain.filter((c) => Buffer.compare(c, signer.certificate) !== 0);
+  const rest = (signer.certificateChain ?? []).filter((c) => Buffer.compare(c, signer.certificate) !== 0);
   for (;;) {
     const last = new X509Certificate(chain.at(-1)!);
     if (last.issuer === last.subject) return chain;
@@ -211,7 +221,7 @@ function readToken(der: Uint8Array): { token: pkijs.SignedData; tstInfoBytes: Ui
   }
 }
 
-async function signWithRetry(pdf: Uint8Array, signer: P12Signer, options: SignPdfOptions): Promise<Uint8Array> {
+async function signWithRetry(pdf: Uint8Array, signer: Signer, options: SignPdfOptions): Promise<Uint8Array> {
   let estimatedSize: number | undefined;
   for (;;) {
     try {
@@ -229,15 +239,39 @@ async function signWithRetry(pdf: Uint8Array, signer: P12Signer, options: SignPd
   }
 }
 
+/** A signer ready to sign; one over a PKCS#11 token holds a session until `close()`. */
+export type OpenedSigner = Signer & { close?: () => void };
+
 /**
- * Opens a PKCS#12 key and checks that its certificate is valid at `at`: libpdf would sign with an expired
- * certificate without complaint. Throws a non-retryable `SealError` naming the cause.
+ * Opens the key — a PKCS#12, or a key in a PKCS#11 token (a session of this process with the token,
+ * `Pkcs11Signer`) — and checks that its certificate is valid at `at`: libpdf would sign with an expired
+ * certificate without complaint. Throws a non-retryable `SealError` naming the cause; the caller closes the signer.
  * @example const signer = await openSigningKey({ p12, password }, new Date())
  */
-export async function openSigningKey(key: SigningKey, at: Date): Promise<P12Signer> {
+export async function openSigningKey(key: SealingKey, at: Date): Promise<OpenedSigner> {
+  const signer: OpenedSigner = 'pkcs11' in key ? await openPkcs11(key.pkcs11) : await openP12(key.p12, key.password);
+  try {
+    checkValidity(signer.certificate, at);
+  } catch (error) {
+    signer.close?.();
+    throw error;
+  }
+  return signer;
+}
+
+async function openPkcs11(settings: Pkcs11Settings): Promise<Pkcs11Signer> {
+  try {
+    return await Pkcs11Signer.open(settings);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new SealError(`The signing key (PKCS#11) cannot be used: ${detail}`, { retryable: false, cause: error });
+  }
+}
+
+async function openP12(p12: Uint8Array, password: string): Promise<P12Signer> {
   let signer: P12Signer;
   try {
-    signer = await P12Signer.create(key.p12, key.password);
+    signer = await P12Signer.create(p12, password);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     const message = /integrity|mac/i.test(detail)
@@ -245,7 +279,11 @@ export async function openSigningKey(key: SigningKey, at: Date): Promise<P12Sign
       : `The signing certificate (PKCS#12) cannot be read: ${detail}`;
     throw new SealError(message, { retryable: false, cause: error });
   }
-  const certificate = new X509Certificate(signer.certificate);
+  return signer;
+}
+
+function checkValidity(der: Uint8Array, at: Date): void {
+  const certificate = new X509Certificate(der);
   if (at.getTime() < Date.parse(certificate.validFrom)) {
     const message = `The signing certificate is not valid yet: valid from ${certificate.validFrom}`;
     throw new SealError(message, { retryable: false });
@@ -254,12 +292,11 @@ export async function openSigningKey(key: SigningKey, at: Date): Promise<P12Sign
     const message = `The signing certificate has expired: valid until ${certificate.validTo}`;
     throw new SealError(message, { retryable: false });
   }
-  return signer;
 }
 
 async function signOnce(
   input: Uint8Array,
-  signer: P12Signer,
+  signer: Signer,
   options: SignPdfOptions,
   estimatedSize: number | undefined,
 ): Promise<Uint8Array> {
