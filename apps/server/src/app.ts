@@ -19,6 +19,7 @@ import { sealedDocumentHandlers } from './routes/sealed-documents.js';
 import { verifyHandler } from './routes/verify.js';
 import { sessionHandlers } from './routes/sessions.js';
 import { declineHandler } from './routes/sdk-decline.js';
+import { verificationHandlers } from './routes/sdk-verification.js';
 import { draftHandlers } from './routes/drafts.js';
 import { lifecycleHandlers } from './routes/lifecycle.js';
 import { builderSessionHandlers } from './routes/builder-sessions.js';
@@ -30,6 +31,8 @@ import { registerReferenceRoutes } from './routes/reference.js';
 import { registerHealthRoute } from './routes/health.js';
 import { registerEmbedRoutes } from './routes/embed-script.js';
 import { registerMetricsRoute } from './routes/metrics.js';
+import { remindHandler } from './routes/remind.js';
+import { registerSigningPage } from './routes/signing-page.js';
 import { createMetrics } from './metrics/metrics.js';
 
 export type { AppDependencies } from './app-context.js';
@@ -87,13 +90,17 @@ export function createApp(dependencies: AppDependencies, options: { isShuttingDo
     ...webhookHandlers(deps),
     ...sessionHandlers(deps),
     ...declineHandler(deps),
+    ...verificationHandlers(deps),
     ...draftHandlers(deps),
     ...builderSessionHandlers(deps),
     ...templateHandlers(deps),
     ...bulkJobHandlers(deps),
     ...templateFileHandler(deps),
     ...lifecycleHandlers(deps),
+    ...remindHandler(deps),
   });
+  // The hosted signing page of the links sent by e-mail (docs/email.md); not part of the API contract.
+  registerSigningPage(app, deps);
   registerReferenceRoutes(app);
   registerHealthRoute(app, deps, options.isShuttingDown ?? (() => false));
   registerEmbedRoutes(app);

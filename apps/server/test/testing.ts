@@ -7,6 +7,7 @@
  * @example const server = await startLiveServer(); const key = await server.createKey();
  */
 export { startLiveServer, type Intercept, type LiveServer } from './support/live-server.js';
+export { startLiveMailServer, type LiveMailServer } from './support/live-mail-server.js';
 export { buildPayload, completeValues, type KeyOptions } from './support/harness.js';
 export { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } from '../src/pdf/sample.js';
 export { generateSampleFormPdf, sampleFormFields } from '../src/pdf/sample-form.js';

@@ -28,6 +28,6 @@ it('reads and saves a draft and a template with their builder session keys, and 
   expect(refused).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS', status: 403 });
 
   expect(Object.keys(forDraft).sort()).toEqual(
-    ['declineDocument', 'getDocument', 'getDraft', 'getTemplate', 'rateLimit', 'sendDocument', 'submitDocument', 'updateDraft', 'updateTemplate', 'validateKey'].sort(),
+    ['checkVerification', 'declineDocument', 'getDocument', 'getDraft', 'getTemplate', 'rateLimit', 'sendDocument', 'sendVerificationCode', 'submitDocument', 'updateDraft', 'updateTemplate', 'validateKey'].sort(),
   );
 });

@@ -32,6 +32,8 @@ import {
   type SignerDefinition,
   type SigningOrder,
   type VerifyResult,
+  type VerificationCodeSent,
+  type VerificationResult,
   type DocumentMetadata,
   type Endpoint,
   type EndpointName,
@@ -39,6 +41,9 @@ import {
   type FieldDefinition,
   type KeyValidationResult,
   type ManagedDocument,
+  type Delivery,
+  type Reminders,
+  type SignerReminder,
   type DocumentTombstone,
   type Pagination,
   type PathParams,
@@ -104,6 +109,16 @@ export interface SigningClient {
    * any more. Safe to retry: a declined document answers its first decline.
    */
   declineDocument(documentId: string, reason: string, options?: { signal?: AbortSignal }): Promise<DeclineResult>;
+  /**
+   * `POST /sdk/documents/{documentId}/verification` (the signer's session key): e-mails the signer a new 6-digit code
+   * (docs/signer-auth.md); at most one a minute and five an hour (429 otherwise).
+   */
+  sendVerificationCode(documentId: string, options?: { signal?: AbortSignal }): Promise<VerificationCodeSent>;
+  /**
+   * `POST /sdk/documents/{documentId}/verification/check` (the signer's session key): the e-mailed code or the access
+   * code; a wrong one throws `VERIFICATION_FAILED` with `details.attemptsLeft`. Never retried: each try counts.
+   */
+  checkVerification(documentId: string, code: string, options?: { signal?: AbortSignal }): Promise<VerificationResult>;
   /** `GET /documents` (sk key): one page. */
   listDocuments(options?: ListOptions): Promise<DocumentPage>;
   /** Every page of `GET /documents`, following the cursor. */
@@ -115,14 +130,7 @@ export interface SigningClient {
    * endpoint takes no Idempotency-Key, so a retry after a time-out could create the document twice.
    */
   createDocument(
-    input: {
-      file: Blob;
-      filename?: string;
-      /** Required unless `tags` or `formFields: 'import'` find them in the PDF (then added to these). */
-      fields?: FieldDefinition[];
-      signers?: SignerDefinition[];
-      signingOrder?: SigningOrder;
-      expiresAt?: string;
+    input: DocumentUpload & {
       /** Turn the PDF's text tags into fields (docs/text-tags.md). */
       tags?: boolean;
       /** `import`: turn the PDF's form fields into fields (docs/form-fields.md). */
@@ -135,7 +143,7 @@ export interface SigningClient {
    * and placed later (`updateDraft`, or a builder). Retried only after a 429, like `createDocument`.
    */
   createDraft(
-    input: { file: Blob; filename?: string; fields?: FieldDefinition[]; signers?: SignerDefinition[]; signingOrder?: SigningOrder; expiresAt?: string },
+    input: DocumentUpload,
     options?: { signal?: AbortSignal },
   ): Promise<ManagedDocument>;
   /** `GET /documents/{documentId}/draft` (sk key, or the draft's builder session key): its content, `version` and `documentUrl`. */
@@ -229,6 +237,13 @@ export interface SigningClient {
   /** `DELETE /documents/{documentId}/sessions/{keyId}` (sk key): the key is refused from then on. */
   revokeSession(documentId: string, keyId: string, options?: { signal?: AbortSignal }): Promise<Session>;
   /**
+   * `POST /documents/{documentId}/signers/{signerId}/remind` (sk key): e-mails the signer their signing link now
+   * (docs/email.md). At most one message to a signer an hour: sooner is a 429 `RATE_LIMIT_EXCEEDED`, which the
+   * client does not wait out (an hour is no retry). Never retried after it was sent, so it never sends twice.
+   * @example await signet.remindSigner('doc_…', 'tenant') // { documentId, signerId, email, queuedAt }
+   */
+  remindSigner(documentId: string, signerId: string, options?: { signal?: AbortSignal }): Promise<SignerReminder>;
+  /**
    * `GET /documents/{documentId}/signed.pdf` (sk key): the sealed PDF's bytes. Before it is sealed the server answers
    * 409 `DOCUMENT_NOT_SEALED` with `Retry-After`, which the client waits out like any retryable answer (with the
    * default retries, about 15 s) before it rejects with that code; `getManagedDocument(id).sealing` tells without
@@ -314,7 +329,10 @@ function createCaller(options: SigningClientOptions, table: Partial<EndpointChec
 }
 
 /** What a signer's browser calls: a client of the SDK endpoints alone (pk keys, session keys). */
-export type SdkClient = Pick<SigningClient, 'validateKey' | 'getDocument' | 'submitDocument' | 'declineDocument' | 'rateLimit'>;
+export type SdkClient = Pick<
+  SigningClient,
+  'validateKey' | 'getDocument' | 'submitDocument' | 'declineDocument' | 'sendVerificationCode' | 'checkVerification' | 'rateLimit'
+>;
 
 /** The SDK methods of a client, over `call`. */
 function sdkMethods(call: ReturnType<typeof createCaller>['call']): Omit<SdkClient, 'rateLimit'> {
@@ -324,13 +342,27 @@ function sdkMethods(call: ReturnType<typeof createCaller>['call']): Omit<SdkClie
     submitDocument: (payload, { idempotencyKey = newIdempotencyKey(), signal } = {}) =>
       call('submitDocument', { body: payload, headers: { 'Idempotency-Key': idempotencyKey }, signal }),
     declineDocument: (documentId, reason, { signal } = {}) => call('declineDocument', { params: { documentId }, body: { reason }, signal }),
+    sendVerificationCode: (documentId, { signal } = {}) => call('sendVerificationCode', { params: { documentId }, signal, replayable: false }),
+    checkVerification: (documentId, code, { signal } = {}) =>
+      call('checkVerification', { params: { documentId }, body: { code }, signal, replayable: false }),
   };
 }
 
 /** What an author's browser calls with a builder session key: a draft's and a template's endpoints, and the SDK's. */
 export type BuilderClient = Pick<
   SigningClient,
-  'validateKey' | 'getDocument' | 'submitDocument' | 'declineDocument' | 'getDraft' | 'updateDraft' | 'sendDocument' | 'getTemplate' | 'updateTemplate' | 'rateLimit'
+  | 'validateKey'
+  | 'getDocument'
+  | 'submitDocument'
+  | 'declineDocument'
+  | 'sendVerificationCode'
+  | 'checkVerification'
+  | 'getDraft'
+  | 'updateDraft'
+  | 'sendDocument'
+  | 'getTemplate'
+  | 'updateTemplate'
+  | 'rateLimit'
 >;
 
 /** The builder's methods of a client, over `call`. */
@@ -366,7 +398,7 @@ export function createBuilderClient(options: SigningClientOptions): BuilderClien
 
 /**
  * A client of the SDK endpoints only, for a signer's browser: `validateKey`, `getDocument`, `submitDocument`,
- * `declineDocument`. It
+ * `declineDocument`, `sendVerificationCode`, `checkVerification`. It
  * carries the checks of those answers alone, so a page that signs does not download the management endpoints'.
  * @example const client = createSdkClient({ apiKey: sessionKey, baseUrl: 'https://sign.example.com' });
  */
@@ -460,6 +492,8 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
       (await call('createSession', { params: { documentId }, body, signal, replayable: false })).data,
     revokeSession: async (documentId, keyId, { signal } = {}) =>
       (await call('revokeSession', { params: { documentId, keyId }, signal })).data,
+    remindSigner: async (documentId, signerId, { signal } = {}) =>
+      (await call('remindSigner', { params: { documentId, signerId }, signal, replayable: false })).data,
     getSignedDocument: async (documentId, { signal } = {}) =>
       (await call('getSignedDocument', { params: { documentId }, signal, binary: true })) as unknown as Uint8Array,
     getAuditTrail: async (documentId, { signal } = {}) =>
@@ -504,6 +538,8 @@ function uploadForm(input: {
   signers?: SignerDefinition[];
   signingOrder?: SigningOrder;
   expiresAt?: string;
+  delivery?: Delivery;
+  reminders?: Reminders;
   tags?: boolean;
   formFields?: 'import' | 'keep';
 }) {
@@ -516,6 +552,8 @@ function uploadForm(input: {
   if (input.signers) form.set('signers', JSON.stringify(input.signers));
   if (input.signingOrder) form.set('signingOrder', input.signingOrder);
   if (input.expiresAt) form.set('expiresAt', input.expiresAt);
+  if (input.delivery) form.set('delivery', input.delivery);
+  if (input.reminders) form.set('reminders', JSON.stringify(input.reminders));
   return form;
 }
 
@@ -560,4 +598,19 @@ function pageQuery({ limit, cursor }: Pick<ListOptions, 'limit' | 'cursor'>) {
 export function newIdempotencyKey(): string {
   const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}/** What `createDocument` and `createDraft` upload: the PDF and the parts of `POST /documents` (docs/api-guide.md). */
+export interface DocumentUpload {
+  file: Blob;
+  filename?: string;
+  /** Required when creating a signable document, unless `tags` or `formFields: 'import'` find them in the PDF. */
+  fields?: FieldDefinition[];
+  signers?: SignerDefinition[];
+  signingOrder?: SigningOrder;
+  expiresAt?: string;
+  /** `email`: Signet e-mails each signer with an `email` a link to sign when their turn comes (docs/email.md). */
+  delivery?: Delivery;
+  /** With `delivery: 'email'`: reminders to the signers who have not signed. */
+  reminders?: Reminders;
 }
+
+

@@ -1,5 +1,5 @@
 export { createBuilderClient, createSdkClient, createSigningClient, newIdempotencyKey } from './client.js';
-export type { BuilderClient, DocumentPage, ListOptions, Page, SdkClient, SigningClient, SigningClientOptions, SubmitOptions, TemplateUpload } from './client.js';
+export type { BuilderClient, DocumentPage, DocumentUpload, ListOptions, Page, SdkClient, SigningClient, SigningClientOptions, SubmitOptions, TemplateUpload } from './client.js';
 export {
   ContractViolationError,
   RETRYABLE_STATUSES,

@@ -23,6 +23,7 @@ import {
   UpdateDraftRequestSchema,
 } from './schemas/drafts.js';
 import { AuditTrailSchema, VerifyResultSchema, VerifyUploadSchema } from './schemas/audit.js';
+import { CheckVerificationRequestSchema, VerificationCodeSentSchema, VerificationResultSchema } from './schemas/verification.js';
 import {
   CreateTemplateBuilderSessionRequestSchema,
   CreateTemplateDocumentRequestSchema,
@@ -35,6 +36,7 @@ import {
   UpdateTemplateRequestSchema,
 } from './schemas/templates.js';
 import { BulkJobIdParamsSchema, BulkJobSchema, BulkRowResultSchema, CreateBulkJobRequestSchema } from './schemas/bulk.js';
+import { DeliverySchema, SignerParamsSchema, SignerReminderSchema } from './schemas/delivery.js';
 import {
   CreateWebhookRequestSchema,
   CreatedWebhookSchema,
@@ -186,6 +188,13 @@ export const DocumentUploadSchema = z.strictObject({
     description:
       'ISO 8601 time with a zone, in the future and at most a year ahead: after it the document, unless completed, is `expired` and can no longer be signed (docs/lifecycle.md)',
   }),
+  delivery: DeliverySchema.optional().meta({
+    description:
+      '`email`: Signet e-mails each signer with an `email` a link to its hosted signing page when their turn comes (a draft: once sent); needs `SIGNET_SMTP_URL` on the server (docs/email.md). Default `none`',
+  }),
+  reminders: z.string().optional().meta({
+    description: 'Only with `delivery=email`: JSON `{ "firstAfterDays": 3, "everyDays": 7, "max": 3 }`, reminders to the signers who have not signed (docs/email.md)',
+  }),
   ...UploadImportPartsSchema.shape,
 });
 
@@ -262,6 +271,18 @@ const sessionRefused: EndpointError = {
   codes: ['INSUFFICIENT_PERMISSIONS'],
   description:
     'As for any key (`details.required`, origins, kinds); and a session key used for another document than its own (`details.reason`)',
+};
+/** `sessionRefused`, and a session key whose signer must prove who they are first (docs/signer-auth.md). */
+const unverifiedRefused: EndpointError = {
+  codes: ['INSUFFICIENT_PERMISSIONS', 'VERIFICATION_REQUIRED'],
+  description:
+    'As for any key (`details.required`, origins, kinds); a session key used for another document than its own (`details.reason`); or `VERIFICATION_REQUIRED`: the session key\'s signer must prove who they are first (`details`: `method`, `documentName`, `signerName`, `maskedEmail` for `email_code`)',
+};
+/** Only a signer's own session key may verify. */
+const verifierRefused: EndpointError = {
+  codes: ['INSUFFICIENT_PERMISSIONS'],
+  description:
+    'As for any key (`details.required`, origins, kinds); a key that is not a session key of a signer of this document (`details.reason`)',
 };
 const isDraft: EndpointError = {
   codes: ['SUBMISSION_FAILED'],
@@ -408,7 +429,7 @@ export const endpoints = {
     access: { by: 'key', kinds: ['pk', 'sk'], scopes: ['documents:read'], sessions: true },
     request: { params: DocumentIdParamsSchema },
     responses: { 200: { description: 'The document', content: json(SdkDocumentSchema) } },
-    errors: { 400: invalid, ...keyErrors, 403: sessionRefused, 404: documentNotFound, 409: isDraft, 500: internal },
+    errors: { 400: invalid, ...keyErrors, 403: unverifiedRefused, 404: documentNotFound, 409: isDraft, 500: internal },
   },
   submitDocument: {
     method: 'post',
@@ -429,7 +450,7 @@ export const endpoints = {
     errors: {
       400: invalid,
       ...keyErrors,
-      403: sessionRefused,
+      403: unverifiedRefused,
       404: documentNotFound,
       409: {
         codes: ['SUBMISSION_FAILED'],
@@ -465,7 +486,7 @@ export const endpoints = {
     errors: {
       400: invalid,
       ...keyErrors,
-      403: sessionRefused,
+      403: unverifiedRefused,
       404: documentNotFound,
       409: {
         codes: ['SUBMISSION_FAILED'],
@@ -473,6 +494,63 @@ export const endpoints = {
       },
       413: tooLarge,
       415: notJson,
+      500: internal,
+    },
+  },
+  sendVerificationCode: {
+    method: 'post',
+    path: '/sdk/documents/{documentId}/verification',
+    tags: ['SDK'],
+    summary: 'E-mail the signer a code',
+    description:
+      'For a signer with `auth: "email_code"`: a new 6-digit code, valid 10 minutes, goes to their e-mail address (any earlier one stops working). One a minute and five an hour per signer. Only that signer\'s session key. No envelope.',
+    access: { by: 'key', kinds: ['pk'], scopes: ['documents:read'], sessions: true },
+    request: { params: DocumentIdParamsSchema },
+    responses: { 202: { description: 'The code is on its way', content: json(VerificationCodeSentSchema) } },
+    errors: {
+      400: invalid,
+      ...keyErrors,
+      403: verifierRefused,
+      404: documentNotFound,
+      409: isDraft,
+      422: { codes: ['VERIFICATION_FAILED'], description: 'The signer\'s method is not `email_code` (`details.reason: "not_email_code"`), or the signer has nothing to prove (`"not_required"`)' },
+      429: {
+        codes: ['RATE_LIMIT_EXCEEDED'],
+        description: 'As for any key; or a code was sent less than a minute ago, or five this hour (`details.reason: "resend_limit"`)',
+        headers: z.object({ 'Retry-After': seconds }),
+      },
+      500: internal,
+      503: { codes: ['SERVICE_UNAVAILABLE'], description: 'This server sends no e-mail (`SIGNET_SMTP_URL` is not set)' },
+    },
+  },
+  checkVerification: {
+    method: 'post',
+    path: '/sdk/documents/{documentId}/verification/check',
+    tags: ['SDK'],
+    summary: 'Check the signer\'s code',
+    description:
+      'The e-mailed code (`email_code`) or the access code (`access_code`). Right: this session key is verified, and `GET /sdk/documents/{id}` answers. Five wrong tries end an e-mailed code and lock an access code for 15 minutes. Only that signer\'s session key. No envelope.',
+    access: { by: 'key', kinds: ['pk'], scopes: ['documents:read'], sessions: true },
+    request: { params: DocumentIdParamsSchema, body: json(CheckVerificationRequestSchema) },
+    responses: { 200: { description: 'Verified', content: json(VerificationResultSchema) } },
+    errors: {
+      400: invalid,
+      ...keyErrors,
+      403: verifierRefused,
+      404: documentNotFound,
+      409: isDraft,
+      413: tooLarge,
+      415: notJson,
+      422: {
+        codes: ['VERIFICATION_FAILED'],
+        description:
+          'The code is wrong (`details.reason: "wrong_code"`, `details.attemptsLeft`), or there is none to check against: none sent, expired, or used up by wrong tries (`"no_code"`, `"expired"`, `"too_many_attempts"`); or the signer has nothing to prove (`"not_required"`)',
+      },
+      429: {
+        codes: ['RATE_LIMIT_EXCEEDED'],
+        description: 'As for any key; or too many checks from this key or address, or an access code locked after five wrong tries (`details.reason: "locked"`)',
+        headers: z.object({ 'Retry-After': seconds }),
+      },
       500: internal,
     },
   },
@@ -773,6 +851,36 @@ export const endpoints = {
       404: {
         codes: ['DOCUMENT_NOT_FOUND', 'NOT_FOUND'],
         description: "No such document in the key's organization (`DOCUMENT_NOT_FOUND`), or no such session key of it (`NOT_FOUND`)",
+      },
+      500: internal,
+    },
+  },
+  remindSigner: {
+    method: 'post',
+    path: '/documents/{documentId}/signers/{signerId}/remind',
+    tags: ['Documents'],
+    summary: 'Remind a signer by e-mail',
+    description:
+      "Queues an e-mail to the signer's `email` with a link to the hosted signing page (`/sign/{token}`), now: `signer.reminded` in the audit trail. The signer must be able to sign (not waiting for their turn, not signed yet) on a `pending` document. At most one message to a signer an hour (an invitation counts): sooner is a 429 with `Retry-After` (docs/email.md).",
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:write'] },
+    request: { params: SignerParamsSchema },
+    responses: { 202: { description: 'The reminder, queued', content: json(successEnvelope(SignerReminderSchema)) } },
+    errors: {
+      400: invalid,
+      ...keyErrors,
+      404: {
+        codes: ['DOCUMENT_NOT_FOUND', 'NOT_FOUND'],
+        description: "No such document in the key's organization (`DOCUMENT_NOT_FOUND`), or no such signer of it (`NOT_FOUND`)",
+      },
+      409: { codes: ['DOCUMENT_CLOSED'], description: 'The document cannot be signed (`details.status`: draft, completed, declined, voided or expired)' },
+      422: {
+        codes: ['VALIDATION_ERROR'],
+        description: 'The signer has no `email`, has signed or waits for their turn (`details.field: "signerId"`), or the server sends no e-mail (`details.field: "delivery"`: `SIGNET_SMTP_URL` is not set)',
+      },
+      429: {
+        codes: ['RATE_LIMIT_EXCEEDED'],
+        description: "The key's rate limit, or the signer had a message less than an hour ago (`details.retryAfterSeconds`)",
+        headers: z.object({ 'Retry-After': seconds }),
       },
       500: internal,
     },

@@ -4,7 +4,9 @@
  * or a send of a document already sent), `PRECONDITION_FAILED` (an `If-Match` that is not the current version) and
  * `PRECONDITION_REQUIRED` (a write to a draft without `If-Match`), and `DOCUMENT_CLOSED` (a void of a document whose signing
  * has already ended: completed, declined or voided; docs/lifecycle.md) and `DOCUMENT_ERASED` (an erasure of a
- * document erased already, with its tombstone in `details`).
+ * document erased already, with its tombstone in `details`), and for signers who must prove who they are
+ * `VERIFICATION_REQUIRED` (a session key not verified yet; `details.method`) and `VERIFICATION_FAILED` (a wrong,
+ * expired or used-up code; `details.reason`, `details.attemptsLeft`).
  * Each maps to the HTTP status it is usually sent with; `VALIDATION_ERROR` also travels with 408, 413, 415, 416,
  * 417, 422 and 431 (a request the server refuses before or while reading it), and `NOT_FOUND` with 405.
  */
@@ -26,6 +28,8 @@ export const ERROR_STATUS = {
   PRECONDITION_REQUIRED: 428,
   DOCUMENT_CLOSED: 409,
   DOCUMENT_ERASED: 410,
+  VERIFICATION_REQUIRED: 403,
+  VERIFICATION_FAILED: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -11,7 +11,7 @@ import {
   isTypedText,
 } from '@signet/contract';
 import type { QueryKey } from '@tanstack/react-query';
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { fieldsNamedBy, reportFailure, unavailableReason, type UnavailableReason } from './error-message.js';
 import { UnavailablePanel } from './UnavailablePanel.js';
@@ -32,11 +32,14 @@ import { LazySignatureDialog, prefetchSignatureDialog } from './signature/LazySi
 import { useStepPanel } from './steps/useStepPanel.js';
 import { problemMessage } from './fields/problem-message.js';
 import type { SignedCopyPolling } from './signed-copy/poll-schedule.js';
-import { SignedCopy } from './signed-copy/SignedCopy.js';
+import { SignedCopyPreparing } from './signed-copy/SignedCopyPreparing.js';
 import { StatusPanel } from './StatusPanel.js';
 import { useLatest } from './useLatest.js';
 import { useSubmit } from './useSubmit.js';
 import { DeclineForm } from './DeclineForm.js';
+
+// Shown only once the document is completed, while the server seals it: a chunk of its own, off the startup path.
+const SignedCopy = lazy(() => import('./signed-copy/SignedCopy.js').then((module) => ({ default: module.SignedCopy })));
 
 export interface DocumentViewProps {
   client: SdkClient;
@@ -328,14 +331,16 @@ export function DocumentView({ client, document, messages, queryKey, signedCopyP
             live={false}
             title={result ? messages.completedTitle : messages.alreadyCompletedTitle}
             action={
-              <SignedCopy
-                client={client}
-                document={document}
-                queryKey={[...queryKey, 'signed-copy']}
-                polling={signedCopyPolling}
-                messages={messages}
-                onSealed={(url) => events.current.onSealed?.(url)}
-              />
+              <Suspense fallback={<SignedCopyPreparing text={messages.signedCopyPreparing} />}>
+                <SignedCopy
+                  client={client}
+                  document={document}
+                  queryKey={[...queryKey, 'signed-copy']}
+                  polling={signedCopyPolling}
+                  messages={messages}
+                  onSealed={(url) => events.current.onSealed?.(url)}
+                />
+              </Suspense>
             }
           >
             {result ? (

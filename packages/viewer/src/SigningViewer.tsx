@@ -1,10 +1,11 @@
 import { createSdkClient, type RetryOptions } from '@signet/api';
 import { documentPreviewUrl, type DeclineResult, type FieldValue, type SdkDocument, type SubmissionResult } from '@signet/contract';
 import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useRef, useState } from 'react';
 import { useViewerStyles } from './adopt-styles.js';
 import { DocumentView } from './DocumentView.js';
 import { UnavailablePanel } from './UnavailablePanel.js';
+import { verificationRequired } from './verification-required.js';
 import { loadErrorMessage, reportFailure, unavailableReason, type UnavailableReason } from './error-message.js';
 import { LocaleProvider } from './i18n/LocaleContext.js';
 import { intlLocale, matchLocale } from './i18n/locales.js';
@@ -16,6 +17,9 @@ import { prefetchPdf, preloadPdfWorker } from './pdf/load-pdf.js';
 import type { SignedCopyPolling } from './signed-copy/poll-schedule.js';
 import { StatusPanel } from './StatusPanel.js';
 import { useLatest } from './useLatest.js';
+
+// Most signers never prove who they are: the prompt is a chunk of its own (docs/signer-auth.md).
+const VerificationPrompt = lazy(() => import('./VerificationPrompt.js'));
 
 export interface SigningViewerProps {
   /** The document to sign, `doc_…`. */
@@ -62,6 +66,11 @@ export interface SigningViewerProps {
   onUnavailable?(reason: UnavailableReason): void;
   /** Loading or submitting failed (after the client's retries). */
   onError?(error: Error): void;
+  /**
+   * The signer proved who they are (docs/signer-auth.md) with an e-mailed code or an access code; the document
+   * loads next.
+   */
+  onVerified?(method: 'email_code' | 'access_code'): void;
 }
 
 /**
@@ -130,9 +139,11 @@ function ViewerRoot({
   const latest = useLatest(events);
   const rootRef = useRef<HTMLDivElement>(null);
   useViewerStyles(rootRef);
+  // A signer who must prove who they are is asked for a code, not told of a failure (docs/signer-auth.md).
+  const verification = verificationRequired(document.error);
   useEffect(() => {
-    if (document.error) reportFailure(document.error, latest.current);
-  }, [document.error, latest]);
+    if (document.error && !verification) reportFailure(document.error, latest.current);
+  }, [document.error, verification, latest]);
   const ended = unavailableReason(document.error);
 
   return (
@@ -154,6 +165,21 @@ function ViewerRoot({
             {...events}
           />
         </LocaleProvider>
+      ) : verification ? (
+        <div className="signet-centered">
+          <Suspense fallback={<span className="signet-spinner" aria-hidden="true" />}>
+          <VerificationPrompt
+            client={client}
+            documentId={documentId}
+            details={verification}
+            messages={messages}
+            onVerified={() => {
+              latest.current.onVerified?.(verification.method);
+              void document.refetch();
+            }}
+          />
+          </Suspense>
+        </div>
       ) : ended ? (
         <div className="signet-centered">
           <UnavailablePanel reason={ended} messages={messages} />

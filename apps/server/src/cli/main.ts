@@ -20,6 +20,7 @@ import { registerSealingCommands } from './sealing-commands.js';
 import { registerWebhookCommands } from './webhook-commands.js';
 import { registerDraftCommands } from './draft-commands.js';
 import { registerEraseCommand, registerLifecycleCommands } from './lifecycle-commands.js';
+import { registerRemindCommand } from './mail-commands.js';
 import { registerOperationsCommands } from './operations-commands.js';
 import { registerTemplateCommands } from './template-commands.js';
 import { revokeApiKey } from '../storage/queries/api-keys.js';
@@ -205,6 +206,7 @@ registerWebhookCommands(program);
 registerDraftCommands(program, documents);
 registerLifecycleCommands(documents);
 registerEraseCommand(documents);
+registerRemindCommand(documents);
 registerTemplateCommands(program);
 registerOperationsCommands(program);
 

@@ -22,7 +22,11 @@ import { recordAuditEvent } from '../storage/queries/audit.js';
 import { writeDocumentContent } from '../storage/queries/document-files.js';
 import { insertDocument } from '../storage/queries/documents.js';
 import { insertSigners } from '../storage/queries/signers.js';
-import { IMPLICIT_SIGNER, type DocumentRecord, type NewDocument, type Storage } from '../storage/types.js';
+import { protectAccessCodes } from '../signer-auth/codes.js';
+import { assertEmailCodesSendable } from '../signer-auth/mail-required.js';
+import { IMPLICIT_SIGNER, type DocumentRecord, type EmailDelivery, type NewDocument, type Storage } from '../storage/types.js';
+import { enqueueInvitations, INVITATION_KIND } from '../mail/delivery.js';
+import { jobsEnqueued } from '../jobs/wake.js';
 import { enqueueWebhookEvent } from '../storage/queries/webhook-deliveries.js';
 import { webhookEventsEnqueued } from '../webhooks/wake.js';
 import { sharedPdfPool } from '../pdf-worker/index.js';
@@ -37,6 +41,8 @@ export interface CreateDocumentInput extends UploadImports {
   bytes: Uint8Array;
   /** The field definitions: a JSON string (as uploaded) or an already parsed value. */
   fields: unknown;
+  /** Whether the server sends e-mail: when false, signers with `auth: "email_code"` are refused (unset: not checked). */
+  mailConfigured?: boolean;
   /** The signers, like `fields`: absent for a document with one implicit signer. */
   signers?: unknown;
   /** `parallel` (default) or `sequential`; only with `signers`. */
@@ -48,6 +54,8 @@ export interface CreateDocumentInput extends UploadImports {
    * set up (sending checks them).
    */
   draft?: boolean;
+  /** Delivery by e-mail, checked (`parseDelivery`): its signers are invited when their turn comes (docs/email.md). */
+  delivery?: EmailDelivery;
   maxPdfBytes: number;
   /** Where a first page that cannot be drawn as a preview is reported (default: warnings on stderr). */
   logger?: Logger;
@@ -120,6 +128,7 @@ export async function createDocument(storage: Storage, input: CreateDocumentInpu
     throw validationError(field, reason);
   }
   const { signers, signingOrder } = parseSigners(input);
+  if (input.mailConfigured !== undefined) assertEmailCodesSendable(signers, input.mailConfigured);
   const expiresAt = parseExpiresAt(input.expiresAt, new Date());
   const issue = contentIssues(parsed.data, signers, pageCount, draft)[0];
   if (issue) throw validationError(issue.field, issue.reason);
@@ -139,6 +148,7 @@ export async function createDocument(storage: Storage, input: CreateDocumentInpu
       createdAt: new Date().toISOString(),
       ...(draft ? { draft } : {}),
       ...(expiresAt ? { expiresAt } : {}),
+      ...(input.delivery ? { delivery: input.delivery } : {}),
     },
     bytes,
   );
@@ -184,9 +194,10 @@ export function contentIssues(
  * @example const document = await storeDocument(storage, { id, organizationId, filename, …, fields, createdAt }, bytes)
  */
 export async function storeDocument(storage: Storage, document: NewDocument, content: Uint8Array): Promise<DocumentRecord> {
-  const record = newDocumentRecord(document);
+  const record = newDocumentRecord(document.signers ? { ...document, signers: await protectAccessCodes(document.signers) } : document);
   const enqueued = await storage.db.transaction((tx) => insertNewDocument(tx, record, content));
   webhookEventsEnqueued(storage.db, enqueued);
+  if (record.delivery) jobsEnqueued(storage.db, INVITATION_KIND.name);
   return record;
 }
 
@@ -203,6 +214,8 @@ export async function insertNewDocument(tx: Queryable, record: DocumentRecord, c
   await writeDocumentContent(tx.query, record.id, content);
   await recordAuditEvent(tx.query, record.id, { type: 'document.created', occurredAt: record.createdAt });
   if (record.expiresAt) await enqueueJob(tx, expireJob, { documentId: record.id }, { key: record.id, runAt: new Date(record.expiresAt) });
+  // Its signers' invitations by e-mail, when it is signable and asked for them (docs/email.md).
+  await enqueueInvitations(tx, record, []);
   return enqueueWebhookEvent(tx.query, {
     type: 'document.created',
     organizationId: record.organizationId,

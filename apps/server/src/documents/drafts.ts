@@ -3,10 +3,13 @@ import { ApiError, validationError } from '../errors.js';
 import { assertVersion, type IfMatch } from '../http/if-match.js';
 import { findDocument, lockDocument } from '../storage/queries/documents.js';
 import { deleteDraftSigners, markDraftSent, replaceDraftContent } from '../storage/queries/drafts.js';
+import { protectAccessCodes } from '../signer-auth/codes.js';
 import { insertSigners } from '../storage/queries/signers.js';
 import { IMPLICIT_SIGNER, type DocumentRecord, type IsoTime, type Storage } from '../storage/types.js';
 import { enqueueWebhookEvent } from '../storage/queries/webhook-deliveries.js';
 import { webhookEventsEnqueued } from '../webhooks/wake.js';
+import { enqueueInvitations, INVITATION_KIND } from '../mail/delivery.js';
+import { jobsEnqueued } from '../jobs/wake.js';
 import type { Queryable } from '../storage/sql-database.js';
 import { contentIssues } from './create-document.js';
 import { unsafePatternIssues } from './pattern-safety.js';
@@ -66,7 +69,7 @@ export async function replaceDraft(
   }
   const issue = contentIssues(content.fields, content.signers, document.pageCount, true)[0];
   if (issue) throw validationError(issue.field, issue.reason);
-  const signers = content.signers ?? [{ ...IMPLICIT_SIGNER }];
+  const signers = content.signers ? await protectAccessCodes(content.signers) : [{ ...IMPLICIT_SIGNER }];
   return storage.db.transaction(async (tx) => {
     await lockedDraft(tx, document.id, expected);
     await replaceDraftContent(tx.query, document.id, { fields: content.fields, signers, signingOrder: content.signingOrder ?? 'parallel', at });
@@ -98,6 +101,8 @@ export async function sendDraft(storage: Storage, documentId: string, expected: 
     }
     await markDraftSent(tx.query, documentId, at);
     const sent = (await findDocument(tx.query, documentId))!;
+    // Sent with delivery by e-mail: its signers are invited now (docs/email.md).
+    await enqueueInvitations(tx, sent);
     const enqueued = await enqueueWebhookEvent(tx.query, {
       type: 'document.sent',
       organizationId: sent.organizationId,
@@ -108,5 +113,6 @@ export async function sendDraft(storage: Storage, documentId: string, expected: 
     return { document: sent, enqueued };
   });
   webhookEventsEnqueued(storage.db, enqueued);
+  if (document.delivery) jobsEnqueued(storage.db, INVITATION_KIND.name);
   return document;
 }

@@ -36,6 +36,10 @@ export function managedDocument(document: DocumentRecord, sealing: Sealing, stat
   }
   if (document.voided) managed.voided = { reason: document.voided.reason, voidedAt: document.voided.at };
   if (document.template) managed.template = { id: document.template.id, version: document.template.version };
+  if (document.delivery) {
+    managed.delivery = 'email';
+    if (document.delivery.reminders) managed.reminders = document.delivery.reminders;
+  }
   if (document.implicitSigner) return managed;
   return { ...managed, signingOrder: document.signingOrder, signers: signersOf(document, states) };
 }
@@ -47,7 +51,13 @@ export function managedDocument(document: DocumentRecord, sealing: Sealing, stat
 export function draftOf(document: DocumentRecord, documentUrl: string): Draft {
   const draft: Draft = { ...documentMetadata(document), fields: document.fields, documentUrl };
   if (document.implicitSigner) return draft;
-  const signers = document.signers.map(({ id, name, email, order }) => ({ id, name, ...(email ? { email } : {}), order: order ?? 1 }));
+  const signers = document.signers.map(({ id, name, email, order, auth }) => ({
+    id,
+    name,
+    ...(email ? { email } : {}),
+    order: order ?? 1,
+    ...(auth && auth !== 'none' ? { auth } : {}),
+  }));
   return { ...draft, signingOrder: document.signingOrder, signers };
 }
 

@@ -30,6 +30,8 @@ export function signersOf(document: DocumentRecord, states: readonly SignerState
       ...(signer.email ? { email: signer.email } : {}),
       order: signerOrder(signer),
       status: signerStatus(signers, signingOrder, done, signer.id),
+      auth: signer.auth ?? 'none',
+      verifiedAt: state?.verifiedAt ?? null,
       openedAt: state?.openedAt ?? null,
       completedAt: state?.completedAt ?? null,
       submissionId: state?.submissionId ?? null,

@@ -11,6 +11,7 @@ import { JobRunner } from './runner.js';
 import { bulkJobKind } from '../templates/bulk/bulk-kind.js';
 import { onJobsEnqueued } from './wake.js';
 import { mailJobKind } from '../mail/mail-kind.js';
+import { deliveryJobKinds } from '../mail/delivery-kinds.js';
 import type { SealEnd } from '../sealing/seal-kind.js';
 import type { DeliveryOutcome } from '../webhooks/delivery-kind.js';
 
@@ -80,6 +81,8 @@ export async function startJobs(options: {
     const { kind, close } = mailJobKind({ mail: options.config.mail, secret: options.secret });
     runner.register(kind);
     closeMail = close;
+    // Invitations and reminders to sign (mail/delivery-kinds.ts): each queues a message for the kind above.
+    for (const delivery of deliveryJobKinds({ config: options.config, secret: options.secret })) runner.register(delivery);
   }
   if (options.config.retentionDays !== undefined) {
     const retention = retentionJob(options.config.retentionDays);

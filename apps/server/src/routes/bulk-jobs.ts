@@ -39,6 +39,15 @@ function decodeRowCursor(cursor: string | undefined): number {
   return Number(cursor);
 }
 
+/** Rows asking for delivery by e-mail on a server that sends none: 422 naming the first (docs/email.md). */
+function refuseEmailDelivery(body: BulkBody): void {
+  if (!('json' in body) || typeof body.json !== 'object' || body.json === null) return;
+  const rows = (body.json as { rows?: unknown }).rows;
+  if (!Array.isArray(rows)) return;
+  const index = rows.findIndex((row) => (row as { delivery?: unknown } | null)?.delivery === 'email');
+  if (index >= 0) throw validationError(`rows[${index}].delivery`, 'this server sends no e-mail: SIGNET_SMTP_URL is not set (docs/email.md)', 422);
+}
+
 /** `POST /templates/{templateId}/bulk`, `GET /bulk-jobs/{bulkJobId}` and its rows. */
 export function bulkJobHandlers(deps: AppContext): Pick<EndpointHandlers, 'createBulkJob' | 'getBulkJob' | 'listBulkJobRows'> {
   const now = () => (deps.now ? deps.now() : new Date());
@@ -50,6 +59,7 @@ export function bulkJobHandlers(deps: AppContext): Pick<EndpointHandlers, 'creat
       async handle(c, { params }) {
         const key = c.get('apiKey');
         const body = await readBulkBody(c);
+        if (!deps.config.mail) refuseEmailDelivery(body);
         const job = await startBulkJob(deps.storage, { organizationId: key.organizationId, apiKeyId: key.id, templateId: params.templateId, body, now: now() });
         return sendEnvelope(c, presentBulkJob(job), 202);
       },

@@ -10,7 +10,8 @@ import { signerStatesOf } from '../documents/signers.js';
 import type { AppContext } from '../app-context.js';
 import { jsonPart, pdfUploadLimit, readMultipartForm, textPart } from '../http/multipart.js';
 import { handler, type EndpointHandlers } from './serve.js';
-import { findOwnDocument } from './sdk-documents.js';
+import { findOwnDocument, requestOrigin } from './sdk-documents.js';
+import { parseDelivery } from '../documents/delivery-options.js';
 import { versionTag } from '../http/if-match.js';
 import { listDocuments } from '../storage/queries/documents.js';
 import { findSubmissionForDocument, listSubmissions } from '../storage/queries/submissions.js';
@@ -48,6 +49,10 @@ export function documentHandlers(
         const signers = await jsonPart(form, 'signers');
         const signingOrder = textPart(form, 'signingOrder');
         const expiresAt = textPart(form, 'expiresAt');
+        const delivery = parseDelivery(
+          { delivery: textPart(form, 'delivery'), reminders: await jsonPart(form, 'reminders') },
+          { mailConfigured: deps.config.mail !== undefined, linkBaseUrl: requestOrigin(c.req.url) },
+        );
         const document = await createDocument(deps.storage, {
           organizationId: c.get('apiKey').organizationId,
           filename,
@@ -57,10 +62,12 @@ export function documentHandlers(
           signingOrder,
           expiresAt,
           draft,
+          ...(delivery ? { delivery } : {}),
           ...imports,
           maxPdfBytes: deps.config.maxPdfBytes,
           logger: deps.logger,
           pdfPool: deps.pdfPool,
+          mailConfigured: deps.config.mail !== undefined,
         });
         c.header('ETag', versionTag(document.version));
         return sendEnvelope(c, managedDocument(document, { status: 'pending' }, []), 201);

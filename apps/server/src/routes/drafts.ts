@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { endpoints } from '@signet/contract';
 import { ApiError } from '../errors.js';
+import { assertEmailCodesSendable } from '../signer-auth/mail-required.js';
 import { assertSessionDocument } from '../middleware/api-key/index.js';
 import type { AppContext } from '../app-context.js';
 import type { AppEnv } from '../http/env.js';
@@ -53,6 +54,7 @@ export function draftHandlers(deps: AppContext): Pick<EndpointHandlers, 'getDraf
         const document = await ownFreshDocument(deps, c, params.documentId);
         const expected = requireIfMatch(c);
         if (document.status !== 'draft') throw notDraft(document);
+        assertEmailCodesSendable(body.signers, deps.config.mail !== undefined);
         const saved = await replaceDraft(deps.storage, document, body, expected, now());
         deps.reads.forgetDocument(saved.id);
         return answerDraft(c, saved);

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { endpoints, fieldsOfSigner, type EndpointName } from '@signet/contract';
 import { createApp } from '../app.js';
 import { PdfLimitError, PdfPoolBusyError, type PdfPool } from '../pdf/pool/index.js';
-import { generateSamplePdf, sampleFields } from '../pdf/sample.js';
+import { LEASE_SIGNERS, generateSamplePdf, sampleFields, sampleLeaseFields } from '../pdf/sample.js';
 import type { Storage } from '../storage/types.js';
 import { dataUrlOf } from '../../test/submissions/test-png.js';
 import { buildPayload, call, capturingLogger, completeValues, createTestApp, type TestApp } from '../../test/support/harness.js';
@@ -182,6 +182,24 @@ async function webhookRefusals(method: string, path: (id: string) => string, bod
   ];
 }
 
+/** A lease whose tenant proves who they are (docs/signer-auth.md) with `auth`. */
+function verifiedLease(auth: { auth: 'email_code' } | { auth: 'access_code'; accessCode: string }, organizationId?: string) {
+  return t.createDocument({
+    pages: 2,
+    fields: sampleLeaseFields(2),
+    signers: [{ ...LEASE_SIGNERS[0]!, email: 'tina@example.com', ...auth }, LEASE_SIGNERS[1]!],
+    signingOrder: 'parallel',
+    ...(organizationId ? { organizationId } : {}),
+  });
+}
+
+/** `t`'s app on a server that sends e-mail (nothing is sent: no mail job runs here). */
+function verifyingApp() {
+  const { logger } = capturingLogger();
+  const config = { ...t.config, mail: { smtpUrl: 'smtp://127.0.0.1:2525', from: 'Signet <sign@acme.test>', timeoutMs: 1000 } };
+  return { app: createApp({ storage: t.storage, rateLimits: t.rateLimits, config, secret: t.secret, logger }) };
+}
+
 /** Requests that make each operation give every answer its description lists. */
 const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
   async validateKey() {
@@ -207,6 +225,9 @@ const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
       await call(t, 'GET', path, { key: (await t.createKey({ scopes: ['documents:submit'] })).secret }),
       await call(t, 'GET', `/sdk/documents/${DOC}`, { key: (await t.createKey()).secret }),
       await call(t, 'GET', `/sdk/documents/${(await newDraft()).id}`, { key: (await t.createKey()).secret }),
+      await call(t, 'GET', `/sdk/documents/${(await verifiedLease({ auth: 'access_code', accessCode: 'harbour-42' })).id}`, {
+        key: (await t.createSession((await verifiedLease({ auth: 'access_code', accessCode: 'harbour-42' })).id, 'tenant')).secret,
+      }),
       await call(t, 'GET', path, { key: limited }),
       await call(t, 'GET', path, { key: limited }),
       await call(broken(), 'GET', path, { key: KEY }),
@@ -265,6 +286,52 @@ const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
       await call(t, 'POST', path(declined.id), { key: limited, body }),
       await call(t, 'POST', path(declined.id), { key: limited, body }),
       await call(broken(), 'POST', path(declined.id), { key: KEY, body }),
+    ];
+  },
+  async sendVerificationCode() {
+    const mailed = verifyingApp();
+    const emailed = await verifiedLease({ auth: 'email_code' });
+    const accessed = await verifiedLease({ auth: 'access_code', accessCode: 'harbour-42' });
+    const tenant = (await t.createSession(emailed.id, 'tenant')).secret;
+    const limited = (await t.createSession(emailed.id, 'tenant', { rateLimit: 1 })).secret;
+    const foreign = await verifiedLease({ auth: 'email_code' }, (await ensureOrganization(t.storage.db.query, 'elsewhere', 'Elsewhere')).id);
+    const draft = (await newDraft()).id;
+    const path = (id: string) => `/sdk/documents/${id}/verification`;
+    return [
+      await call(mailed, 'POST', path(emailed.id), { key: tenant }),
+      await call(mailed, 'POST', path('xyz'), { key: tenant }),
+      await call(mailed, 'POST', path(emailed.id)),
+      await call(mailed, 'POST', path(emailed.id), { key: (await t.createKey()).secret }),
+      await call(mailed, 'POST', path(foreign.id), { key: (await t.createSession(foreign.id, 'tenant')).secret }),
+      await call(mailed, 'POST', path(draft), { key: (await t.createSession(draft, 'tenant')).secret }),
+      await call(mailed, 'POST', path(accessed.id), { key: (await t.createSession(accessed.id, 'tenant')).secret }),
+      await call(mailed, 'POST', path(emailed.id), { key: limited }),
+      await call(mailed, 'POST', path(emailed.id), { key: limited }),
+      await call(t, 'POST', path(emailed.id), { key: (await t.createSession(emailed.id, 'tenant')).secret }),
+      await call(broken(), 'POST', path(emailed.id), { key: KEY }),
+    ];
+  },
+  async checkVerification() {
+    const accessed = await verifiedLease({ auth: 'access_code', accessCode: 'harbour-42' });
+    const session = async () => (await t.createSession(accessed.id, 'tenant')).secret;
+    const limited = (await t.createSession(accessed.id, 'tenant', { rateLimit: 1 })).secret;
+    const foreign = await verifiedLease({ auth: 'access_code', accessCode: 'harbour-42' }, (await ensureOrganization(t.storage.db.query, 'elsewhere', 'Elsewhere')).id);
+    const draft = (await newDraft()).id;
+    const path = (id: string) => `/sdk/documents/${id}/verification/check`;
+    const body = { code: 'harbour-42' };
+    return [
+      await call(t, 'POST', path(accessed.id), { key: await session(), body }),
+      await call(t, 'POST', path(accessed.id), { key: await session(), body: { code: 'no' } }),
+      await call(t, 'POST', path(accessed.id), { body }),
+      await call(t, 'POST', path(accessed.id), { key: (await t.createKey()).secret, body }),
+      await call(t, 'POST', path(foreign.id), { key: (await t.createSession(foreign.id, 'tenant')).secret, body }),
+      await call(t, 'POST', path(draft), { key: (await t.createSession(draft, 'tenant')).secret, body }),
+      await call(t, 'POST', path(accessed.id), { key: await session(), body: { code: 'x'.repeat(4096) } }),
+      await call(t, 'POST', path(accessed.id), { key: await session(), body: JSON.stringify(body), headers: { 'Content-Type': 'text/plain' } }),
+      await call(t, 'POST', path(accessed.id), { key: await session(), body: { code: 'harbour-41' } }),
+      await call(t, 'POST', path(accessed.id), { key: limited, body }),
+      await call(t, 'POST', path(accessed.id), { key: limited, body }),
+      await call(broken(), 'POST', path(accessed.id), { key: KEY, body }),
     ];
   },
   async getDocumentFile() {
@@ -427,6 +494,30 @@ const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
       await call(t, 'DELETE', path(lease.id), { key: limited }),
       await call(t, 'DELETE', path(lease.id), { key: limited }),
       await call(broken(), 'DELETE', path(lease.id), { key: KEY }),
+    ];
+  },
+  async remindSigner() {
+    // The same app on a server that sends mail (`t` sends none: its refusal is a 422 naming `delivery`).
+    const mail = { smtpUrl: 'smtp://127.0.0.1:1', from: 'signet@acme.test', timeoutMs: 1000 };
+    const mailing = { app: createApp({ storage: t.storage, rateLimits: t.rateLimits, config: { ...t.config, mail }, secret: t.secret, logger: capturingLogger().logger }) };
+    const [lease, voided] = [await t.createLease(), await t.createLease()];
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    expect((await call(t, 'POST', `/documents/${voided.id}/void`, { key: sk, body: { reason: 'Sent to the wrong tenant' } })).status).toBe(200);
+    const path = (documentId: string, signerId = 'tenant') => `/documents/${documentId}/signers/${signerId}/remind`;
+    return [
+      await call(mailing, 'POST', path(lease.id), { key: sk }),
+      await call(mailing, 'POST', path(lease.id), { key: sk }),
+      await call(mailing, 'POST', path('xyz'), { key: sk }),
+      await call(mailing, 'POST', path(lease.id), { ip: '198.51.100.43' }),
+      await call(mailing, 'POST', path(lease.id), { key: (await t.createKey()).secret, ip: '198.51.100.43' }),
+      await call(mailing, 'POST', path(DOC), { key: sk }),
+      await call(mailing, 'POST', path(lease.id, 'nobody'), { key: sk }),
+      await call(mailing, 'POST', path(voided.id), { key: sk }),
+      await call(t, 'POST', path(lease.id, 'landlord'), { key: sk }),
+      await call(mailing, 'POST', path(lease.id, 'landlord'), { key: limited }),
+      await call(mailing, 'POST', path(lease.id, 'landlord'), { key: limited }),
+      await call(broken(), 'POST', path(lease.id), { key: KEY }),
     ];
   },
   async getDraft() {

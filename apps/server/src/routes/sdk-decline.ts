@@ -9,6 +9,7 @@ import { assertSessionDocument } from '../middleware/api-key/index.js';
 import type { DocumentRecord } from '../storage/types.js';
 import { handler, type EndpointHandlers } from './serve.js';
 import { findOwnDocument } from './sdk-documents.js';
+import { assertVerified } from '../signer-auth/gate.js';
 import { declineDocument } from '../documents/decline.js';
 import { findSubmissionOfSigner } from '../storage/queries/submissions.js';
 
@@ -37,6 +38,7 @@ export function declineHandler(deps: AppContext): Pick<EndpointHandlers, 'declin
         assertSessionDocument(key, params.documentId);
         const { reason } = parseOrThrow(endpoints.declineDocument.request.body.schema, await readJsonObject(c));
         const document = await findOwnDocument(deps, key.organizationId, params.documentId);
+        await assertVerified(deps, key, document);
         // Declining again (a retry, a second tab) answers the first decline.
         if (document.declined) return c.json(declineResult(document), 200);
         if (document.status === 'completed') throw refused(`Document ${document.id} is completed`, 'completed');

@@ -19,6 +19,7 @@ import { draftNotSignable } from '../documents/drafts.js';
 import { voidedNotSignable } from '../documents/void.js';
 import { erasedNotFound } from '../documents/erase.js';
 import { expiredNotSignable } from '../documents/expiry.js';
+import { assertVerified } from '../signer-auth/gate.js';
 
 /** `scheme://host[:port]` of an absolute URL, without parsing it. */
 export function requestOrigin(url: string): string {
@@ -80,6 +81,8 @@ export function sdkDocumentHandlers(deps: AppContext): Pick<EndpointHandlers, 'v
       if (document.status === 'draft') throw draftNotSignable(document);
       if (document.status === 'voided') throw voidedNotSignable(document);
       if (document.status === 'expired') throw expiredNotSignable(document);
+      // Before anything of its content (the token of its file and preview, its fields, other signers' values).
+      await assertVerified(deps, key, document);
       const expires = tokenExpiry(deps);
       const base = deps.config.publicBaseUrl ?? requestOrigin(c.req.url);
       const render = (sealed: boolean) => renderDocument(deps, document, key.id, base, expires, sealed);

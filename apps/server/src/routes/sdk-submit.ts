@@ -12,6 +12,7 @@ import { submitWithIdempotencyKey } from '../submissions/idempotency.js';
 import type { AppContext } from '../app-context.js';
 import { handler, type EndpointHandlers } from './serve.js';
 import { findOwnDocument } from './sdk-documents.js';
+import { assertVerified } from '../signer-auth/gate.js';
 import { requestHeader } from '../http/request-header.js';
 
 const { request } = endpoints.submitDocument;
@@ -44,9 +45,11 @@ export function submitHandler(deps: AppContext): Pick<EndpointHandlers, 'submitD
       }
       const key = c.get('apiKey');
       assertSessionDocument(key, payload.documentId);
+      const document = await findOwnDocument(deps, key.organizationId, payload.documentId);
+      await assertVerified(deps, key, document);
       const submit: SubmitRequest = {
         key,
-        document: await findOwnDocument(deps, key.organizationId, payload.documentId),
+        document,
         rawText,
         checksum: hash('sha256', canonicalPayload(raw), 'hex'),
         payload,

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { PAGE_LIMIT, endpointPath, endpoints } from '@signet/contract';
 import { ApiError, validationError } from '../errors.js';
+import { assertEmailCodesSendable } from '../signer-auth/mail-required.js';
 import type { AppContext } from '../app-context.js';
 import type { AppEnv } from '../http/env.js';
 import { sendEnvelope } from '../http/envelope.js';
@@ -126,7 +127,9 @@ export function templateHandlers(deps: AppContext): Pick<EndpointHandlers, Templ
       readsItself: ['body'],
       async handle(c, { params }) {
         const body = parseOrThrow(endpoints.createTemplateDocument.request.body.schema, await readJsonObject(c));
-        const document = await createDocumentFromTemplate(deps.storage, c.get('apiKey').organizationId, params.templateId, body, now());
+        const delivery = { mailConfigured: deps.config.mail !== undefined, linkBaseUrl: requestOrigin(c.req.url) };
+        assertEmailCodesSendable(body.signers, delivery.mailConfigured);
+        const document = await createDocumentFromTemplate(deps.storage, c.get('apiKey').organizationId, params.templateId, body, now(), delivery);
         c.header('ETag', versionTag(document.version));
         return sendEnvelope(c, managedDocument(document, { status: 'pending' }, []), 201);
       },

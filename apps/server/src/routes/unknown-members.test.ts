@@ -84,7 +84,7 @@ describe.each(engines)('unknown members on $name', (engine) => {
       expect(response.status).toBe(400);
       expect(ErrorEnvelopeSchema.parse(await response.json()).error).toMatchObject({
         code: 'VALIDATION_ERROR',
-        details: { field: 'metadata', reason: 'received unknown part "metadata"; the parts are file, fields, filename, signers, signingOrder, expiresAt, tags, formFields' },
+        details: { field: 'metadata', reason: 'received unknown part "metadata"; the parts are file, fields, filename, signers, signingOrder, expiresAt, delivery, reminders, tags, formFields' },
       });
       expect(await documentCount()).toBe(before);
     });

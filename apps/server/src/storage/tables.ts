@@ -70,6 +70,22 @@ export interface Tables {
     /** The template it was made from, and the version it copied; null on a document uploaded as such. */
     template_id: string | null;
     template_version: number | null;
+    /** `email` when Signet e-mails its signers their links (017, docs/email.md); null: the host delivers them. */
+    delivery: 'email' | null;
+    /** JSON `{ firstAfterDays, everyDays, max }`, with `delivery` only. */
+    reminders: string | null;
+    /** The origin of its signing links when `PUBLIC_BASE_URL` is not set: the creating request's. */
+    link_base_url: string | null;
+  };
+  /** Each invitation and reminder queued to a signer (017, docs/email.md): no address, no link. */
+  signer_messages: {
+    id: string;
+    document_id: string;
+    signer_id: string;
+    kind: 'invitation' | 'reminder';
+    sent_at: Millis;
+    /** `schedule` (the document's delivery), or the API key's id (or `cli`) that asked for a reminder. */
+    sent_by: string;
   };
   document_chunks: { document_id: string; idx: number; data: Uint8Array };
   templates: {
@@ -115,6 +131,35 @@ export interface Tables {
     opened_user_agent: string | null;
     completed_at: Millis | null;
     submission_id: string | null;
+    /** When a session key of this signer last proved who they are (018). */
+    verified_at: Millis | null;
+    /** Wrong access codes since the last lock or success (018). */
+    access_code_failures: number;
+    access_code_locked_until: Millis | null;
+  };
+  /** Each signer's current e-mailed code, as an HMAC (018). */
+  signer_codes: {
+    document_id: string;
+    signer_id: string;
+    code_hash: string;
+    expires_at: Millis;
+    failures: number;
+    sent_at: Millis;
+    hour_started_at: Millis;
+    sent_this_hour: number;
+  };
+  /** Each verification and failed try, for the session key it was made with (018). */
+  signer_verifications: {
+    id: string;
+    document_id: string;
+    signer_id: string;
+    key_id: string;
+    outcome: 'verified' | 'failed';
+    method: 'email_code' | 'access_code';
+    address: string | null;
+    occurred_at: Millis;
+    ip: string | null;
+    user_agent: string | null;
   };
   idempotency_keys: {
     organization_id: string;

@@ -6,6 +6,7 @@ import type {
   DocumentStatus,
   FieldDefinition,
   PadesLevel,
+  Reminders,
   Scope,
   SignerDefinition,
   SigningOrder,
@@ -69,8 +70,11 @@ export interface DocumentRecord {
   version: number;
   status: DocumentStatus;
   fields: FieldDefinition[];
-  /** The signers, as created: at least one (`IMPLICIT_SIGNER` alone on a document created without signers). */
-  signers: SignerDefinition[];
+  /**
+   * The signers, as created: at least one (`IMPLICIT_SIGNER` alone on a document created without signers); an
+   * access code only as its hash (`StoredSigner`).
+   */
+  signers: StoredSigner[];
   signingOrder: SigningOrder;
   /**
    * Created without signers: its one signer is `IMPLICIT_SIGNER`, who owns every field, and the API shows no signers
@@ -89,6 +93,14 @@ export interface DocumentRecord {
   erased?: { at: IsoTime; by: string };
   /** Present on a document made from a template: the template and the version it copied (docs/templates.md). */
   template?: { id: string; version: number };
+  /** Present when Signet e-mails its signers their signing links (docs/email.md). */
+  delivery?: EmailDelivery;
+}
+
+/** A document's delivery by e-mail: its reminders, and the origin of its links when `PUBLIC_BASE_URL` is unset. */
+export interface EmailDelivery {
+  reminders?: Reminders;
+  linkBaseUrl?: string;
 }
 
 /** A template at its current version (docs/templates.md). Without `roles`, its documents have one implicit signer. */
@@ -126,6 +138,12 @@ export interface DocumentDecline {
   userAgent: string | null;
 }
 
+/**
+ * A signer as stored: its `accessCode`, if any, replaced by `accessCodeHash` (docs/signer-auth.md), which no answer
+ * shows; `protectAccessCodes` makes one of a signer as sent.
+ */
+export type StoredSigner = SignerDefinition & { accessCodeHash?: string };
+
 /** Where one signer of a document with signers stands (`document_signers`). */
 export interface SignerState {
   signerId: string;
@@ -134,6 +152,8 @@ export interface SignerState {
   openedUserAgent: string | null;
   completedAt: IsoTime | null;
   submissionId: string | null;
+  /** When a session key of this signer last proved who they are. */
+  verifiedAt: IsoTime | null;
 }
 
 /** A document to create; without `signers` it gets `IMPLICIT_SIGNER` (and `signingOrder` defaults to `parallel`). */

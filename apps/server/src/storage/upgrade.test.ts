@@ -291,10 +291,10 @@ describe.each(engines)('$name: a store made by the release', ({ name }) => {
         checksum: 'c'.repeat(64), payload: '{}', result, clientIp: '203.0.113.9', userAgent: 'v7', receivedAt: new Date(t + 5000).toISOString(),
       });
       expect(await findSignerStates(storage.db.query, 'doc_v7completed')).toEqual([
-        { signerId: '', openedAt: null, openedIp: null, openedUserAgent: null, completedAt: new Date(t + 5000).toISOString(), submissionId: 'sub_v7' },
+        { signerId: '', openedAt: null, openedIp: null, openedUserAgent: null, completedAt: new Date(t + 5000).toISOString(), submissionId: 'sub_v7', verifiedAt: null },
       ]);
       expect(await findSignerStates(storage.db.query, 'doc_v7pending')).toEqual([
-        { signerId: '', openedAt: null, openedIp: null, openedUserAgent: null, completedAt: null, submissionId: null },
+        { signerId: '', openedAt: null, openedIp: null, openedUserAgent: null, completedAt: null, submissionId: null, verifiedAt: null },
       ]);
       // No signer events: the implicit signer's opening and completion are the document's.
       expect(await listAuditEvents(storage.db.query, 'doc_v7completed')).toEqual([

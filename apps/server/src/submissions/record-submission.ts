@@ -8,6 +8,8 @@ import type { Queryable } from '../storage/sql-database.js';
 import type { DocumentRecord, IdempotencyScope, SignerState, Storage, StoredSubmission } from '../storage/types.js';
 import { enqueueWebhookEvent } from '../storage/queries/webhook-deliveries.js';
 import { webhookEventsEnqueued } from '../webhooks/wake.js';
+import { enqueueInvitations, INVITATION_KIND } from '../mail/delivery.js';
+import { jobsEnqueued } from '../jobs/wake.js';
 
 /** What `recordSubmission` did: stored this submission, or found the signer's own earlier one. */
 export type RecordSubmissionOutcome =
@@ -42,9 +44,10 @@ export async function recordSubmission(
   submission: StoredSubmission,
   idempotency?: IdempotencyScope,
 ): Promise<RecordSubmissionOutcome> {
-  const { outcome, enqueued } = await storage.db.groupCommit((tx) => submitInTransaction(tx, submission, idempotency));
+  const { outcome, enqueued, invited } = await storage.db.groupCommit((tx) => submitInTransaction(tx, submission, idempotency));
   if (outcome === 'created') {
     webhookEventsEnqueued(storage.db, enqueued);
+    if (invited) jobsEnqueued(storage.db, INVITATION_KIND.name);
     return { created: true, submission };
   }
   if (outcome === 'document-declined') throw new DocumentDeclinedError(submission.documentId);
@@ -59,7 +62,7 @@ async function submitInTransaction(
   tx: Queryable,
   submission: StoredSubmission,
   idempotency: IdempotencyScope | undefined,
-): Promise<{ outcome: Outcome; enqueued: number }> {
+): Promise<{ outcome: Outcome; enqueued: number; invited?: number }> {
   const { documentId, signerId, receivedAt } = submission;
   const document = await lockDocument(tx.query, documentId);
   if (!document) throw new Error(`Cannot record a submission: no document ${documentId}`);
@@ -79,6 +82,8 @@ async function submitInTransaction(
   const states: Progress[] = document.signers.length > 1 ? await findSignerStates(tx.query, documentId) : [{ signerId, submissionId: submission.id }];
   const remaining = states.filter((state) => state.submissionId === null).length;
   let enqueued = document.implicitSigner ? 0 : await enqueueWebhookEvent(tx.query, signerCompletedEvent(document, submission, remaining));
+  // In sequential order the next signers' turn may have come: their invitations by e-mail (docs/email.md).
+  const invited = remaining > 0 && document.signingOrder === 'sequential' ? await enqueueInvitations(tx, document) : 0;
   await updateDocumentProgress(tx.query, documentId, receivedAt, remaining === 0);
   if (remaining === 0) {
     // The audit event and the seal job commit with the submission, or not at all (the outbox).
@@ -92,7 +97,7 @@ async function submitInTransaction(
     enqueued += await enqueueWebhookEvent(tx.query, documentCompletedEvent(document, submission, states));
   }
   if (idempotency) await completeIdempotencyKey(tx.query, idempotency, 201, JSON.stringify(submission.result));
-  return { outcome: 'created', enqueued };
+  return { outcome: 'created', enqueued, invited };
 }
 
 /** `signer.completed`: who completed, with which submission, and how many signers are left. */

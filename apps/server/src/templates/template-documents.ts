@@ -14,6 +14,7 @@ import type { DocumentRecord, NewDocument, Storage, TemplateRecord } from '../st
 import { parseExpiresAt } from '../documents/expiry.js';
 import { cleanFilename, storeDocument } from '../documents/create-document.js';
 import { unsafePatternIssues } from '../documents/pattern-safety.js';
+import { parseDelivery, type DeliveryOptions } from '../documents/delivery-options.js';
 import { templateNotFound } from './templates.js';
 
 /*
@@ -43,7 +44,14 @@ function bindSigners(template: TemplateRecord, given: CreateTemplateDocumentRequ
   if (missing) throw validationError('signers', `role "${missing.id}" has no signer`);
   return roles.map((role) => {
     const signer = byRole.get(role.id)!;
-    return { id: role.id, name: signer.name, ...(signer.email ? { email: signer.email } : {}), order: role.order ?? 1 };
+    return {
+      id: role.id,
+      name: signer.name,
+      ...(signer.email ? { email: signer.email } : {}),
+      order: role.order ?? 1,
+      ...(signer.auth ? { auth: signer.auth } : {}),
+      ...(signer.accessCode !== undefined ? { accessCode: signer.accessCode } : {}),
+    };
   });
 }
 
@@ -81,8 +89,14 @@ function documentProblems(template: TemplateRecord, fields: FieldDefinition[], s
  * draft (`draft: true`) is checked when it is sent instead. Bulk creation (`bulk/`) runs it on each row.
  * @example const document = prepareTemplateDocument(template, { signers: [{ role: 'tenant', name: 'Ada' }] }, new Date())
  */
-export function prepareTemplateDocument(template: TemplateRecord, request: CreateTemplateDocumentRequest, now: Date): NewDocument {
+export function prepareTemplateDocument(
+  template: TemplateRecord,
+  request: CreateTemplateDocumentRequest,
+  now: Date,
+  deliveryOptions: DeliveryOptions = { mailConfigured: true },
+): NewDocument {
   const signers = bindSigners(template, request.signers);
+  const delivery = parseDelivery(request, deliveryOptions);
   if (request.signingOrder !== undefined && !signers) throw validationError('signingOrder', 'applies only to a template with roles');
   const fields = fillValues(template.fields, request.values);
   const expiresAt =
@@ -116,6 +130,7 @@ export function prepareTemplateDocument(template: TemplateRecord, request: Creat
     ...(draft ? { draft } : {}),
     ...(expiresAt ? { expiresAt } : {}),
     template: { id: template.id, version: template.version },
+    ...(delivery ? { delivery } : {}),
   };
 }
 
@@ -130,10 +145,11 @@ export async function createDocumentFromTemplate(
   templateId: string,
   request: CreateTemplateDocumentRequest,
   now: Date,
+  deliveryOptions?: DeliveryOptions,
 ): Promise<DocumentRecord> {
   const template = await findTemplate(storage.db.query, organizationId, templateId);
   if (!template) throw templateNotFound(templateId);
-  const prepared = prepareTemplateDocument(template, request, now);
+  const prepared = prepareTemplateDocument(template, request, now, deliveryOptions);
   const bytes = await readTemplateContent(storage.db.query, template.id, 0, template.fileSize - 1);
   const document = await storeDocument(storage, prepared, bytes);
   const preview = await findTemplatePreview(storage.db.query, template.id);

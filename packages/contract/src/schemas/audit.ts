@@ -6,8 +6,12 @@ import { PadesReportSchema } from './pades.js';
 export const AUDIT_EVENT_TYPES = [
   'document.created',
   'document.sent',
+  'signer.invited',
+  'signer.reminded',
   'document.opened',
   'signer.opened',
+  'signer.verification_failed',
+  'signer.verified',
   'signer.completed',
   'document.submitted',
   'document.declined',
@@ -32,6 +36,10 @@ export const AuditEventSchema = z
     userAgent: z.string().nullable(),
     signerId: z.string().optional(),
     signerName: z.string().optional(),
+    /** `signer.verified` and `signer.verification_failed`: how (`email_code`, `access_code`). */
+    method: z.string().optional(),
+    /** `signer.verified` by `email_code`: the address the code went to. */
+    address: z.string().optional(),
   })
   .meta({ id: 'AuditEvent' });
 export type AuditEvent = z.infer<typeof AuditEventSchema>;

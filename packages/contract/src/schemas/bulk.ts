@@ -4,6 +4,7 @@ import { FieldIdSchema, FieldValueSchema } from './field.js';
 import { TimestampSchema } from './timestamp.js';
 import { CreateSessionRequestSchema, MAX_SIGNERS } from './signers.js';
 import { TemplateSignerSchema } from './templates.js';
+import { DeliverySchema, RemindersSchema } from './delivery.js';
 
 /*
  * Bulk creation from a template (docs/templates.md, "Bulk"): one document per row, made by one background job whose
@@ -26,6 +27,8 @@ export const BulkRowSchema = z
     values: z.record(FieldIdSchema, FieldValueSchema).optional(),
     expiresAt: z.string().optional(),
     draft: z.boolean().optional(),
+    delivery: DeliverySchema.optional(),
+    reminders: RemindersSchema.optional(),
   })
   .meta({ id: 'BulkRow' });
 export type BulkRow = z.infer<typeof BulkRowSchema>;

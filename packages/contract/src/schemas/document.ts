@@ -5,6 +5,7 @@ import { TimestampSchema } from './timestamp.js';
 import { PadesLevelSchema } from './pades.js';
 import { DECLINE_REASON_MAX_LENGTH } from '../submission-limits.js';
 import { SdkSignerSchema, SignerIdSchema, SignerSchema, SigningOrderSchema } from './signers.js';
+import { DeliverySchema, RemindersSchema } from './delivery.js';
 
 /**
  * `draft` while its author edits it (not signable; docs/api.md, "Drafts"), `pending` until signed, `completed` once
@@ -91,6 +92,8 @@ export const ManagedDocumentSchema = DocumentMetadataSchema.extend({
     .object({ id: idSchema('tpl'), version: z.number().int().min(1) })
     .optional()
     .meta({ description: 'Present on a document made from a template (`POST /templates/{templateId}/documents`): the template and the version it copied' }),
+  delivery: DeliverySchema.optional().meta({ description: 'Present when Signet e-mails its signers their signing links (`email`; docs/email.md)' }),
+  reminders: RemindersSchema.optional().meta({ description: 'Present when its signers are reminded by e-mail until they sign (docs/email.md)' }),
 }).meta({ id: 'ManagedDocument' });
 export type ManagedDocument = z.infer<typeof ManagedDocumentSchema>;
 

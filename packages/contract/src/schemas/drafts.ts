@@ -3,7 +3,7 @@ import { idSchema } from '../ids.js';
 import { FieldDefinitionSchema } from './field.js';
 import { TimestampSchema } from './timestamp.js';
 import { DocumentMetadataSchema, FieldDefinitionListSchema } from './document.js';
-import { MAX_SESSION_ORIGINS, OriginSchema, SignerDefinitionListSchema, SignerIdSchema, SigningOrderSchema } from './signers.js';
+import { MAX_SESSION_ORIGINS, OriginSchema, SignerAuthSchema, SignerDefinitionListSchema, SignerIdSchema, SigningOrderSchema } from './signers.js';
 
 /** A builder session key lives an hour unless asked otherwise, at least a minute and at most a day. */
 export const BUILDER_SESSION_TTL_SECONDS = { default: 3600, min: 60, max: 24 * 3600 } as const;
@@ -15,6 +15,8 @@ export const DraftSignerSchema = z
     name: z.string(),
     email: z.string().optional(),
     order: z.number().int().min(1),
+    /** Absent for `none`; an access code is never shown (send it again with the signers of a `PUT`). */
+    auth: SignerAuthSchema.optional(),
   })
   .meta({ id: 'DraftSigner' });
 export type DraftSigner = z.infer<typeof DraftSignerSchema>;

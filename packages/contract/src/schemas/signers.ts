@@ -26,6 +26,38 @@ export const SIGNER_STATUSES = ['waiting', 'ready', 'opened', 'completed'] as co
 export const SignerStatusSchema = z.enum(SIGNER_STATUSES);
 export type SignerStatus = z.infer<typeof SignerStatusSchema>;
 
+/**
+ * How a signer proves who they are before the document opens (docs/signer-auth.md): `none`, `email_code` (a
+ * 6-digit code e-mailed to their `email`) or `access_code` (a code the sender gives them out of band).
+ */
+export const SIGNER_AUTH_METHODS = ['none', 'email_code', 'access_code'] as const;
+export const SignerAuthSchema = z.enum(SIGNER_AUTH_METHODS);
+export type SignerAuth = z.infer<typeof SignerAuthSchema>;
+
+/** An access code as the sender chooses it: 4 to 64 printable characters (stored only as a slow hash). */
+export const AccessCodeSchema = z
+  .string()
+  .min(4)
+  .max(64)
+  .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+  .meta({ description: 'Only with `auth: "access_code"`; stored as a salted scrypt hash and never shown again', writeOnly: true });
+
+/** What a signer's definition adds about proving who they are; `auth` defaults to `none`. */
+export const signerAuthMembers = {
+  auth: SignerAuthSchema.optional().meta({ description: 'Default `none`; `email_code` needs `email` and a server that sends mail' }),
+  accessCode: AccessCodeSchema.optional(),
+};
+
+/** Each signer's `auth` fits what it needs: `email_code` an `email`, `access_code` an `accessCode` (and nothing else one). */
+export function signerAuthIssues(
+  signer: { auth?: SignerAuth | undefined; email?: string | undefined; accessCode?: string | undefined },
+): { path: string; message: string } | undefined {
+  if (signer.auth === 'email_code' && !signer.email) return { path: 'email', message: 'is required with auth "email_code"' };
+  if (signer.auth === 'access_code' && signer.accessCode === undefined) return { path: 'accessCode', message: 'is required with auth "access_code"' };
+  if (signer.auth !== 'access_code' && signer.accessCode !== undefined) return { path: 'accessCode', message: 'applies only with auth "access_code"' };
+  return undefined;
+}
+
 /** One signer as `POST /documents` takes it (the `signers` part). `order` defaults to 1. */
 export const SignerDefinitionSchema = z
   .object({
@@ -33,6 +65,7 @@ export const SignerDefinitionSchema = z
     name: z.string().trim().min(1).max(200),
     email: z.email().max(320).optional(),
     order: z.number().int().min(1).max(MAX_SIGNERS).optional(),
+    ...signerAuthMembers,
   })
   .strict()
   .meta({ id: 'SignerDefinition' });
@@ -48,6 +81,8 @@ export const SignerDefinitionListSchema = z
     signers.forEach((signer, index) => {
       if (seen.has(signer.id)) ctx.addIssue({ code: 'custom', path: [index, 'id'], message: `duplicate signer id "${signer.id}"` });
       seen.add(signer.id);
+      const auth = signerAuthIssues(signer);
+      if (auth) ctx.addIssue({ code: 'custom', path: [index, auth.path], message: auth.message });
     });
   });
 
@@ -59,6 +94,10 @@ export const SignerSchema = z
     email: z.string().optional(),
     order: z.number().int().min(1),
     status: SignerStatusSchema,
+    /** How the signer proves who they are; never the code itself. */
+    auth: SignerAuthSchema,
+    /** When a session key of this signer last proved it (null: never, or `auth: "none"`). */
+    verifiedAt: TimestampSchema.nullable(),
     openedAt: TimestampSchema.nullable(),
     completedAt: TimestampSchema.nullable(),
     submissionId: idSchema('sub').nullable(),

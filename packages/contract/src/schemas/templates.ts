@@ -4,7 +4,8 @@ import { FieldDefinitionSchema, FieldIdSchema, FieldValueSchema } from './field.
 import { TimestampSchema } from './timestamp.js';
 import { FieldDefinitionListSchema } from './document.js';
 import { BuilderSessionSchema, CreateBuilderSessionRequestSchema } from './drafts.js';
-import { MAX_SIGNERS, SignerIdSchema, SigningOrderSchema } from './signers.js';
+import { MAX_SIGNERS, SignerIdSchema, SigningOrderSchema, signerAuthIssues, signerAuthMembers } from './signers.js';
+import { DeliverySchema, RemindersSchema } from './delivery.js';
 
 /*
  * Templates (docs/templates.md): a PDF with its fields and the roles that fill them in, prepared once and sent many
@@ -101,6 +102,11 @@ export const TemplateSignerSchema = z
     role: SignerIdSchema.meta({ description: "One of the template's role ids" }),
     name: z.string().trim().min(1).max(200),
     email: z.email().max(320).optional(),
+    ...signerAuthMembers,
+  })
+  .superRefine((signer, ctx) => {
+    const auth = signerAuthIssues(signer);
+    if (auth) ctx.addIssue({ code: 'custom', path: [auth.path], message: auth.message });
   })
   .meta({ id: 'TemplateSigner' });
 export type TemplateSigner = z.infer<typeof TemplateSignerSchema>;
@@ -120,6 +126,8 @@ export const CreateTemplateDocumentRequestSchema = z
     expiresAt: z.string().optional().meta({ description: "ISO 8601 time with a zone, at most a year ahead. Default: the template's `expiresInDays` from now, or none" }),
     filename: z.string().max(1000).optional().meta({ description: "Default: the template's" }),
     draft: z.boolean().optional().meta({ description: '`true`: a draft its author may still change before sending it (docs/api.md, "Drafts")' }),
+    delivery: DeliverySchema.optional().meta({ description: '`email`: Signet e-mails each signer with an `email` a link to sign when their turn comes (docs/email.md). Default `none`' }),
+    reminders: RemindersSchema.optional().meta({ description: 'Only with `delivery: "email"`: reminders to the signers who have not signed (docs/email.md)' }),
   })
   .meta({ id: 'CreateTemplateDocumentRequest' });
 export type CreateTemplateDocumentRequest = z.infer<typeof CreateTemplateDocumentRequestSchema>;

@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { intlLocale, loadedTranslation, loadMessages, loadTranslation, matchLocale, SUPPORTED_LOCALES, textDirection } from './locales.js';
-import { en, PLURAL_BY, type Message, type ViewerMessages } from './messages.js';
+import { en, PLURAL_BY, type Message, type VerificationMessages, type ViewerMessages } from './messages.js';
+import { verificationEn } from './verification-en.js';
 
 const placeholders = (template: string) => [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
 const forms = (message: Message) => (typeof message === 'string' ? { other: message } : message);
-const keys = Object.keys(en) as (keyof ViewerMessages)[];
+/** English, the code prompt's texts included (they load with the prompt). */
+const reference: ViewerMessages & VerificationMessages = { ...en, ...verificationEn };
+const keys = Object.keys(reference) as (keyof typeof reference)[];
 
 /** Each shipped language's own module, as written (before English fills any gap). */
-async function ownTexts(language: string): Promise<Partial<ViewerMessages>> {
-  const modules = import.meta.glob<{ default: ViewerMessages }>('./locales/*.ts');
+async function ownTexts(language: string): Promise<Partial<ViewerMessages & VerificationMessages>> {
+  const modules = import.meta.glob<{ default: ViewerMessages & VerificationMessages }>('./locales/*.ts');
   return (await modules[`./locales/${language}.ts`]!()).default;
 }
 
@@ -17,7 +20,7 @@ describe.each(SUPPORTED_LOCALES.filter((language) => language !== 'en'))('the %s
     const texts = await ownTexts(language);
     expect(Object.keys(texts).sort()).toEqual([...keys].sort());
     for (const key of keys) {
-      const english = placeholders(forms(en[key]).other);
+      const english = placeholders(forms(reference[key]).other);
       for (const [category, template] of Object.entries(forms(texts[key]!))) {
         expect(template.trim(), `${language}.${key}.${category}`).not.toBe('');
         // A form may leave out a number its words already say (Arabic "two characters"), never add one.

@@ -125,6 +125,29 @@ export interface ViewerMessages {
 /** Which value chooses the form of a plural message. */
 export const PLURAL_BY: Readonly<Partial<Record<keyof ViewerMessages, string>>> = { progress: 'total', tooShort: 'count', tooLong: 'count' };
 
+/**
+ * The texts of the code prompt of a signer who must prove who they are (docs/signer-auth.md). `{document}` is the
+ * document's name, `{email}` the masked address, `{name}` the signer's, `{seconds}` the wait, `{attempts}` the tries
+ * left. Apart from `ViewerMessages`: the English ones load with the prompt's chunk (`verification-en.ts`), the other
+ * languages' with their locale.
+ */
+export interface VerificationMessages {
+  verifyTitle: string;
+  verifyEmailBody: string;
+  verifyAccessBody: string;
+  verifySendCode: string;
+  verifyResend: string;
+  verifyResendIn: string;
+  verifyCodeSent: string;
+  verifyCodeLabel: string;
+  verifyAccessCodeLabel: string;
+  verifySubmit: string;
+  verifyWrongCode: string;
+  verifyCodeExpired: string;
+  verifyLocked: string;
+  verifyTooSoon: string;
+}
+
 /** English: inline, the fallback of every other language and of any text a translation lacks. */
 export const en: ViewerMessages = {
   loadingDocument: 'Loading document…',

@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import type { ViewerMessages } from '../i18n/messages.js';
 import { useLatest } from '../useLatest.js';
 import type { SignedCopyPolling } from './poll-schedule.js';
+import { SignedCopyPreparing } from './SignedCopyPreparing.js';
 import { useSignedCopy } from './useSignedCopy.js';
 
 /**
@@ -42,12 +43,7 @@ export function SignedCopy({
     );
   }
   if (copy.state === 'unavailable') return <p className="signet-signed-copy signet-signed-copy--unavailable">{messages.signedCopyUnavailable}</p>;
-  return (
-    <p className="signet-signed-copy">
-      <span className="signet-spinner signet-spinner--inline" aria-hidden="true" />
-      {messages.signedCopyPreparing}
-    </p>
-  );
+  return <SignedCopyPreparing text={messages.signedCopyPreparing} />;
 }
 
 function DownloadIcon() {

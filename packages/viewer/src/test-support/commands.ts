@@ -5,6 +5,7 @@ import type { BrowserCommand } from 'vitest/node';
 import { draftCommands } from './draft-commands.js';
 import { fileCommands } from './file-commands.js';
 import { lifecycleCommands } from './lifecycle-commands.js';
+import { verificationCommands } from './verification-commands.js';
 import { type ClickModifier, type PagePoint, type PointerKind, pointerCommands } from './pointer-commands.js';
 
 /**
@@ -272,6 +273,7 @@ export const signetCommands = {
   ...fileCommands,
   ...draftCommands(server),
   ...lifecycleCommands(server),
+  ...verificationCommands,
 };
 
 declare module 'vitest/browser' {

@@ -25,6 +25,8 @@ const EVENT_LABELS: Record<AuditEventType, string> = {
   'document.created': 'Document created',
   'document.opened': 'Opened by the signer',
   'signer.opened': 'Opened by',
+  'signer.verified': 'Identity verified:',
+  'signer.verification_failed': 'Wrong code entered for',
   'signer.completed': 'Signed by',
   'document.submitted': 'Submitted by the signer',
   'document.declined': 'Declined',
@@ -32,6 +34,8 @@ const EVENT_LABELS: Record<AuditEventType, string> = {
   'document.expired': 'Expired unsigned',
   'document.erased': 'Content erased',
   'document.sent': 'Sent for signing',
+  'signer.invited': 'Invitation e-mailed to',
+  'signer.reminded': 'Reminder e-mailed to',
   'document.sealed': 'Sealed with a digital signature',
 };
 
@@ -66,7 +70,9 @@ export function appendAuditPages(pdf: PDF, input: SealInput, fonts: SealFonts): 
 
   writer.heading('Timeline (UTC)');
   for (const { event, label } of timeline(input)) {
-    const details = [event.ip && `IP address: ${event.ip}`, event.userAgent && `User agent: ${event.userAgent}`].filter(Boolean).join('\n');
+    const details = [verificationMethod(event), event.ip && `IP address: ${event.ip}`, event.userAgent && `User agent: ${event.userAgent}`]
+      .filter(Boolean)
+      .join('\n');
     writer.row(utc(event.occurredAt), details ? `${label}\n${details}` : label, { boldFirstLine: true });
   }
 
@@ -93,6 +99,13 @@ function timeline(input: SealInput): Array<{ event: AuditTrailEvent; label: stri
     opened = true;
     return { event, label };
   });
+}
+
+/** How a signer proved who they are (docs/signer-auth.md): the method, and the address an e-mailed code went to. */
+function verificationMethod(event: AuditTrailEvent): string | undefined {
+  if (event.method === 'email_code') return `Method: code e-mailed${event.address ? ` to ${event.address}` : ''}`;
+  if (event.method === 'access_code') return 'Method: access code given by the sender';
+  return undefined;
 }
 
 /** `2025-01-31 14:05:09 UTC` */

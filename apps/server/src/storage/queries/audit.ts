@@ -5,6 +5,8 @@ import { prepare } from '../prepared.js';
 import { toIso, toMillis } from '../schema.js';
 import { findDocument } from './documents.js';
 import { findSignerActivity } from './signers.js';
+import { listVerificationEvents } from './verification.js';
+import { listSignerMessages } from './signer-messages.js';
 
 /*
  * A document's audit trail: the events stored in `audit_events` (each type once per document), and those derived
@@ -58,10 +60,12 @@ const INSERT_EVENT = prepare(
  * events), `document.sent` (of a draft sent since), `document.declined` and `document.voided`.
  */
 export async function listAuditEvents(db: Db, documentId: string): Promise<AuditEvent[]> {
-  const [rows, document, activity] = await Promise.all([
+  const [rows, document, activity, messages, verifications] = await Promise.all([
     db.selectFrom('audit_events').select(['type', 'occurred_at', 'ip', 'user_agent']).where('document_id', '=', documentId).execute(),
     findDocument(db, documentId),
     findSignerActivity(db, documentId),
+    listSignerMessages(db, documentId),
+    listVerificationEvents(db, documentId),
   ]);
   const events: AuditEvent[] = rows.map((row) => ({
     type: row.type as AuditEventType,
@@ -80,6 +84,13 @@ export async function listAuditEvents(db: Db, documentId: string): Promise<Audit
         events.push({ type: 'signer.completed', occurredAt: state.completedAt, ip: state.submittedIp, userAgent: state.submittedUserAgent, ...signer });
       }
     }
+    // Invitations and reminders queued by e-mail (docs/email.md): no address, no link.
+    for (const message of messages) {
+      const type = message.kind === 'invitation' ? 'signer.invited' : 'signer.reminded';
+      events.push({ type, occurredAt: message.sentAt, ip: null, userAgent: null, signerId: message.signerId, signerName: names.get(message.signerId) ?? message.signerId });
+    }
+    // Signers who proved who they are, and failed tries (docs/signer-auth.md).
+    for (const event of verifications) events.push({ ...event, signerName: names.get(event.signerId!) ?? event.signerId! });
   }
   if (document?.sentAt) events.push({ type: 'document.sent', occurredAt: document.sentAt, ip: null, userAgent: null });
   if (document?.declined) {

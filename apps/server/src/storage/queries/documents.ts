@@ -1,9 +1,10 @@
-import type { DocumentStatus } from '@signet/contract';
+import type { DocumentStatus, Reminders } from '@signet/contract';
 import type { Tables } from '../tables.js';
 import type { Db } from '../typed-queries.js';
 import { IMPLICIT_SIGNER, type DocumentCursor, type DocumentDecline, type DocumentRecord, type DocumentVoid, type IsoTime } from '../types.js';
 import { prepare } from '../prepared.js';
 import { toIso, toMillis } from '../schema.js';
+import { storedSignersJson } from './signers.js';
 
 /*
  * Documents: the `documents` row (fields and signers as JSON, the decline beside the status). Their files are in
@@ -59,6 +60,14 @@ export function toDocument(row: DocumentRow): DocumentRecord {
     ...(row.erased_at === null ? {} : { erased: { at: toIso(row.erased_at), by: row.erased_by ?? '' } }),
     ...(row.voided_at === null ? {} : { voided: { reason: row.void_reason ?? '', at: toIso(row.voided_at), keyId: row.voided_by ?? '' } }),
     ...(row.template_id === null ? {} : { template: { id: row.template_id, version: row.template_version ?? 1 } }),
+    ...(row.delivery === 'email'
+      ? {
+          delivery: {
+            ...(row.reminders === null ? {} : { reminders: JSON.parse(row.reminders) as Reminders }),
+            ...(row.link_base_url === null ? {} : { linkBaseUrl: row.link_base_url }),
+          },
+        }
+      : {}),
   };
 }
 
@@ -79,7 +88,7 @@ export async function insertDocument(db: Db, document: DocumentRecord): Promise<
       version: document.version,
       created_at: toMillis(document.createdAt),
       updated_at: toMillis(document.updatedAt),
-      signers: JSON.stringify(document.signers),
+      signers: storedSignersJson(document.signers),
       signing_order: document.signingOrder,
       declined_at: document.declined ? toMillis(document.declined.at) : null,
       decline_reason: document.declined?.reason ?? null,
@@ -97,6 +106,9 @@ export async function insertDocument(db: Db, document: DocumentRecord): Promise<
       erased_by: null,
       template_id: document.template?.id ?? null,
       template_version: document.template?.version ?? null,
+      delivery: document.delivery ? 'email' : null,
+      reminders: document.delivery?.reminders ? JSON.stringify(document.delivery.reminders) : null,
+      link_base_url: document.delivery?.linkBaseUrl ?? null,
     })
     .execute();
 }

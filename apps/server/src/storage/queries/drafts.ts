@@ -2,6 +2,7 @@ import type { FieldDefinition, SignerDefinition, SigningOrder } from '@signet/co
 import type { Db } from '../typed-queries.js';
 import type { IsoTime } from '../types.js';
 import { toMillis } from '../schema.js';
+import { storedSignersJson } from './signers.js';
 
 /*
  * A draft's changes (docs/api.md, "Drafts"): its content replaced, and its sending. Each raises the document's
@@ -18,7 +19,7 @@ export async function replaceDraftContent(
     .updateTable('documents')
     .set((eb) => ({
       fields: JSON.stringify(content.fields),
-      signers: JSON.stringify(content.signers),
+      signers: storedSignersJson(content.signers),
       signing_order: content.signingOrder,
       version: eb('version', '+', 1),
       updated_at: toMillis(content.at),

@@ -1,7 +1,7 @@
 import type { SignerDefinition } from '@signet/contract';
 import type { Tables } from '../tables.js';
 import type { Db } from '../typed-queries.js';
-import type { IsoTime, NewAuditEvent, SignerState } from '../types.js';
+import type { IsoTime, NewAuditEvent, SignerState, StoredSigner } from '../types.js';
 import { prepare } from '../prepared.js';
 import { toIsoOrNull, toMillis } from '../schema.js';
 
@@ -19,14 +19,24 @@ export function toSignerState(row: Tables['document_signers']): SignerState {
     openedUserAgent: row.opened_user_agent,
     completedAt: toIsoOrNull(row.completed_at),
     submissionId: row.submission_id,
+    verifiedAt: toIsoOrNull(row.verified_at),
   };
+}
+
+/**
+ * The `documents.signers` JSON of signers as stored; a signer still holding its access code in the clear is a bug
+ * (docs/signer-auth.md, "What is stored"), refused here so it can never reach the database.
+ */
+export function storedSignersJson(signers: readonly StoredSigner[]): string {
+  if (signers.some((signer) => signer.accessCode !== undefined)) throw new Error('An access code must be hashed before it is stored');
+  return JSON.stringify(signers);
 }
 
 /** One state row per signer of a new document, in the transaction that creates it. */
 export async function insertSigners(db: Db, documentId: string, signers: readonly SignerDefinition[]): Promise<void> {
   await db
     .insertInto('document_signers')
-    .values(signers.map((signer) => ({ document_id: documentId, signer_id: signer.id })))
+    .values(signers.map((signer) => ({ document_id: documentId, signer_id: signer.id, access_code_failures: 0 })))
     .execute();
 }
 

@@ -1,3 +1,4 @@
+import { protectAccessCodes } from '../../signer-auth/codes.js';
 import { SESSION_TTL_SECONDS, type BulkRowResult, type CreateTemplateDocumentRequest } from '@signet/contract';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
@@ -189,6 +190,8 @@ export function bulkJobKind(options: { secret: string; busy?: () => boolean }) {
         after = rows.at(-1)!.index;
         const now = context.now();
         const prepared = prepareRows(template, job, rows, now);
+        // Access codes are hashed (scrypt, on the thread pool) before the batch's transaction, never inside it.
+        for (const item of prepared) if ('document' in item) item.document.signers = await protectAccessCodes(item.document.signers);
         const keys = prepared.flatMap((item) => ('document' in item ? [item.row.key] : []));
         const earlier = await findRowKeyDocuments(db.query, job.organizationId, job.templateId, keys);
         const enqueued = await db.transaction((tx) => storeBatch(tx, { job, prepared, earlier, bytes, preview, now, box }));

@@ -1,7 +1,7 @@
-import type { ViewerMessages } from '../messages.js';
+import type { VerificationMessages, ViewerMessages } from '../messages.js';
 
 /** Arabic (Modern Standard), right to left. Counted nouns take all six forms: `zero`, `one` and `two` (the dual, without the numeral), `few` (3–10, plural), `many` (11–99, singular accusative), `other` (100…, singular genitive). The phone example is an isolated left-to-right run, so that its digit groups keep their order. */
-const ar: ViewerMessages = {
+const ar: ViewerMessages & VerificationMessages = {
   loadingDocument: 'جارٍ تحميل المستند…',
   loadingPdf: 'جارٍ تحميل ملف PDF',
   progress: {
@@ -109,6 +109,20 @@ const ar: ViewerMessages = {
   invalidImage: 'هذا الملف ليس صورة يمكن استخدامها.',
   cancel: 'إلغاء',
   apply: 'تطبيق',
+  verifyTitle: 'تأكيد هويتك',
+  verifyEmailBody: 'لفتح «{document}»، أدخل الرمز المكوَّن من 6 أرقام الذي نرسله إلى {email}.',
+  verifyAccessBody: 'لفتح «{document}»، أدخل رمز الوصول الذي أعطاك إياه المرسِل.',
+  verifySendCode: 'إرسال الرمز',
+  verifyResend: 'إرسال رمز جديد',
+  verifyResendIn: 'رمز جديد بعد {seconds} ث',
+  verifyCodeSent: 'أُرسل الرمز إلى {email}. وهو صالح لمدة 10 دقائق.',
+  verifyCodeLabel: 'رمز من 6 أرقام',
+  verifyAccessCodeLabel: 'رمز الوصول',
+  verifySubmit: 'متابعة',
+  verifyWrongCode: 'الرمز غير صحيح. المحاولات المتبقية: {attempts}.',
+  verifyCodeExpired: 'انتهت صلاحية هذا الرمز أو استُنفد. اطلب رمزًا جديدًا.',
+  verifyLocked: 'رموز خاطئة كثيرة. يُرجى المحاولة مرة أخرى بعد 15 دقيقة.',
+  verifyTooSoon: 'يُرجى الانتظار قليلًا قبل طلب رمز آخر.',
 };
 
 export default ar;

@@ -1,7 +1,7 @@
-import type { ViewerMessages } from '../messages.js';
+import type { VerificationMessages, ViewerMessages } from '../messages.js';
 
 /** German (Sie-form). "Zeichen" is the same in singular and plural. */
-const de: ViewerMessages = {
+const de: ViewerMessages & VerificationMessages = {
   loadingDocument: 'Dokument wird geladen…',
   loadingPdf: 'PDF wird geladen',
   progress: { one: '{done} von {total} Pflichtfeld ausgefüllt', other: '{done} von {total} Pflichtfeldern ausgefüllt' },
@@ -88,6 +88,20 @@ const de: ViewerMessages = {
   invalidImage: 'Diese Datei ist kein verwendbares Bild.',
   cancel: 'Abbrechen',
   apply: 'Übernehmen',
+  verifyTitle: 'Bestätigen Sie Ihre Identität',
+  verifyEmailBody: 'Um „{document}“ zu öffnen, geben Sie den 6-stelligen Code ein, den wir an {email} senden.',
+  verifyAccessBody: 'Um „{document}“ zu öffnen, geben Sie den Zugangscode ein, den Sie vom Absender erhalten haben.',
+  verifySendCode: 'Code senden',
+  verifyResend: 'Neuen Code senden',
+  verifyResendIn: 'Neuer Code in {seconds} s',
+  verifyCodeSent: 'Code an {email} gesendet. Er ist 10 Minuten gültig.',
+  verifyCodeLabel: '6-stelliger Code',
+  verifyAccessCodeLabel: 'Zugangscode',
+  verifySubmit: 'Weiter',
+  verifyWrongCode: 'Der Code ist nicht richtig. Verbleibende Versuche: {attempts}.',
+  verifyCodeExpired: 'Dieser Code ist abgelaufen oder aufgebraucht. Fordern Sie einen neuen an.',
+  verifyLocked: 'Zu viele falsche Codes. Bitte versuchen Sie es in 15 Minuten erneut.',
+  verifyTooSoon: 'Bitte warten Sie einen Moment, bevor Sie einen neuen Code anfordern.',
 };
 
 export default de;

@@ -1,7 +1,7 @@
-import type { ViewerMessages } from '../messages.js';
+import type { VerificationMessages, ViewerMessages } from '../messages.js';
 
 /** Spanish (usted-form). */
-const es: ViewerMessages = {
+const es: ViewerMessages & VerificationMessages = {
   loadingDocument: 'Cargando el documento…',
   loadingPdf: 'Cargando el PDF',
   progress: {
@@ -100,6 +100,20 @@ const es: ViewerMessages = {
   invalidImage: 'Este archivo no es una imagen que se pueda usar.',
   cancel: 'Cancelar',
   apply: 'Aplicar',
+  verifyTitle: 'Confirme su identidad',
+  verifyEmailBody: 'Para abrir «{document}», introduzca el código de 6 dígitos que enviamos a {email}.',
+  verifyAccessBody: 'Para abrir «{document}», introduzca el código de acceso que le dio el remitente.',
+  verifySendCode: 'Enviar código',
+  verifyResend: 'Enviar un código nuevo',
+  verifyResendIn: 'Nuevo código en {seconds} s',
+  verifyCodeSent: 'Código enviado a {email}. Es válido durante 10 minutos.',
+  verifyCodeLabel: 'Código de 6 dígitos',
+  verifyAccessCodeLabel: 'Código de acceso',
+  verifySubmit: 'Continuar',
+  verifyWrongCode: 'El código no es correcto. Intentos restantes: {attempts}.',
+  verifyCodeExpired: 'Este código ha caducado o se ha agotado. Solicite uno nuevo.',
+  verifyLocked: 'Demasiados códigos incorrectos. Vuelva a intentarlo en 15 minutos.',
+  verifyTooSoon: 'Espere un momento antes de pedir otro código.',
 };
 
 export default es;

@@ -1,7 +1,7 @@
-import type { ViewerMessages } from '../messages.js';
+import type { VerificationMessages, ViewerMessages } from '../messages.js';
 
 /** French (vous-form), with no-break spaces before “:”, “?” and “%”. Undo is “Défaire”, as “Annuler” is Cancel. */
-const fr: ViewerMessages = {
+const fr: ViewerMessages & VerificationMessages = {
   loadingDocument: 'Chargement du document…',
   loadingPdf: 'Chargement du PDF',
   progress: {
@@ -100,6 +100,20 @@ const fr: ViewerMessages = {
   invalidImage: 'Ce fichier n’est pas une image utilisable.',
   cancel: 'Annuler',
   apply: 'Appliquer',
+  verifyTitle: 'Confirmez votre identité',
+  verifyEmailBody: 'Pour ouvrir « {document} », saisissez le code à 6 chiffres envoyé par e-mail à {email}.',
+  verifyAccessBody: 'Pour ouvrir « {document} », saisissez le code d’accès que l’expéditeur vous a donné.',
+  verifySendCode: 'Envoyer le code',
+  verifyResend: 'Envoyer un nouveau code',
+  verifyResendIn: 'Nouveau code dans {seconds} s',
+  verifyCodeSent: 'Code envoyé à {email}. Il est valable 10 minutes.',
+  verifyCodeLabel: 'Code à 6 chiffres',
+  verifyAccessCodeLabel: 'Code d’accès',
+  verifySubmit: 'Continuer',
+  verifyWrongCode: 'Ce code n’est pas correct. Essais restants : {attempts}.',
+  verifyCodeExpired: 'Ce code a expiré ou a été épuisé. Demandez-en un nouveau.',
+  verifyLocked: 'Trop de codes erronés. Réessayez dans 15 minutes.',
+  verifyTooSoon: 'Patientez un instant avant de demander un autre code.',
 };
 
 export default fr;

@@ -1,7 +1,7 @@
-import type { ViewerMessages } from '../messages.js';
+import type { VerificationMessages, ViewerMessages } from '../messages.js';
 
 /** Italian (tu-form, as Italian interfaces usually are). Undo is “Annulla tratto”, as “Annulla” is Cancel. */
-const it: ViewerMessages = {
+const it: ViewerMessages & VerificationMessages = {
   loadingDocument: 'Caricamento del documento…',
   loadingPdf: 'Caricamento del PDF',
   progress: {
@@ -100,6 +100,20 @@ const it: ViewerMessages = {
   invalidImage: 'Questo file non è un’immagine utilizzabile.',
   cancel: 'Annulla',
   apply: 'Applica',
+  verifyTitle: 'Confermi la sua identità',
+  verifyEmailBody: 'Per aprire «{document}», inserisca il codice di 6 cifre che inviamo a {email}.',
+  verifyAccessBody: 'Per aprire «{document}», inserisca il codice di accesso ricevuto dal mittente.',
+  verifySendCode: 'Invia codice',
+  verifyResend: 'Invia un nuovo codice',
+  verifyResendIn: 'Nuovo codice tra {seconds} s',
+  verifyCodeSent: 'Codice inviato a {email}. È valido per 10 minuti.',
+  verifyCodeLabel: 'Codice di 6 cifre',
+  verifyAccessCodeLabel: 'Codice di accesso',
+  verifySubmit: 'Continua',
+  verifyWrongCode: 'Il codice non è corretto. Tentativi rimasti: {attempts}.',
+  verifyCodeExpired: 'Questo codice è scaduto o esaurito. Ne richieda uno nuovo.',
+  verifyLocked: 'Troppi codici errati. Riprovi tra 15 minuti.',
+  verifyTooSoon: 'Attenda un momento prima di chiedere un altro codice.',
 };
 
 export default it;

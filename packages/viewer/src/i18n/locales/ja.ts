@@ -1,7 +1,7 @@
-import type { ViewerMessages } from '../messages.js';
+import type { VerificationMessages, ViewerMessages } from '../messages.js';
 
 /** Japanese (polite form). Japanese has one plural category (`other`): every message is a plain string. */
-const ja: ViewerMessages = {
+const ja: ViewerMessages & VerificationMessages = {
   loadingDocument: 'ドキュメントを読み込んでいます…',
   loadingPdf: 'PDFを読み込んでいます',
   progress: '必須項目 {total} 件中 {done} 件が入力済み',
@@ -88,6 +88,20 @@ const ja: ViewerMessages = {
   invalidImage: 'このファイルは使用できる画像ではありません。',
   cancel: 'キャンセル',
   apply: '適用',
+  verifyTitle: 'ご本人確認',
+  verifyEmailBody: '「{document}」を開くには、{email} にメールでお送りする6桁のコードを入力してください。',
+  verifyAccessBody: '「{document}」を開くには、送信者から伝えられたアクセスコードを入力してください。',
+  verifySendCode: 'コードを送信',
+  verifyResend: '新しいコードを送信',
+  verifyResendIn: '{seconds} 秒後に再送信できます',
+  verifyCodeSent: '{email} にコードを送信しました。有効期間は10分です。',
+  verifyCodeLabel: '6桁のコード',
+  verifyAccessCodeLabel: 'アクセスコード',
+  verifySubmit: '続行',
+  verifyWrongCode: 'コードが正しくありません。残りの試行回数: {attempts}',
+  verifyCodeExpired: 'このコードは期限切れか、使用できなくなりました。新しいコードを請求してください。',
+  verifyLocked: '誤ったコードが多すぎます。15分後にもう一度お試しください。',
+  verifyTooSoon: '別のコードを請求するまで少しお待ちください。',
 };
 
 export default ja;

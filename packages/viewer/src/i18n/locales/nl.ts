@@ -1,7 +1,7 @@
-import type { ViewerMessages } from '../messages.js';
+import type { VerificationMessages, ViewerMessages } from '../messages.js';
 
 /** Dutch (u-form). */
-const nl: ViewerMessages = {
+const nl: ViewerMessages & VerificationMessages = {
   loadingDocument: 'Document laden…',
   loadingPdf: 'PDF laden',
   progress: {
@@ -91,6 +91,20 @@ const nl: ViewerMessages = {
   invalidImage: 'Dit bestand is geen bruikbare afbeelding.',
   cancel: 'Annuleren',
   apply: 'Toepassen',
+  verifyTitle: 'Bevestig dat u het bent',
+  verifyEmailBody: 'Voer de 6-cijferige code in die we naar {email} e-mailen om „{document}” te openen.',
+  verifyAccessBody: 'Voer de toegangscode in die u van de afzender kreeg om „{document}” te openen.',
+  verifySendCode: 'Code versturen',
+  verifyResend: 'Nieuwe code versturen',
+  verifyResendIn: 'Nieuwe code over {seconds} s',
+  verifyCodeSent: 'Code verstuurd naar {email}. Hij is 10 minuten geldig.',
+  verifyCodeLabel: '6-cijferige code',
+  verifyAccessCodeLabel: 'Toegangscode',
+  verifySubmit: 'Doorgaan',
+  verifyWrongCode: 'Die code klopt niet. Resterende pogingen: {attempts}.',
+  verifyCodeExpired: 'Deze code is verlopen of opgebruikt. Vraag een nieuwe aan.',
+  verifyLocked: 'Te veel onjuiste codes. Probeer het over 15 minuten opnieuw.',
+  verifyTooSoon: 'Wacht even voordat u een nieuwe code aanvraagt.',
 };
 
 export default nl;

@@ -1,7 +1,7 @@
-import type { ViewerMessages } from '../messages.js';
+import type { VerificationMessages, ViewerMessages } from '../messages.js';
 
 /** Polish (the informal imperative of Polish interfaces). Counted nouns take `one` (1), `few` (2–4, 22–24…), `many` (5–21, 25…) and `other` (fractions) forms. */
-const pl: ViewerMessages = {
+const pl: ViewerMessages & VerificationMessages = {
   loadingDocument: 'Wczytywanie dokumentu…',
   loadingPdf: 'Wczytywanie pliku PDF',
   progress: {
@@ -103,6 +103,20 @@ const pl: ViewerMessages = {
   invalidImage: 'Tego pliku nie można użyć jako obrazu.',
   cancel: 'Anuluj',
   apply: 'Zastosuj',
+  verifyTitle: 'Potwierdź swoją tożsamość',
+  verifyEmailBody: 'Aby otworzyć „{document}”, wpisz 6-cyfrowy kod, który wyślemy na adres {email}.',
+  verifyAccessBody: 'Aby otworzyć „{document}”, wpisz kod dostępu otrzymany od nadawcy.',
+  verifySendCode: 'Wyślij kod',
+  verifyResend: 'Wyślij nowy kod',
+  verifyResendIn: 'Nowy kod za {seconds} s',
+  verifyCodeSent: 'Kod wysłano na adres {email}. Jest ważny przez 10 minut.',
+  verifyCodeLabel: '6-cyfrowy kod',
+  verifyAccessCodeLabel: 'Kod dostępu',
+  verifySubmit: 'Dalej',
+  verifyWrongCode: 'Kod jest nieprawidłowy. Pozostałe próby: {attempts}.',
+  verifyCodeExpired: 'Ten kod wygasł lub został wykorzystany. Poproś o nowy.',
+  verifyLocked: 'Zbyt wiele błędnych kodów. Spróbuj ponownie za 15 minut.',
+  verifyTooSoon: 'Poczekaj chwilę, zanim poprosisz o kolejny kod.',
 };
 
 export default pl;

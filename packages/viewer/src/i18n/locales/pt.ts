@@ -1,7 +1,7 @@
-import type { ViewerMessages } from '../messages.js';
+import type { VerificationMessages, ViewerMessages } from '../messages.js';
 
 /** Portuguese, as written in Brazil (the larger audience); dates and numbers follow the full tag (`pt-PT` formats them the Portuguese way). */
-const pt: ViewerMessages = {
+const pt: ViewerMessages & VerificationMessages = {
   loadingDocument: 'Carregando o documento…',
   loadingPdf: 'Carregando o PDF',
   progress: {
@@ -100,6 +100,20 @@ const pt: ViewerMessages = {
   invalidImage: 'Este arquivo não é uma imagem que possa ser usada.',
   cancel: 'Cancelar',
   apply: 'Aplicar',
+  verifyTitle: 'Confirme a sua identidade',
+  verifyEmailBody: 'Para abrir “{document}”, introduza o código de 6 dígitos que enviamos para {email}.',
+  verifyAccessBody: 'Para abrir “{document}”, introduza o código de acesso que o remetente lhe deu.',
+  verifySendCode: 'Enviar código',
+  verifyResend: 'Enviar um novo código',
+  verifyResendIn: 'Novo código em {seconds} s',
+  verifyCodeSent: 'Código enviado para {email}. É válido durante 10 minutos.',
+  verifyCodeLabel: 'Código de 6 dígitos',
+  verifyAccessCodeLabel: 'Código de acesso',
+  verifySubmit: 'Continuar',
+  verifyWrongCode: 'O código não está correto. Tentativas restantes: {attempts}.',
+  verifyCodeExpired: 'Este código expirou ou esgotou-se. Peça um novo.',
+  verifyLocked: 'Demasiados códigos errados. Tente novamente dentro de 15 minutos.',
+  verifyTooSoon: 'Aguarde um momento antes de pedir outro código.',
 };
 
 export default pt;

@@ -1,0 +1,280 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { startMailCatcher, type MailCatcher } from '../../test/mail/mail-catcher.js';
+import { expectError } from '../../test/support/envelope.js';
+import { buildPayload, call, completeValues, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
+import { createDocument } from '../documents/create-document.js';
+import { JobRunner } from '../jobs/runner.js';
+import { generateSamplePdf, sampleLeaseFields } from '../pdf/sample.js';
+import type { Reminders } from '@signet/contract';
+import { deliveryJobKinds } from './delivery-kinds.js';
+import { mailJobKind } from './mail-kind.js';
+
+/*
+ * Delivery by e-mail (docs/email.md): invitations when a signer's turn comes, reminders on the document's schedule,
+ * each once; the hosted page their link opens. Through the real app, job runner and an SMTP catcher, on both engines.
+ */
+
+let catcher: MailCatcher;
+beforeAll(async () => {
+  catcher = await startMailCatcher();
+});
+afterAll(() => catcher.close());
+
+describe.each(engines)('delivery by e-mail on $name', (engine) => {
+  let t: TestApp;
+  let runner: JobRunner;
+  let closeMail: () => void;
+  let sk: string;
+  beforeAll(async () => {
+    t = await createTestApp(engine, { SIGNET_SMTP_URL: 'smtp://127.0.0.1:1', SIGNET_MAIL_FROM: 'Signet <signet@acme.test>' });
+    const mail = mailJobKind({ mail: { smtpUrl: catcher.smtpUrl, from: 'Signet <signet@acme.test>', timeoutMs: 5_000 }, secret: t.secret });
+    runner = new JobRunner({ db: t.storage.db, logger: t.logger });
+    runner.register(mail.kind);
+    for (const kind of deliveryJobKinds({ config: t.config, secret: t.secret })) runner.register(kind);
+    closeMail = mail.close;
+    sk = (await t.createKey({ kind: 'sk' })).secret;
+  });
+  afterAll(async () => {
+    await runner.stop();
+    closeMail();
+    await t.close();
+  });
+
+  /** Runs every due job of `kind` until none is left; resolves with how many ran. */
+  async function drain(kind: string): Promise<number> {
+    let ran = 0;
+    while (await runner.runOnce(kind)) ran += 1;
+    return ran;
+  }
+  const deliver = async () => (await drain('invitation')) + (await drain('reminder')) + (await drain('mail'));
+
+  /** A lease whose two signers have addresses of their own, with delivery by e-mail. */
+  async function lease(options: { reminders?: Reminders; signingOrder?: 'sequential' | 'parallel' } = {}) {
+    const tag = randomBytes(4).toString('hex');
+    const signers = [
+      { id: 'tenant', name: 'Tina <b>Tenant</b>', email: `tina-${tag}@example.com`, order: 1 },
+      { id: 'landlord', name: 'Lars Landlord', email: `lars-${tag}@example.com`, order: 2 },
+    ];
+    const document = await createDocument(t.storage, {
+      organizationId: t.org.id,
+      filename: 'lease <2026>.pdf',
+      bytes: await generateSamplePdf({ pages: 2, title: 'Lease', countersigned: true }),
+      fields: sampleLeaseFields(2),
+      signers,
+      signingOrder: options.signingOrder ?? 'sequential',
+      delivery: { ...(options.reminders ? { reminders: options.reminders } : {}), linkBaseUrl: 'https://sign.acme.test' },
+      maxPdfBytes: t.config.maxPdfBytes,
+    });
+    return { document, tenant: signers[0]!.email, landlord: signers[1]!.email };
+  }
+
+  const linkOf = (text: string) => /https:\/\/sign\.acme\.test(\/sign\/[A-Za-z0-9_.-]+)/.exec(text)![1]!;
+  const sentTo = (to: string) => catcher.messages.filter((message) => message.to.includes(to));
+  const auditTypes = async (documentId: string) =>
+    (((await (await call(t, 'GET', `/documents/${documentId}/audit`, { key: sk })).json()) as any).data.events as { type: string; signerId?: string }[]).map(
+      (event) => `${event.type}${event.signerId ? `:${event.signerId}` : ''}`,
+    );
+
+  it('invites the first signer at creation and the next when their turn comes, once each, with an escaped message', async () => {
+    const { document, tenant, landlord } = await lease();
+    expect(await drain('invitation')).toBe(1);
+    expect(await drain('mail')).toBe(1);
+    const invitation = await catcher.waitFor(tenant);
+    expect(invitation.subject).toBe('Acme Test asks you to sign lease <2026>.pdf');
+    expect(invitation.text).toContain('Hello Tina <b>Tenant</b>,');
+    expect(invitation.html).toContain('Tina &lt;b&gt;Tenant&lt;/b&gt;');
+    expect(invitation.html).not.toContain('<b>Tenant');
+    expect(sentTo(landlord)).toHaveLength(0);
+
+    // The link opens the hosted page with a session key for the tenant.
+    const page = await t.app.request(linkOf(invitation.text), { headers: { 'Accept-Language': 'de-CH, de;q=0.9, en;q=0.5' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('Content-Security-Policy')).toMatch(/script-src 'self';/);
+    expect(page.headers.get('Cache-Control')).toBe('no-store');
+    const html = await page.text();
+    expect(html).toContain('<title>Sign lease &lt;2026&gt;.pdf · Acme Test</title>');
+    expect(html).toMatch(/<signet-signing-viewer document-id="doc_\w+" api-key="pk_\w+" base-url="http:\/\/localhost" locale="de">/);
+    expect(html).not.toMatch(/<script>|<script type="module">/);
+    const key = /api-key="(pk_\w+)"/.exec(html)![1]!;
+
+    // The tenant signs with that key: the landlord's turn comes, and with it their invitation.
+    const sdk = (await (await call(t, 'GET', `/sdk/documents/${document.id}`, { key })).json()) as any;
+    expect(sdk.signerId).toBe('tenant');
+    const tenantFields = document.fields.filter((field) => field.signerId === 'tenant');
+    const submitted = await call(t, 'POST', '/sdk/documents/submit', {
+      key,
+      body: await buildPayload({ ...document, fields: tenantFields }, completeValues(tenantFields)),
+    });
+    expect(submitted.status).toBe(201);
+    expect(await deliver()).toBe(2);
+    expect((await catcher.waitFor(landlord)).subject).toBe('Acme Test asks you to sign lease <2026>.pdf');
+    // Again: nothing more (keyed per signer).
+    expect(await deliver()).toBe(0);
+    expect(sentTo(tenant)).toHaveLength(1);
+    expect(await auditTypes(document.id)).toEqual(
+      expect.arrayContaining(['signer.invited:tenant', 'signer.invited:landlord', 'signer.completed:tenant']),
+    );
+  });
+
+  it('reminds on the schedule, at most max times, and stops once the signer signed', async () => {
+    const { document, tenant } = await lease({ reminders: { firstAfterDays: 2, everyDays: 3, max: 2 }, signingOrder: 'parallel' });
+    expect(await deliver()).toBe(4); // two invitations, two mails
+    const pending = () =>
+      t.storage.db.query.selectFrom('jobs').select(['key', 'run_at']).where('kind', '=', 'reminder').where('status', '=', 'pending').where('key', 'like', `${document.id}:%`).execute();
+    const first = await pending();
+    expect(first.map((job) => job.key).sort()).toEqual([`${document.id}:landlord:1`, `${document.id}:tenant:1`]);
+    expect(Number(first[0]!.run_at) - Date.now()).toBeGreaterThan(2 * 86_400_000 - 60_000);
+    const due = () => t.storage.db.query.updateTable('jobs').set({ run_at: 0 }).where('kind', '=', 'reminder').where('status', '=', 'pending').execute();
+
+    await due();
+    expect(await drain('reminder')).toBe(2);
+    await drain('mail');
+    const reminder = await catcher.waitFor(tenant, { count: 2 });
+    expect(reminder.subject).toBe('Reminder: Acme Test is waiting for your signature on lease <2026>.pdf');
+    expect((await pending()).map((job) => job.key).sort()).toEqual([`${document.id}:landlord:2`, `${document.id}:tenant:2`]);
+
+    // The tenant signs; the landlord's second reminder is the last (max 2).
+    const key = (await t.createSession(document.id, 'tenant')).secret;
+    const tenantFields = document.fields.filter((field) => field.signerId === 'tenant');
+    await call(t, 'POST', '/sdk/documents/submit', { key, body: await buildPayload({ ...document, fields: tenantFields }, completeValues(tenantFields)) });
+    await due();
+    expect(await drain('reminder')).toBe(2);
+    expect(await drain('mail')).toBe(1);
+    expect(sentTo(tenant)).toHaveLength(2);
+    expect(await pending()).toHaveLength(0);
+    const types = await auditTypes(document.id);
+    expect(types.filter((type) => type === 'signer.reminded:landlord')).toHaveLength(2);
+    expect(types.filter((type) => type === 'signer.reminded:tenant')).toHaveLength(1);
+  });
+
+  it('sends nothing once the document is voided, and its link answers 410', async () => {
+    const { document, tenant } = await lease();
+    await drain('invitation');
+    await drain('mail');
+    const link = linkOf((await catcher.waitFor(tenant)).text);
+    expect((await call(t, 'POST', `/documents/${document.id}/void`, { key: sk, body: { reason: 'wrong tenant' } })).status).toBe(200);
+    const page = await t.app.request(link);
+    expect(page.status).toBe(410);
+    expect(page.headers.get('Content-Type')).toMatch(/^text\/html/);
+    expect(await page.text()).toContain('This document was cancelled');
+    await expectError(await call(t, 'POST', `/documents/${document.id}/signers/tenant/remind`, { key: sk }), 409, 'DOCUMENT_CLOSED');
+  });
+
+  it('answers a link that is not valid, tampered with, expired or erased with an HTML page', async () => {
+    const { document, tenant } = await lease();
+    await drain('invitation');
+    await drain('mail');
+    const link = linkOf((await catcher.waitFor(tenant)).text);
+    for (const path of ['/sign/nonsense', `${link.slice(0, -2)}AA`, '/sign/%3Cscript%3E', `/sign/${'a'.repeat(5000)}`]) {
+      const page = await t.app.request(path);
+      expect(page.status).toBe(404);
+      const html = await page.text();
+      expect(html).toContain('This link is not valid');
+      expect(html).not.toContain('<script');
+    }
+    const [, subject, , mac] = /^\/sign\/([^.]+)\.(\d+)\.(.+)$/.exec(link)!;
+    expect((await t.app.request(`/sign/${subject}.1.${mac}`)).status).toBe(404); // another expiry: the MAC no longer fits
+    expect((await call(t, 'DELETE', `/documents/${document.id}`, { key: sk })).status).toBe(200);
+    const erased = await t.app.request(link);
+    expect(erased.status).toBe(410);
+    expect(await erased.text()).toContain('no longer available');
+  });
+
+  it('POST /documents takes delivery and reminders as parts, and refuses bad ones by name', async () => {
+    const pdf = await generateSamplePdf({ pages: 2, title: 'Lease', countersigned: true });
+    const upload = (parts: Record<string, string>) => {
+      const form = new FormData();
+      form.append('file', new File([pdf as Uint8Array<ArrayBuffer>], 'lease.pdf', { type: 'application/pdf' }));
+      form.append('fields', JSON.stringify(sampleLeaseFields(2)));
+      form.append('signers', JSON.stringify([{ id: 'tenant', name: 'T', email: 't@example.com' }, { id: 'landlord', name: 'L', email: 'l@example.com' }]));
+      for (const [name, value] of Object.entries(parts)) form.append(name, value);
+      return t.app.request('/documents', { method: 'POST', headers: { 'X-API-Key': sk }, body: form });
+    };
+    const created = await upload({ delivery: 'email', reminders: '{"firstAfterDays":3,"everyDays":7,"max":3}' });
+    expect(created.status).toBe(201);
+    expect(((await created.json()) as any).data).toMatchObject({ delivery: 'email', reminders: { firstAfterDays: 3, everyDays: 7, max: 3 } });
+    const plain = await upload({});
+    expect(((await plain.json()) as any).data.delivery).toBeUndefined();
+    const cases: [Record<string, string>, string][] = [
+      [{ delivery: 'sms' }, 'delivery'],
+      [{ reminders: '{"firstAfterDays":3,"everyDays":7,"max":3}' }, 'reminders'],
+      [{ delivery: 'email', reminders: '{"firstAfterDays":0,"everyDays":7,"max":3}' }, 'reminders.firstAfterDays'],
+      [{ delivery: 'email', reminders: '{"firstAfterDays":1,"everyDays":7,"max":11}' }, 'reminders.max'],
+      [{ delivery: 'email', reminders: '{"firstAfterDays":1,"everyDays":7,"max":1,"often":true}' }, 'reminders.often'],
+      [{ delivery: 'email', reminders: 'not json' }, 'reminders'],
+    ];
+    for (const [parts, field] of cases) {
+      expect((await expectError(await upload(parts), 400, 'VALIDATION_ERROR')).details?.field).toBe(field);
+    }
+  });
+
+  it('POST …/signers/{signerId}/remind: sends one now, then 429 within the hour; refuses what cannot be reminded', async () => {
+    const { document, tenant } = await lease({ signingOrder: 'sequential' });
+    // The invitation was a message within the hour too.
+    await drain('invitation');
+    const early = await expectError(await call(t, 'POST', `/documents/${document.id}/signers/tenant/remind`, { key: sk }), 429, 'RATE_LIMIT_EXCEEDED');
+    expect(Number(early.details?.retryAfterSeconds)).toBeGreaterThan(3500);
+    await t.storage.db.query.updateTable('signer_messages').set({ sent_at: Date.now() - 3_601_000 }).where('document_id', '=', document.id).execute();
+    const reminded = await call(t, 'POST', `/documents/${document.id}/signers/tenant/remind`, { key: sk });
+    expect(reminded.status).toBe(202);
+    expect(((await reminded.json()) as any).data).toMatchObject({ documentId: document.id, signerId: 'tenant', email: tenant, queuedAt: expect.any(String) });
+    await drain('mail');
+    expect((await catcher.waitFor(tenant, { count: 2 })).subject).toMatch(/^Reminder: /);
+    const again = await call(t, 'POST', `/documents/${document.id}/signers/tenant/remind`, { key: sk });
+    await expectError(again, 429, 'RATE_LIMIT_EXCEEDED');
+    expect(Number(again.headers.get('Retry-After'))).toBeGreaterThan(3500);
+
+    // The landlord waits for their turn; an unknown signer is a 404.
+    expect((await expectError(await call(t, 'POST', `/documents/${document.id}/signers/landlord/remind`, { key: sk }), 422, 'VALIDATION_ERROR')).details?.field).toBe('signerId');
+    await expectError(await call(t, 'POST', `/documents/${document.id}/signers/nobody/remind`, { key: sk }), 404, 'NOT_FOUND');
+    const noEmail = await createDocument(t.storage, {
+      organizationId: t.org.id,
+      bytes: await generateSamplePdf({ pages: 2, countersigned: true }),
+      fields: sampleLeaseFields(2),
+      signers: [{ id: 'tenant', name: 'T' }, { id: 'landlord', name: 'L' }],
+      maxPdfBytes: t.config.maxPdfBytes,
+    });
+    const refused = await expectError(await call(t, 'POST', `/documents/${noEmail.id}/signers/tenant/remind`, { key: sk }), 422, 'VALIDATION_ERROR');
+    expect(refused.details?.field).toBe('signerId');
+  });
+
+  it('remind: auth, bad ids, another organization', async () => {
+    const { document } = await lease();
+    const path = `/documents/${document.id}/signers/tenant/remind`;
+    const pk = (await t.createKey()).secret;
+    await expectError(await call(t, 'POST', path), 401, 'INVALID_API_KEY');
+    await expectError(await call(t, 'POST', path, { key: `sk_${'Z'.repeat(40)}` }), 401, 'INVALID_API_KEY');
+    await expectError(await call(t, 'POST', path, { key: pk }), 403, 'INSUFFICIENT_PERMISSIONS');
+    await expectError(await call(t, 'POST', path, { key: (await t.createSession(document.id, 'tenant')).secret }), 403, 'INSUFFICIENT_PERMISSIONS');
+    const readOnly = (await t.createKey({ kind: 'sk', scopes: ['documents:read'] })).secret;
+    expect((await expectError(await call(t, 'POST', path, { key: readOnly }), 403, 'INSUFFICIENT_PERMISSIONS')).details?.required).toEqual(['documents:write']);
+    await expectError(await call(t, 'POST', path, { key: sk, headers: { Origin: 'https://host.example' } }), 403, 'INSUFFICIENT_PERMISSIONS');
+    await expectError(await call(t, 'POST', '/documents/doc_nope/signers/tenant/remind', { key: sk }), 400, 'VALIDATION_ERROR');
+    await expectError(await call(t, 'POST', `/documents/${document.id}/signers/${'x'.repeat(65)}/remind`, { key: sk }), 400, 'VALIDATION_ERROR');
+    await expectError(await call(t, 'POST', `/documents/${document.id}/signers/a%20b/remind`, { key: sk }), 400, 'VALIDATION_ERROR');
+    await expectError(await call(t, 'POST', `/documents/doc_${'Z'.repeat(24)}/signers/tenant/remind`, { key: sk }), 404, 'DOCUMENT_NOT_FOUND');
+    const elsewhere = await t.createKey({ kind: 'sk' }, (await t.storage.db.query.insertInto('organizations').values({ id: `org_${'E'.repeat(20)}${engine.name.slice(0, 4)}`, slug: `remind-elsewhere-${engine.name}`, name: 'Elsewhere', created_at: Date.now() }).returning('id').executeTakeFirstOrThrow()).id);
+    await expectError(await call(t, 'POST', path, { key: elsewhere.secret }), 404, 'DOCUMENT_NOT_FOUND');
+  });
+});
+
+describe('a server that sends no mail', () => {
+  it('refuses delivery by e-mail with a 422 naming delivery, on uploads and reminders', async () => {
+    const t = await createTestApp();
+    try {
+      const sk = (await t.createKey({ kind: 'sk' })).secret;
+      const form = new FormData();
+      form.append('file', new File([(await generateSamplePdf({ pages: 1 })) as Uint8Array<ArrayBuffer>], 'a.pdf', { type: 'application/pdf' }));
+      form.append('fields', '[]');
+      form.append('delivery', 'email');
+      const refused = await expectError(await t.app.request('/documents', { method: 'POST', headers: { 'X-API-Key': sk }, body: form }), 422, 'VALIDATION_ERROR');
+      expect(refused.details).toMatchObject({ field: 'delivery', reason: expect.stringMatching(/SIGNET_SMTP_URL/) });
+      const document = await t.createLease();
+      const remind = await expectError(await call(t, 'POST', `/documents/${document.id}/signers/tenant/remind`, { key: sk }), 422, 'VALIDATION_ERROR');
+      expect(remind.details?.field).toBe('delivery');
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,115 @@
+import { signerStatus } from '@signet/contract';
+import { z } from 'zod';
+import type { Config } from '../config.js';
+import { enqueueJob } from '../jobs/generic-queue.js';
+import { findSignerStates } from '../storage/queries/signers.js';
+import { recordSignerMessage } from '../storage/queries/signer-messages.js';
+import type { Queryable } from '../storage/sql-database.js';
+import type { DocumentRecord, SignerState } from '../storage/types.js';
+import { signingLinkUrl } from '../documents/signing-link.js';
+import { enqueueMail } from './outbox.js';
+import { signingInvitationMessage } from './signing-invitation.js';
+
+/*
+ * Delivery by e-mail (docs/email.md): a document created (or sent) with `delivery: "email"` invites each signer with
+ * an `email` when their turn comes, and reminds them on its schedule. The requests and the submission that make a
+ * signer's turn come only enqueue an `invitation` job (keyed per signer) in their own transaction; the job writes the
+ * message with its link, so a link is only made by a process that knows the secret and the public address.
+ */
+
+const DAY_MS = 86_400_000;
+
+/** The `invitation` kind's name and payload (the handler is in `delivery-kinds.ts`). */
+export const INVITATION_KIND = { name: 'invitation', payloadSchema: z.object({ documentId: z.string(), signerId: z.string() }) } as const;
+/** The `reminder` kind's: the `n`th scheduled reminder of a signer. */
+export const REMINDER_KIND = {
+  name: 'reminder',
+  payloadSchema: z.object({ documentId: z.string(), signerId: z.string(), n: z.number().int().min(1) }),
+} as const;
+
+/** Whether `signerId` may sign `document` now: it is pending, and the signer has not signed and is not waiting. */
+export function signerCanSign(document: DocumentRecord, states: readonly SignerState[], signerId: string): boolean {
+  if (document.status !== 'pending' || !document.signers.some((signer) => signer.id === signerId)) return false;
+  const completed = new Set(states.filter((state) => state.completedAt !== null).map((state) => state.signerId));
+  const status = signerStatus(document.signers, document.signingOrder, { completed, opened: new Set() }, signerId);
+  return status === 'ready';
+}
+
+/**
+ * Enqueues, in `tx`, the invitation of each signer of `document` with an `email` who may sign now (all of them in
+ * parallel order; the first ones in sequential order), once per signer: a document without e-mail delivery gets none.
+ * Resolves with how many were enqueued (the caller wakes the `invitation` kind after its commit).
+ */
+export async function enqueueInvitations(tx: Queryable, document: DocumentRecord, states?: readonly SignerState[]): Promise<number> {
+  if (!document.delivery || document.status !== 'pending' || document.implicitSigner) return 0;
+  const known = states ?? (await findSignerStates(tx.query, document.id));
+  let enqueued = 0;
+  for (const signer of document.signers) {
+    if (!signer.email || !signerCanSign(document, known, signer.id)) continue;
+    const id = await enqueueJob(tx, INVITATION_KIND, { documentId: document.id, signerId: signer.id }, { key: `${document.id}:${signer.id}` });
+    if (id) enqueued += 1;
+  }
+  return enqueued;
+}
+
+/**
+ * The origin of a document's signing links: `PUBLIC_BASE_URL`, else the one recorded when it was created (its
+ * request's), else `fallback` (the request's, or the address the server listens on).
+ */
+export function signingLinkBase(config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>, document: DocumentRecord, fallback?: string): string {
+  if (config.publicBaseUrl) return config.publicBaseUrl;
+  if (document.delivery?.linkBaseUrl) return document.delivery.linkBaseUrl;
+  if (fallback) return fallback;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${config.port}`;
+}
+
+/** What writing a signer's message needs: the secret (of the links and the mail box) and the links' origin. */
+export interface MessageContext {
+  secret: string;
+  base: string;
+  now: Date;
+}
+
+/**
+ * Queues an invitation or a reminder to `signerId` of `document` in `tx`, with a fresh link, and records it
+ * (`signer.invited`, `signer.reminded`). `key` sends it once (a retried job); `sentBy` is `schedule`, or who asked.
+ * Resolves with the signer's address, or null when the signer has none.
+ */
+export async function queueSignerMessage(
+  tx: Queryable,
+  context: MessageContext,
+  document: DocumentRecord,
+  message: { signerId: string; kind: 'invitation' | 'reminder'; sentBy: string; key?: string },
+): Promise<string | null> {
+  const signer = document.signers.find((candidate) => candidate.id === message.signerId);
+  if (!signer?.email) return null;
+  const organization = await tx.query.selectFrom('organizations').select('name').where('id', '=', document.organizationId).executeTakeFirst();
+  const { url, expiresAt } = signingLinkUrl(context.secret, context.base, document, signer.id, context.now);
+  const mail = signingInvitationMessage({
+    kind: message.kind,
+    to: signer.email,
+    signerName: signer.name,
+    organizationName: organization?.name ?? 'Signet',
+    documentName: document.filename,
+    url,
+    expiresAt,
+  });
+  const queued = await enqueueMail(tx, context.secret, mail, {
+    purpose: message.kind,
+    documentId: document.id,
+    ...(message.key ? { key: message.key } : {}),
+  });
+  // A retried job whose message was queued before: it was recorded then.
+  if (queued === null) return signer.email;
+  await recordSignerMessage(tx.query, document.id, { signerId: signer.id, kind: message.kind, sentAt: context.now.toISOString(), sentBy: message.sentBy });
+  return signer.email;
+}
+
+/** Enqueues the `n`th reminder of a signer per the document's schedule, if it has one and `n` is within its `max`. */
+export async function scheduleReminder(tx: Queryable, document: DocumentRecord, signerId: string, n: number, now: Date): Promise<void> {
+  const reminders = document.delivery?.reminders;
+  if (!reminders || n > reminders.max) return;
+  const days = n === 1 ? reminders.firstAfterDays : reminders.everyDays;
+  await enqueueJob(tx, REMINDER_KIND, { documentId: document.id, signerId, n }, { key: `${document.id}:${signerId}:${n}`, runAt: new Date(now.getTime() + days * DAY_MS) });
+}

@@ -1,0 +1,75 @@
+import type { MailMessage } from './message.js';
+
+/*
+ * The e-mails that ask a signer to sign (docs/email.md): an invitation when their turn comes and reminders after it.
+ * Plain text and simple HTML; everything the sender or the signer chose (names, file name) is escaped in the HTML and
+ * kept on one line in the subject.
+ */
+
+/** What an invitation or a reminder says. */
+export interface SigningInvitation {
+  kind: 'invitation' | 'reminder';
+  to: string;
+  signerName: string;
+  organizationName: string;
+  /** The document's file name, as the signer will see it. */
+  documentName: string;
+  url: string;
+  expiresAt: Date;
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** `text` safe inside HTML text and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!);
+}
+
+/** One line of at most `max` characters: no line breaks or control characters (a header cannot be split). */
+function oneLine(text: string, max: number): string {
+  // eslint-disable-next-line no-control-regex
+  const line = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** The expiry as people read it, in UTC: `1 March 2027, 12:00 UTC`. */
+function readableTime(at: Date): string {
+  return `${new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(at)} UTC`;
+}
+
+/**
+ * The message of an invitation or a reminder to sign.
+ * @example signingInvitationMessage({ kind: 'invitation', to, signerName: 'Ada', organizationName: 'Acme', documentName: 'lease.pdf', url, expiresAt })
+ */
+export function signingInvitationMessage(invitation: SigningInvitation): MailMessage {
+  const organization = oneLine(invitation.organizationName, 100);
+  const documentName = oneLine(invitation.documentName, 150);
+  const signerName = oneLine(invitation.signerName, 200);
+  const until = readableTime(invitation.expiresAt);
+  const reminder = invitation.kind === 'reminder';
+  const subject = reminder ? `Reminder: ${organization} is waiting for your signature on ${documentName}` : `${organization} asks you to sign ${documentName}`;
+  const ask = reminder
+    ? `${organization} is still waiting for your signature on "${documentName}".`
+    : `${organization} has sent you "${documentName}" to sign.`;
+  const text = [
+    `Hello ${signerName},`,
+    '',
+    ask,
+    '',
+    `Open it here to read and sign it: ${invitation.url}`,
+    '',
+    `The link works until ${until}. It is yours alone: do not forward this message.`,
+    '',
+    `Sent by Signet on behalf of ${organization}.`,
+  ].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family: system-ui, sans-serif; color: #111827; line-height: 1.5">',
+    `<p>Hello ${escapeHtml(signerName)},</p>`,
+    `<p>${escapeHtml(ask)}</p>`,
+    `<p><a href="${escapeHtml(invitation.url)}" style="display: inline-block; padding: 10px 18px; background: #2f5bea; color: #ffffff; border-radius: 6px; text-decoration: none">Review and sign</a></p>`,
+    `<p style="color: #4b5563; font-size: 14px">Or copy this link: ${escapeHtml(invitation.url)}<br>It works until ${escapeHtml(until)}. It is yours alone: do not forward this message.</p>`,
+    `<p style="color: #6b7280; font-size: 12px">Sent by Signet on behalf of ${escapeHtml(organization)}.</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { to: invitation.to, subject, text, html };
+}

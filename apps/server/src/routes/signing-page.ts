@@ -1,0 +1,93 @@
+import type { Context } from 'hono';
+import type { AppContext } from '../app-context.js';
+import { createApiKeyRecord, DEFAULT_SCOPES } from '../documents/seed.js';
+import { checkSigningLink } from '../documents/signing-link.js';
+import type { AppEnv } from '../http/env.js';
+import { findDocument } from '../storage/queries/documents.js';
+import type { DocumentRecord } from '../storage/types.js';
+import type { SignetApp } from './openapi.js';
+import { requestOrigin } from './sdk-documents.js';
+import { pageLocale, SIGNING_PAGE_CSP, signingNoticeHtml, signingPageHtml } from './signing-page-html.js';
+
+/** How long the session key a page load mints lives: long enough to read and sign, short enough to expire unused. */
+const PAGE_SESSION_SECONDS = 2 * 3600;
+
+/** Why a link does not open, with its status and words (English; docs/email.md). */
+const NOTICES = {
+  invalid: { status: 404, title: 'This link is not valid', message: 'Check that the whole link was copied from the e-mail, or ask the sender for a new one.' },
+  expired: { status: 410, title: 'This link has expired', message: 'Ask the sender for a new link to sign this document.' },
+  voided: { status: 410, title: 'This document was cancelled', message: 'The sender withdrew this document: there is nothing to sign any more.' },
+  documentExpired: { status: 410, title: 'This document has expired', message: 'It can no longer be signed. Ask the sender if it should be sent again.' },
+  declined: { status: 410, title: 'This document was declined', message: 'A signer declined it, so it can no longer be signed.' },
+  erased: { status: 410, title: 'This document is no longer available', message: 'The sender has removed it.' },
+} as const;
+
+type Notice = keyof typeof NOTICES;
+
+/** The notice a link to `signerId` of `document` gets instead of the viewer, or none. */
+function noticeFor(document: DocumentRecord | null, signerId: string): Notice | undefined {
+  if (!document || document.status === 'draft' || document.implicitSigner) return 'invalid';
+  if (document.erased) return 'erased';
+  if (!document.signers.some((signer) => signer.id === signerId)) return 'invalid';
+  if (document.status === 'voided') return 'voided';
+  if (document.status === 'expired') return 'documentExpired';
+  if (document.status === 'declined') return 'declined';
+  return undefined;
+}
+
+/** Headers of every answer of the page: never cached or framed, the link never sent on as a referrer. */
+function pageHeaders(c: Context<AppEnv>): void {
+  c.header('Content-Security-Policy', SIGNING_PAGE_CSP);
+  c.header('Cache-Control', 'no-store');
+  c.header('Referrer-Policy', 'no-referrer');
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('X-Frame-Options', 'DENY');
+}
+
+/**
+ * `GET /sign/{token}`: the hosted signing page of a signing link (docs/email.md). A valid link of a signer of a
+ * document that can be signed (or was completed: the viewer then offers the signed copy) mints a session key for that
+ * signer bound to this server's origin (`PUBLIC_BASE_URL`, else the request's) and serves the viewer with it. A link
+ * that is not valid answers 404; one that expired, or whose document was voided, declined, expired or erased, 410 — an
+ * HTML page saying so either way. Not part of the API contract, like `/embed.js`.
+ * @example registerSigningPage(app, deps); // GET https://sign.example.com/sign/ZG9j….1764000000.Xy…
+ */
+export function registerSigningPage(app: SignetApp, deps: AppContext): void {
+  const now = () => (deps.now ? deps.now() : new Date());
+  app.get('/sign/:token', async (c) => {
+    pageHeaders(c);
+    const notice = (which: Notice) => c.html(signingNoticeHtml({ ...NOTICES[which], locale: 'en' }), NOTICES[which].status);
+    const at = now();
+    const link = checkSigningLink(deps.secret, c.req.param('token'), at);
+    if (link.status === 'invalid') return notice('invalid');
+    // Read afresh, not from the read cache: a void or an erasure ends its links at once.
+    const document = await findDocument(deps.storage.db.query, link.documentId);
+    const refused = noticeFor(document, link.signerId);
+    if (refused) return notice(refused);
+    if (link.status === 'expired') return notice('expired');
+    const found = document!;
+    const signer = found.signers.find((candidate) => candidate.id === link.signerId)!;
+    const origin = new URL(deps.config.publicBaseUrl ?? requestOrigin(c.req.url)).origin;
+    const session = await createApiKeyRecord(deps.storage, {
+      organizationId: found.organizationId,
+      kind: 'pk',
+      scopes: DEFAULT_SCOPES.pk,
+      createdAt: at.toISOString(),
+      expiresAt: new Date(at.getTime() + PAGE_SESSION_SECONDS * 1000).toISOString(),
+      origins: [origin],
+      documentId: found.id,
+      signerId: signer.id,
+    });
+    const organization = await deps.storage.db.query.selectFrom('organizations').select('name').where('id', '=', found.organizationId).executeTakeFirst();
+    const html = signingPageHtml({
+      organizationName: organization?.name ?? 'Signet',
+      documentName: found.filename,
+      signerName: signer.name,
+      documentId: found.id,
+      apiKey: session.key,
+      baseUrl: origin,
+      locale: pageLocale(c.req.header('Accept-Language')),
+    });
+    return c.html(html, 200);
+  });
+}
