@@ -4,6 +4,7 @@ import { WebhookVerificationError, verifyWebhook } from '@signet/api/webhooks';
 import { LEASE_SIGNERS, generateSampleFormPdf, generateSamplePdf, sampleFields, sampleFormFields, sampleLeaseFields } from '@signet/server/seed';
 import { Hono } from 'hono';
 import { relative } from 'node:path';
+import type { MailInbox } from './mail-inbox.js';
 import { WebhookInbox } from './webhook-inbox.js';
 
 export interface DemoOptions {
@@ -20,6 +21,8 @@ export interface DemoOptions {
    * only once the demo listens, so it is asked for each time; `undefined` until then.
    */
   webhookSecret(): string | undefined;
+  /** The demo's mail catcher, when the API sends its mail there (`pnpm start` without `SIGNET_SMTP_URL`). */
+  mail?: MailInbox;
 }
 
 /** Where Signet sends this demo's webhook events. */
@@ -74,8 +77,10 @@ export function createDemoApp(options: DemoOptions) {
     return c.json({ documentId: created.id }, 201);
   });
 
-  // A lease for two signers, the tenant first: each signs with a session key of their own.
+  // A lease for two signers, the tenant first: each signs with a session key of their own, or, with
+  // `?delivery=email`, on Signet's hosted page from the invitation e-mailed to them (the Mail panel shows it).
   app.post('/demo-api/leases', async (c) => {
+    const delivery = c.req.query('delivery') === 'email' ? ('email' as const) : undefined;
     const pages = 2;
     const pdf = (await generateSamplePdf({ pages, title: 'Residential Lease Agreement', countersigned: true })) as Uint8Array<ArrayBuffer>;
     const created = await signet.createDocument({
@@ -84,6 +89,7 @@ export function createDemoApp(options: DemoOptions) {
       fields: sampleLeaseFields(pages),
       signers: [...LEASE_SIGNERS],
       signingOrder: 'sequential',
+      ...(delivery ? { delivery } : {}),
     });
     return c.json({ documentId: created.id }, 201);
   });
@@ -152,6 +158,9 @@ export function createDemoApp(options: DemoOptions) {
       throw error;
     }
   });
+
+  // What Signet e-mailed, newest first, as the recipients' inboxes would show it (empty without the catcher).
+  app.get('/demo-api/mail', (c) => c.json({ enabled: options.mail !== undefined, messages: options.mail?.messages() ?? [] }));
 
   app.get('/demo-api/documents/:id/events', (c) => c.json({ events: inbox.forDocument(c.req.param('id')) }));
 

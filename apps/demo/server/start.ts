@@ -19,6 +19,7 @@ import { writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { WEBHOOK_PATH, createDemoApp } from './demo-app.js';
+import { startMailInbox } from './mail-inbox.js';
 import { registerDemoWebhook } from './register-webhook.js';
 
 const config = loadConfig();
@@ -30,12 +31,24 @@ const storage = await openStorage(config.databaseUrl);
 const run = await prepareDemoRun(storage, { sk: true }).finally(() => storage.close());
 const keys = { pk: run.keys.pk, sk: run.keys.sk! };
 
+// Without SIGNET_SMTP_URL, the mail Signet sends (invitations, reminders) goes to the demo's own catcher, shown on the
+// page, so that a first run shows the e-mail flow with no mail server (docs/email.md, "Trying it").
+const mailInbox = config.mail ? undefined : await startMailInbox({ host: '127.0.0.1' });
+const mail = config.mail ?? { smtpUrl: mailInbox!.smtpUrl, from: 'Northwind Leasing via Signet <signet@demo.localhost>', timeoutMs: 15_000 };
+
 const quiet = process.env.LOG_LEVEL ? config.logLevel : 'warn';
 const api = await startServer({
-  config: { ...config, logLevel: quiet, webhooks: { ...config.webhooks, allowPrivate: true } },
+  config: { ...config, logLevel: quiet, webhooks: { ...config.webhooks, allowPrivate: true }, mail },
 });
 let webhookSecret: string | undefined;
-const demoApp = createDemoApp({ apiUrl: api.url, pk: keys.pk, sk: keys.sk, distDir, webhookSecret: () => webhookSecret });
+const demoApp = createDemoApp({
+  apiUrl: api.url,
+  pk: keys.pk,
+  sk: keys.sk,
+  distDir,
+  webhookSecret: () => webhookSecret,
+  ...(mailInbox ? { mail: mailInbox } : {}),
+});
 const demo = await new Promise<ServerType>((resolve) => {
   const server = serve({ fetch: demoApp.fetch, port: demoPort, hostname: config.host }, () => resolve(server));
 });
@@ -59,6 +72,7 @@ console.log(
     `  API reference   ${api.url}/docs`,
     `  Data            ${config.databaseUrl ?? './.signet/signet.db'}${run.seeded ? ' (seeded now)' : ''}`,
     `  Webhooks        ${demoUrl}${WEBHOOK_PATH} (${webhook.id}), shown beside the open document`,
+    `  Mail            ${mailInbox ? `caught at ${mailInbox.smtpUrl}, shown in the page's Mail panel` : `sent through SIGNET_SMTP_URL`}`,
     '',
     `  Organization    ${DEMO_SLUG} (the CLI's --org ${DEMO_SLUG})`,
     `  Demo pk key     ${keys.pk}   (browsers: the page, the viewer)`,
@@ -84,6 +98,7 @@ const stop = (signal: NodeJS.Signals) => {
       if ('closeAllConnections' in demo) demo.closeAllConnections();
     }),
     api.close(),
+    mailInbox?.close(),
   ]).then(
     () => {
       console.log('  Stopped.');

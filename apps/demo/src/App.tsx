@@ -6,6 +6,7 @@ import { OpenForm, type Target } from './OpenForm.js';
 import { LanguageSwitch } from './LanguageSwitch.js';
 import { NewDocument } from './NewDocument.js';
 import { SignerSwitch } from './SignerSwitch.js';
+import { MailPanel } from './MailPanel.js';
 import { WebhookEvents } from './WebhookEvents.js';
 
 /** What the page's URL asks for: `?documentId=…&apiKey=…&baseUrl=…&signer=…`. */
@@ -89,11 +90,17 @@ export function App() {
     history.replaceState(null, '', query.size > 0 ? `?${query}` : location.pathname);
   };
 
-  const create = async (size: 'short' | 'long' | 'lease' | 'form') => {
+  const create = async (size: 'short' | 'long' | 'lease' | 'lease-by-email' | 'form') => {
     setBusy(true);
     try {
       const { documentId } =
-        size === 'lease' ? await demoApi.createLease() : size === 'form' ? await demoApi.createForm() : await demoApi.createDocument(size);
+        size === 'lease'
+          ? await demoApi.createLease()
+          : size === 'lease-by-email'
+            ? await demoApi.createLease('email')
+            : size === 'form'
+              ? await demoApi.createForm()
+              : await demoApi.createDocument(size);
       await refresh();
       open({ documentId });
     } catch {
@@ -146,6 +153,9 @@ export function App() {
               <button type="button" className="btn" disabled={busy} onClick={() => void create('lease')}>
                 New lease
               </button>
+              <button type="button" className="btn" disabled={busy} onClick={() => void create('lease-by-email')}>
+                Lease by e-mail
+              </button>
               <button type="button" className="btn" disabled={busy} onClick={() => void create('form')}>
                 New form
               </button>
@@ -155,6 +165,7 @@ export function App() {
             </div>
             <DocumentList documents={documents} selectedId={target.documentId} onOpen={(documentId) => open({ documentId })} />
           </section>
+          <MailPanel />
           <OpenForm defaults={{ apiKey: config?.pk ?? '', baseUrl: config?.apiUrl ?? '' }} onOpen={open} />
         </aside>
 

@@ -1,4 +1,5 @@
 import type { DocumentMetadata, Signer, SubmissionResult } from '@signet/api';
+import type { CaughtMessage } from '../server/mail-inbox.js';
 import type { ReceivedEvent } from '../server/webhook-inbox.js';
 
 /** What the demo's backend tells its page: where the API is, and a public key. */
@@ -22,7 +23,11 @@ export const demoApi = {
     fetch(`/demo-api/documents/${encodeURIComponent(documentId)}/events`, { signal })
       .then((r) => json<{ events: ReceivedEvent[] }>(r))
       .then((b) => b.events),
-  createLease: () => fetch('/demo-api/leases', { method: 'POST' }).then((r) => json<{ documentId: string }>(r)),
+  /** A lease for two signers in turn; with `email`, Signet invites them by e-mail to its hosted signing page. */
+  createLease: (delivery?: 'email') =>
+    fetch(`/demo-api/leases${delivery ? `?delivery=${delivery}` : ''}`, { method: 'POST' }).then((r) => json<{ documentId: string }>(r)),
+  /** What Signet e-mailed, newest first (`enabled: false` when the API sends its mail elsewhere). */
+  mail: () => fetch('/demo-api/mail').then((r) => json<{ enabled: boolean; messages: CaughtMessage[] }>(r)),
   /** A one-page application form with a field of every type. */
   createForm: () => fetch('/demo-api/forms', { method: 'POST' }).then((r) => json<{ documentId: string }>(r)),
   /** The document's signers and where they stand; none on a document without signers. */
@@ -48,4 +53,4 @@ export const demoApi = {
   submissionUrl: (documentId: string) => `/demo-api/documents/${encodeURIComponent(documentId)}/submission`,
 };
 
-export type { DocumentMetadata, ReceivedEvent, Signer, SubmissionResult };
+export type { CaughtMessage, DocumentMetadata, ReceivedEvent, Signer, SubmissionResult };
