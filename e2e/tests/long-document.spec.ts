@@ -1,7 +1,9 @@
 import { createDocument, expect, openDocument, signByTyping, storedSubmission, test } from './fixtures.js';
 
 test('a 300-page document scrolls to its last page, whose fields work', async ({ page }) => {
-  test.setTimeout(120_000);
+  // Three hundred pages scrolled a screenful at a time, filled, submitted and read back: about a minute alone, and
+  // more on a CI machine whose two cores also run the Node and the other browsers' suites.
+  test.setTimeout(240_000);
   const documentId = await createDocument(page, 'long');
   await openDocument(page, documentId);
   // Boxes only near the viewport and on the pages with fields: the DOM does not grow with the document.
