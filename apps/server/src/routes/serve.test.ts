@@ -7,7 +7,8 @@ import { serveEndpoints, type EndpointHandlers } from './serve.js';
 
 /**
  * Routes that are not part of the API contract: the OpenAPI document, its reference page and script, health and
- * readiness, metrics, the script tags (the signing viewer's and the builder's).
+ * readiness, metrics, the script tags (the signing viewer's and the builder's), and the hosted signing page (an HTML
+ * page for people, docs/email.md).
  */
 const SERVICE_ROUTES = [
   'GET /openapi.json',
@@ -19,6 +20,7 @@ const SERVICE_ROUTES = [
   'GET /embed.js',
   'GET /builder.js',
   'GET /embed/{version}/{file}',
+  'GET /sign/{token}',
 ];
 /** The service routes `/openapi.json` describes too (operations, outside the contract's table). */
 const DESCRIBED_SERVICE_ROUTES = ['getHealth: GET /healthz', 'getReadiness: GET /readyz', 'getMetrics: GET /metrics'];

@@ -142,7 +142,8 @@ describe('PdfPool', { timeout: 60_000 }, () => {
     const error = await failure(pool.runWithin({ timeoutMs: 700 }, 'preview', slowToDrawPdf()));
     expect(error).toBeInstanceOf(PdfLimitError);
     expect(error.message).toBe('the PDF took longer than 700 ms to process');
-    expect(performance.now() - started).toBeLessThan(10_000);
+    // Well before the pool's own minute: stopped by the task's limit, however busy the machine (a CI's two cores).
+    expect(performance.now() - started).toBeLessThan(30_000);
     // The pool's own limits still hold for the next task.
     expect(await pool.run('inspect', await generateSamplePdf({ pages: 1 }))).toEqual({ pageCount: 1 });
   });
