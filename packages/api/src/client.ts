@@ -531,18 +531,7 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
 
 /** The query of a list endpoint (an empty cursor is the first page). */
 /** The multipart form of `POST /documents`: the file, its fields (when given), signers and signing order. */
-function uploadForm(input: {
-  file: Blob;
-  filename?: string;
-  fields?: FieldDefinition[];
-  signers?: SignerDefinition[];
-  signingOrder?: SigningOrder;
-  expiresAt?: string;
-  delivery?: Delivery;
-  reminders?: Reminders;
-  tags?: boolean;
-  formFields?: 'import' | 'keep';
-}) {
+function uploadForm(input: DocumentUpload & { tags?: boolean; formFields?: 'import' | 'keep' }) {
   const form = new FormData();
   form.set('file', input.file, input.filename ?? 'document.pdf');
   if (input.fields) form.set('fields', JSON.stringify(input.fields));
