@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Config } from '../config.js';
 import { defineJobKind } from '../jobs/generic-queue.js';
 import type { JobKindOptions } from '../jobs/types.js';
@@ -19,52 +20,44 @@ const OPTIONS: JobKindOptions = {
   backoff: { kind: 'exponential', baseMs: 2_000, maxMs: 600_000, maxAttempts: 10, jitter: 0.1 },
 };
 
+/** The payload both kinds carry: a signer of a document, and for a reminder which one of the schedule it is. */
+interface SignerMessagePayload {
+  documentId: string;
+  signerId: string;
+  n?: number;
+}
+
 /**
  * Both kinds, for a process that sends mail.
  * @example for (const kind of deliveryJobKinds({ config, secret })) runner.register(kind);
  */
 export function deliveryJobKinds(options: { config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>; secret: string }) {
-  const invitation = defineJobKind({
-    name: INVITATION_KIND.name,
-    schema: INVITATION_KIND.payloadSchema,
-    options: OPTIONS,
-    async handler(job, context) {
-      const { documentId, signerId } = job.payload;
-      return {
-        effects: async (tx) => {
-          const document = await findDocument(tx.query, documentId);
-          if (!document?.delivery || document.erased) return;
-          if (!signerCanSign(document, await findSignerStates(tx.query, documentId), signerId)) return;
-          const now = context.now();
-          const base = signingLinkBase(options.config, document);
-          const key = `invitation:${documentId}:${signerId}`;
-          if (!(await queueSignerMessage(tx, { secret: options.secret, base, now }, document, { signerId, kind: 'invitation', sentBy: 'schedule', key }))) return;
-          await scheduleReminder(tx, document, signerId, 1, now);
-          return { wake: ['mail'] };
-        },
-      };
-    },
-  });
-  const reminder = defineJobKind({
-    name: REMINDER_KIND.name,
-    schema: REMINDER_KIND.payloadSchema,
-    options: OPTIONS,
-    async handler(job, context) {
-      const { documentId, signerId, n } = job.payload;
-      return {
-        effects: async (tx) => {
-          const document = await findDocument(tx.query, documentId);
-          if (!document?.delivery?.reminders || document.erased) return;
-          if (!signerCanSign(document, await findSignerStates(tx.query, documentId), signerId)) return;
-          const now = context.now();
-          const base = signingLinkBase(options.config, document);
-          const key = `reminder:${documentId}:${signerId}:${n}`;
-          if (!(await queueSignerMessage(tx, { secret: options.secret, base, now }, document, { signerId, kind: 'reminder', sentBy: 'schedule', key }))) return;
-          await scheduleReminder(tx, document, signerId, n + 1, now);
-          return { wake: ['mail'] };
-        },
-      };
-    },
-  });
-  return [invitation, reminder] as const;
+  /**
+   * A kind that writes one signer's `message` while they may still sign (and, for a reminder, while the document has
+   * a schedule), then schedules the reminder after it: the first after an invitation, the next after a reminder.
+   */
+  const signerMessageKind = <P extends SignerMessagePayload>(spec: { kind: { name: string; payloadSchema: z.ZodType<P> }; message: 'invitation' | 'reminder' }) =>
+    defineJobKind({
+      name: spec.kind.name,
+      schema: spec.kind.payloadSchema,
+      options: OPTIONS,
+      async handler(job, context) {
+        const { documentId, signerId, n } = job.payload;
+        return {
+          effects: async (tx) => {
+            const document = await findDocument(tx.query, documentId);
+            if (!document?.delivery || document.erased) return;
+            if (spec.message === 'reminder' && !document.delivery.reminders) return;
+            if (!signerCanSign(document, await findSignerStates(tx.query, documentId), signerId)) return;
+            const now = context.now();
+            const base = signingLinkBase(options.config, document);
+            const key = [spec.message, documentId, signerId, ...(n === undefined ? [] : [n])].join(':');
+            if (!(await queueSignerMessage(tx, { secret: options.secret, base, now }, document, { signerId, kind: spec.message, sentBy: 'schedule', key }))) return;
+            await scheduleReminder(tx, document, signerId, (n ?? 0) + 1, now);
+            return { wake: ['mail'] };
+          },
+        };
+      },
+    });
+  return [signerMessageKind({ kind: INVITATION_KIND, message: 'invitation' }), signerMessageKind({ kind: REMINDER_KIND, message: 'reminder' })] as const;
 }

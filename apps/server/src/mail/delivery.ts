@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Config } from '../config.js';
 import { enqueueJob } from '../jobs/generic-queue.js';
 import { findSignerStates } from '../storage/queries/signers.js';
+import { findOrganizationName } from '../storage/queries/organizations.js';
 import { recordSignerMessage } from '../storage/queries/signer-messages.js';
 import type { Queryable } from '../storage/sql-database.js';
 import type { DocumentRecord, SignerState } from '../storage/types.js';
@@ -84,13 +85,13 @@ export async function queueSignerMessage(
 ): Promise<string | null> {
   const signer = document.signers.find((candidate) => candidate.id === message.signerId);
   if (!signer?.email) return null;
-  const organization = await tx.query.selectFrom('organizations').select('name').where('id', '=', document.organizationId).executeTakeFirst();
+  const organizationName = await findOrganizationName(tx.query, document.organizationId);
   const { url, expiresAt } = signingLinkUrl(context.secret, context.base, document, signer.id, context.now);
   const mail = signingInvitationMessage({
     kind: message.kind,
     to: signer.email,
     signerName: signer.name,
-    organizationName: organization?.name ?? 'Signet',
+    organizationName: organizationName ?? 'Signet',
     documentName: document.filename,
     url,
     expiresAt,

@@ -1,9 +1,10 @@
 import type { Context } from 'hono';
 import type { AppContext } from '../app-context.js';
-import { createApiKeyRecord, DEFAULT_SCOPES } from '../documents/seed.js';
+import { createApiKeyRecord } from '../documents/seed.js';
 import { checkSigningLink } from '../documents/signing-link.js';
 import type { AppEnv } from '../http/env.js';
 import { findDocument } from '../storage/queries/documents.js';
+import { findOrganizationName } from '../storage/queries/organizations.js';
 import type { DocumentRecord } from '../storage/types.js';
 import type { SignetApp } from './openapi.js';
 import { requestOrigin } from './sdk-documents.js';
@@ -71,16 +72,15 @@ export function registerSigningPage(app: SignetApp, deps: AppContext): void {
     const session = await createApiKeyRecord(deps.storage, {
       organizationId: found.organizationId,
       kind: 'pk',
-      scopes: DEFAULT_SCOPES.pk,
       createdAt: at.toISOString(),
       expiresAt: new Date(at.getTime() + PAGE_SESSION_SECONDS * 1000).toISOString(),
       origins: [origin],
       documentId: found.id,
       signerId: signer.id,
     });
-    const organization = await deps.storage.db.query.selectFrom('organizations').select('name').where('id', '=', found.organizationId).executeTakeFirst();
+    const organizationName = await findOrganizationName(deps.storage.db.query, found.organizationId);
     const html = signingPageHtml({
-      organizationName: organization?.name ?? 'Signet',
+      organizationName: organizationName ?? 'Signet',
       documentName: found.filename,
       signerName: signer.name,
       documentId: found.id,

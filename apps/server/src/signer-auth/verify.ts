@@ -46,6 +46,9 @@ export interface VerificationAttempt {
 const failed = (reason: VerificationFailure, message: string, attemptsLeft?: number) =>
   new ApiError('VERIFICATION_FAILED', message, { details: { reason, ...(attemptsLeft === undefined ? {} : { attemptsLeft }) } });
 
+/** The e-mailed code's fifth wrong try, or any try after it: a new code must be sent. */
+const codeUsedUp = () => failed('too_many_attempts', 'Too many wrong tries: ask for a new code', 0);
+
 const tooSoon = (reason: string, message: string, untilMs: number, now: number) => {
   const seconds = Math.max(1, Math.ceil((untilMs - now) / 1000));
   return new ApiError('RATE_LIMIT_EXCEEDED', message, { details: { reason, retryAfter: seconds }, headers: { 'Retry-After': String(seconds) } });
@@ -124,12 +127,12 @@ export async function checkCode(deps: AppContext, attempt: VerificationAttempt, 
       const last = await findSignerCode(deps.storage.db.query, document.id, signer.id);
       if (!last) throw failed('no_code', 'No code has been sent, or it was used: ask for a new one');
       if (last.expires_at <= now) throw failed('expired', 'The code has expired: ask for a new one');
-      throw failed('too_many_attempts', 'Too many wrong tries: ask for a new code', 0);
+      throw codeUsedUp();
     }
     if (!sameHash(emailCodeHash(deps.secret, document.id, signer.id, code), claimed.code_hash)) {
       await record('failed');
       const left = VERIFICATION_MAX_ATTEMPTS - claimed.failures;
-      if (left === 0) throw failed('too_many_attempts', 'Too many wrong tries: ask for a new code', 0);
+      if (left === 0) throw codeUsedUp();
       throw failed('wrong_code', 'The code is not right', left);
     }
   } else {

@@ -19,6 +19,12 @@ export async function findOrganizationBySlug(db: Db, slug: string): Promise<Orga
   return row ? toOrganization(row) : null;
 }
 
+/** The name of the organization `id`, or null when there is none (a signing link's page and e-mails show it). */
+export async function findOrganizationName(db: Db, id: string): Promise<string | null> {
+  const row = await db.selectFrom('organizations').select('name').where('id', '=', id).executeTakeFirst();
+  return row?.name ?? null;
+}
+
 /** The organization with this slug, created (named `name`) when new; safe to run from several instances at once. */
 export async function ensureOrganization(db: Db, slug: string, name: string): Promise<Organization> {
   await db
