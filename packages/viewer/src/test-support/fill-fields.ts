@@ -13,10 +13,26 @@ import { inkPng } from './render-viewer.js';
  */
 export async function enterText(element: Element, value: string): Promise<void> {
   if (element instanceof HTMLInputElement && element.type === 'date') {
-    return userEvent.fill(element, server.provider === 'webdriverio' && value ? typedDate(value) : value);
+    return againIfMoved(() => userEvent.fill(element, server.provider === 'webdriverio' && value ? typedDate(value) : value));
   }
-  await userEvent.clear(element);
-  if (value) await userEvent.type(element, value);
+  await againIfMoved(() => userEvent.clear(element));
+  if (value) await againIfMoved(() => userEvent.type(element, value));
+}
+
+/**
+ * `action` again (twice at most, 100 ms apart) when WebKit's driver did not find its element: that driver names an
+ * element by its CSS path, computed when the action is sent, and a page that mounts beside it in between (the
+ * pages render as they come into view) moves the path. The next attempt computes it afresh.
+ */
+async function againIfMoved<T>(action: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await action();
+    } catch (error) {
+      if (attempt === 3 || server.provider !== 'webdriverio' || !/wasn't found/.test(String(error))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
 }
 
 /**
