@@ -6,6 +6,8 @@ import { findSealState } from '../storage/queries/seals.js';
 import type { DocumentRecord, Storage } from '../storage/types.js';
 import type { Db } from '../storage/typed-queries.js';
 import type { SqlDatabase } from '../storage/sql-database.js';
+import { dropPendingDocumentJobs } from '../jobs/generic-queue.js';
+import { DOCUMENT_MAIL_KINDS } from '../mail/message.js';
 
 /** What is left of an erased document (docs/lifecycle.md). */
 export async function tombstoneOf(db: Db, document: DocumentRecord): Promise<DocumentTombstone> {
@@ -35,6 +37,8 @@ export async function eraseDocumentOnce(db: SqlDatabase, documentId: string, era
     const document = await lockDocument(tx.query, documentId);
     if (!document || document.erased) return null;
     await eraseDocumentContent(tx.query, document, erased);
+    // Its queued messages hold its signers' addresses and links: they go with it (docs/email.md).
+    await dropPendingDocumentJobs(tx, DOCUMENT_MAIL_KINDS, documentId);
     return revokeDocumentKeys(tx.query, documentId, erased.at);
   });
 }

@@ -62,11 +62,19 @@ export function signingLinkExpiry(document: Pick<DocumentRecord, 'expiresAt'>, n
 }
 
 /**
- * The URL of a signer's link, sent at `now`, under `base` (an origin).
+ * The URL of a signer's link, sent at `now`, under `base` (an origin). A completed document's link (`completed`)
+ * lasts `SIGNING_LINK_DAYS` whatever its `expiresAt`, which was a deadline to sign, not to keep the copy.
  * @example signingLinkUrl(secret, 'https://sign.example.com', document, 'tenant', new Date())
  */
-export function signingLinkUrl(secret: string, base: string, document: Pick<DocumentRecord, 'id' | 'expiresAt'>, signerId: string, now: Date) {
-  const expiresAt = signingLinkExpiry(document, now);
+export function signingLinkUrl(
+  secret: string,
+  base: string,
+  document: Pick<DocumentRecord, 'id' | 'expiresAt'>,
+  signerId: string,
+  now: Date,
+  options: { completed?: boolean } = {},
+) {
+  const expiresAt = signingLinkExpiry(options.completed ? {} : document, now);
   const token = signSigningLink(secret, { documentId: document.id, signerId, expires: Math.floor(expiresAt.getTime() / 1000) });
   return { url: `${base.replace(/\/+$/, '')}/sign/${token}`, expiresAt };
 }

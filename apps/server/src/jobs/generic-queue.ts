@@ -78,6 +78,26 @@ export async function enqueueJob<P>(
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1 ? id : null;
 }
 
+/**
+ * Deletes, in `tx`, the pending jobs of `kinds` whose payload names `documentId` (as `documentId`): what an erased
+ * document must no longer cause. A job already running finishes; its kind checks the document itself. Resolves with
+ * how many were deleted.
+ * @example await dropPendingDocumentJobs(tx, ['mail', 'reminder'], document.id)
+ */
+export async function dropPendingDocumentJobs(tx: Queryable, kinds: readonly string[], documentId: string): Promise<number> {
+  const candidates = await tx.query
+    .selectFrom('jobs')
+    .select(['id', 'payload'])
+    .where('status', '=', 'pending')
+    .where('kind', 'in', [...kinds])
+    .where('payload', 'like', `%${JSON.stringify(documentId).slice(1, -1)}%`)
+    .execute();
+  const ids = candidates.filter((row) => (JSON.parse(row.payload) as { documentId?: unknown }).documentId === documentId).map((row) => row.id);
+  if (ids.length === 0) return 0;
+  await tx.query.deleteFrom('jobs').where('id', 'in', ids).where('status', '=', 'pending').execute();
+  return ids.length;
+}
+
 /** The queue of one kind in the `jobs` table; payloads come as stored (JSON), unchecked. */
 export function genericQueue(name: string): JobQueue<GenericJob> {
   return {

@@ -4,6 +4,7 @@ import { defineJobKind } from '../jobs/generic-queue.js';
 import type { JobKindOptions } from '../jobs/types.js';
 import { findDocument } from '../storage/queries/documents.js';
 import { findSignerStates } from '../storage/queries/signers.js';
+import { completionJobKind } from './completion.js';
 import { INVITATION_KIND, REMINDER_KIND, queueSignerMessage, scheduleReminder, signerCanSign, signingLinkBase } from './delivery.js';
 
 /*
@@ -28,7 +29,7 @@ interface SignerMessagePayload {
 }
 
 /**
- * Both kinds, for a process that sends mail.
+ * Both kinds, and the completed document's (`completion.ts`), for a process that sends mail.
  * @example for (const kind of deliveryJobKinds({ config, secret })) runner.register(kind);
  */
 export function deliveryJobKinds(options: { config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>; secret: string }) {
@@ -59,5 +60,9 @@ export function deliveryJobKinds(options: { config: Pick<Config, 'publicBaseUrl'
         };
       },
     });
-  return [signerMessageKind({ kind: INVITATION_KIND, message: 'invitation' }), signerMessageKind({ kind: REMINDER_KIND, message: 'reminder' })] as const;
+  return [
+    signerMessageKind({ kind: INVITATION_KIND, message: 'invitation' }),
+    signerMessageKind({ kind: REMINDER_KIND, message: 'reminder' }),
+    completionJobKind(options),
+  ] as const;
 }

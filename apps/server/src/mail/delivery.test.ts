@@ -161,6 +161,77 @@ describe.each(engines)('delivery by e-mail on $name', (engine) => {
     await expectError(await call(t, 'POST', `/documents/${document.id}/signers/tenant/remind`, { key: sk }), 409, 'DOCUMENT_CLOSED');
   });
 
+  /** Signs `document` as `signerId` through a session key of theirs, as the hosted page's viewer does. */
+  async function signAs(document: Awaited<ReturnType<typeof lease>>['document'], signerId: string) {
+    const key = (await t.createSession(document.id, signerId)).secret;
+    const fields = document.fields.filter((field) => field.signerId === signerId);
+    const submitted = await call(t, 'POST', '/sdk/documents/submit', { key, body: await buildPayload({ ...document, fields }, completeValues(fields)) });
+    expect(submitted.status).toBe(201);
+  }
+
+  it("mails the signed copy's link to every signer once the document is sealed, once each", async () => {
+    const { document, tenant, landlord } = await lease({ signingOrder: 'parallel' });
+    expect(await deliver()).toBe(4); // two invitations, two mails
+    await signAs(document, 'tenant');
+    await signAs(document, 'landlord');
+    // Completed but not sealed yet: nothing to send.
+    expect(await drain('completion')).toBe(0);
+    expect(await t.sealDue()).toBe(1);
+    expect(await drain('completion')).toBe(2);
+    expect(await drain('mail')).toBe(2);
+    for (const address of [tenant, landlord]) {
+      const copy = await catcher.waitFor(address, { count: 2 });
+      expect(copy.subject).toBe('Signed by everyone: lease <2026>.pdf');
+      expect(copy.text).toContain('Everyone has signed "lease <2026>.pdf", which Acme Test sent you.');
+      expect(copy.html).toContain('lease &lt;2026&gt;.pdf');
+      expect(copy.html).not.toContain('<2026>');
+      // The link opens the hosted page on the completed document, whose viewer offers the signed copy.
+      const page = await t.app.request(linkOf(copy.text));
+      expect(page.status).toBe(200);
+      const key = /api-key="(pk_\w+)"/.exec(await page.text())![1]!;
+      const sdk = (await (await call(t, 'GET', `/sdk/documents/${document.id}`, { key })).json()) as any;
+      expect(sdk.metadata.status).toBe('completed');
+      expect(sdk.signedDocumentUrl).toEqual(expect.any(String));
+    }
+    // Keyed per signer: a second look finds nothing more to send.
+    expect(await drain('completion')).toBe(0);
+    expect(sentTo(tenant)).toHaveLength(2);
+    expect(sentTo(landlord)).toHaveLength(2);
+  });
+
+  it('sends no completion message for a document not delivered by e-mail', async () => {
+    const document = await createDocument(t.storage, {
+      organizationId: t.org.id,
+      bytes: await generateSamplePdf({ pages: 2, countersigned: true }),
+      fields: sampleLeaseFields(2),
+      signers: [{ id: 'tenant', name: 'T', email: 'quiet-tenant@example.com' }, { id: 'landlord', name: 'L', email: 'quiet-landlord@example.com' }],
+      signingOrder: 'parallel',
+      maxPdfBytes: t.config.maxPdfBytes,
+    });
+    await signAs(document, 'tenant');
+    await signAs(document, 'landlord');
+    expect(await t.sealDue()).toBe(1);
+    expect(await drain('completion')).toBe(0);
+    expect(sentTo('quiet-tenant@example.com')).toHaveLength(0);
+  });
+
+  it('erasing a document drops the messages and reminders queued for it', async () => {
+    const { document, tenant } = await lease({ reminders: { firstAfterDays: 1, everyDays: 1, max: 3 } });
+    // The invitation's message and the first reminder are queued, not sent.
+    expect(await drain('invitation')).toBe(1);
+    const queued = () =>
+      t.storage.db.query.selectFrom('jobs').select(['kind']).where('status', '=', 'pending').where('payload', 'like', `%${document.id}%`).execute();
+    expect((await queued()).map((job) => job.kind).sort()).toEqual(['mail', 'reminder']);
+    const other = await lease();
+    expect(await drain('invitation')).toBe(1);
+    expect((await call(t, 'DELETE', `/documents/${document.id}`, { key: sk })).status).toBe(200);
+    expect(await queued()).toEqual([]);
+    // Another document's message stays queued and goes out.
+    expect(await drain('mail')).toBe(1);
+    await catcher.waitFor(other.tenant);
+    expect(sentTo(tenant)).toHaveLength(0);
+  });
+
   it('answers a link that is not valid, tampered with, expired or erased with an HTML page', async () => {
     const { document, tenant } = await lease();
     await drain('invitation');

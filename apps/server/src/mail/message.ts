@@ -30,3 +30,9 @@ export type MailPayload = z.infer<typeof MailPayloadSchema>;
 
 /** The `mail` job kind's name and payload, for enqueueing (`outbox.ts`) without the sender (`mail-kind.ts`). */
 export const MAIL_KIND = { name: 'mail', payloadSchema: MailPayloadSchema } as const;
+
+/**
+ * The kinds whose pending jobs are about one document and go with its erasure: its messages, and what would write
+ * more of them (`delivery.ts`, `completion.ts`).
+ */
+export const DOCUMENT_MAIL_KINDS = ['mail', 'invitation', 'reminder', 'completion'] as const;

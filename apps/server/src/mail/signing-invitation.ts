@@ -26,14 +26,14 @@ export function escapeHtml(text: string): string {
 }
 
 /** One line of at most `max` characters: no line breaks or control characters (a header cannot be split). */
-function oneLine(text: string, max: number): string {
+export function oneLine(text: string, max: number): string {
   // eslint-disable-next-line no-control-regex
   const line = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 /** The expiry as people read it, in UTC: `1 March 2027, 12:00 UTC`. */
-function readableTime(at: Date): string {
+export function readableTime(at: Date): string {
   return `${new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(at)} UTC`;
 }
 

@@ -20,6 +20,7 @@ import { listAuditEvents } from '../storage/queries/audit.js';
 import { readDocumentContent } from '../storage/queries/document-files.js';
 import { findDocument } from '../storage/queries/documents.js';
 import { listSubmissions } from '../storage/queries/submissions.js';
+import { COMPLETION_KIND, enqueueCompletionNotices } from '../mail/completion.js';
 
 /** The longest wait between two attempts of a seal, however many it has had. */
 const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
@@ -167,7 +168,8 @@ export function sealKind(options: SealKindOptions): JobKind<ClaimedSeal, SealDet
 
 /**
  * A seal's completion, in the transaction that marked its job sealed under the lease: the sealed file, the audit
- * trail's `document.sealed`, and its webhook event (with `signedDocumentUrl`).
+ * trail's `document.sealed`, its webhook event (with `signedDocumentUrl`), and, for a document delivered by e-mail,
+ * the signed copy's link to each signer (docs/email.md).
  */
 export async function completeSeal(tx: Queryable, sealed: SealedDocument, content: Uint8Array, signedDocumentUrl: string): Promise<{ wake: string[] }> {
   await storeSealedDocument(tx.query, sealed, content);
@@ -177,7 +179,8 @@ export async function completeSeal(tx: Queryable, sealed: SealedDocument, conten
     occurredAt: sealed.sealedAt,
     data: { documentId: sealed.documentId, submissionId: sealed.submissionId, sha256: sealed.sha256, signedDocumentUrl, sealedAt: sealed.sealedAt },
   });
-  return { wake: webhooks > 0 ? ['webhook'] : [] };
+  const notices = await enqueueCompletionNotices(tx, sealed.documentId);
+  return { wake: [...(webhooks > 0 ? ['webhook'] : []), ...(notices > 0 ? [COMPLETION_KIND.name] : [])] };
 }
 
 /**
