@@ -158,6 +158,11 @@ describe('signet', { timeout: 60_000 }, () => {
     expect(bad.stderr.trim()).toMatch(/^signet: fields\[\d+\]\.signerId: no signer "landlord"/);
     const order = await create('--signers', 'signers.json', '--signing-order', 'random');
     expect(order.stderr.trim()).toMatch(/^signet: signingOrder: /);
+    // As the server: without SIGNET_SMTP_URL, a code to e-mail could never reach its signer.
+    await writeFile(join(dir, 'coded.json'), JSON.stringify([{ ...LEASE_SIGNERS[0], auth: 'email_code' }, LEASE_SIGNERS[1]]));
+    const coded = await create('--signers', 'coded.json');
+    expect(coded.code).not.toBe(0);
+    expect(coded.stderr.trim()).toBe('signet: signers[0].auth: "email_code" needs a server that sends e-mail (SIGNET_SMTP_URL is not set)');
   });
 
   it('seed --json creates the demo organization, documents with every field type, and two working keys', async () => {

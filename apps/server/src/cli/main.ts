@@ -161,6 +161,7 @@ documents
       }
       const fields = options.fields === undefined ? undefined : await readInput('--fields', options.fields);
       const signers = options.signers === undefined ? undefined : await readInput('--signers', options.signers);
+      const config = loadConfig();
       const document = await createDocument(storage, {
         organizationId: organization.id,
         filename: basename(options.pdf),
@@ -172,7 +173,9 @@ documents
         ...(options.expiresAt === undefined ? {} : { expiresAt: options.expiresAt }),
         ...(signers ? { signers: new TextDecoder().decode(signers) } : {}),
         ...(options.signingOrder ? { signingOrder: options.signingOrder } : {}),
-        maxPdfBytes: loadConfig().maxPdfBytes,
+        maxPdfBytes: config.maxPdfBytes,
+        // As the server refuses them: an e-mailed code needs a server that sends mail (docs/signer-auth.md).
+        mailConfigured: config.mail !== undefined,
       });
       if (options.json) return print({ ...documentMetadata(document), ...signersPart(document) });
       const who = !document.implicitSigner ? `, ${document.signers.length} signers (${document.signingOrder})` : '';

@@ -203,6 +203,7 @@ export function registerTemplateCommands(program: Command): void {
           templateId: template.id,
           body: { csv },
           now: new Date(),
+          mailConfigured: loadConfig().mail !== undefined,
         }).catch((error: unknown) => {
           if (error instanceof ApiError) throw new CliError(`--csv: ${String(error.details?.field ?? '')}: ${String(error.details?.reason ?? error.message)}`);
           throw error;

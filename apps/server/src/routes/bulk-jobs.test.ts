@@ -200,6 +200,8 @@ describe.each(engines)('bulk creation on $name', (engine) => {
       [await start({ rows: [row('a', { values: { nope: { type: 'text', content: 'x' } } })] }), 400, 'VALIDATION_ERROR', 'rows[0].values.nope'],
       [await start({ rows: [row('a', { values: { accept_terms: { type: 'text', content: 'x' } } })] }), 400, 'VALIDATION_ERROR', 'rows[0].values.accept_terms.type'],
       [await start({ rows: [row('a', { expiresAt: 'tomorrow' })] }), 400, 'VALIDATION_ERROR', 'rows[0].expiresAt'],
+      // This server sends no mail: a code it would e-mail could never reach its signer.
+      [await start({ rows: [row('a'), { key: 'b', signers: [{ ...SIGNERS[0], auth: 'email_code' }, SIGNERS[1]] }] }), 400, 'VALIDATION_ERROR', 'rows[1].signers[0].auth'],
       [await start({ rows: [row('a')], extra: 1 }), 400, 'VALIDATION_ERROR', 'extra'],
       [await start({ rows: [row('a')], sessions: { expiresInSeconds: 1 } }), 400, 'VALIDATION_ERROR', 'sessions.expiresInSeconds'],
       [await csv(['key,tenant.name,landlord.name,tenant.phone', 'a,T,L,1']), 400, 'VALIDATION_ERROR', 'line 1'],

@@ -60,7 +60,7 @@ export function bulkJobHandlers(deps: AppContext): Pick<EndpointHandlers, 'creat
         const key = c.get('apiKey');
         const body = await readBulkBody(c);
         if (!deps.config.mail) refuseEmailDelivery(body);
-        const job = await startBulkJob(deps.storage, { organizationId: key.organizationId, apiKeyId: key.id, templateId: params.templateId, body, now: now() });
+        const job = await startBulkJob(deps.storage, { organizationId: key.organizationId, apiKeyId: key.id, templateId: params.templateId, body, now: now(), mailConfigured: deps.config.mail !== undefined });
         return sendEnvelope(c, presentBulkJob(job), 202);
       },
     }),

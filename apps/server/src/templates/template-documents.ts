@@ -16,6 +16,7 @@ import { cleanFilename, storeDocument } from '../documents/create-document.js';
 import { unsafePatternIssues } from '../documents/pattern-safety.js';
 import { parseDelivery, type DeliveryOptions } from '../documents/delivery-options.js';
 import { templateNotFound } from './templates.js';
+import { assertEmailCodesSendable } from '../signer-auth/mail-required.js';
 
 /*
  * Documents made from a template (docs/templates.md): a copy of its current version — file, fields, roles bound to
@@ -96,6 +97,7 @@ export function prepareTemplateDocument(
   deliveryOptions: DeliveryOptions = { mailConfigured: true },
 ): NewDocument {
   const signers = bindSigners(template, request.signers);
+  assertEmailCodesSendable(signers, deliveryOptions.mailConfigured);
   const delivery = parseDelivery(request, deliveryOptions);
   if (request.signingOrder !== undefined && !signers) throw validationError('signingOrder', 'applies only to a template with roles');
   const fields = fillValues(template.fields, request.values);

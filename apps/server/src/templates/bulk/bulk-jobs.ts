@@ -30,11 +30,11 @@ import { jobsEnqueued } from '../../jobs/wake.js';
 export type BulkBody = { json: unknown } | { csv: string };
 
 /** Checks each row as `POST /templates/{templateId}/documents` would; a 400 is the request's, named after `where(i)`. */
-function checkRows(template: TemplateRecord, rows: readonly BulkRow[], where: (index: number) => string, now: Date): void {
+function checkRows(template: TemplateRecord, rows: readonly BulkRow[], where: (index: number) => string, now: Date, mailConfigured: boolean): void {
   rows.forEach((row, index) => {
     try {
       const { key: _key, ...request } = row;
-      prepareTemplateDocument(template, request, now);
+      prepareTemplateDocument(template, request, now, { mailConfigured });
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 400) return;
       const field = typeof error.details?.field === 'string' ? error.details.field : '';
@@ -48,11 +48,19 @@ function checkRows(template: TemplateRecord, rows: readonly BulkRow[], where: (i
  * Starts a bulk job of `templateId` for the key `apiKeyId`: checks the whole request (400 naming `rows[i].…` or the CSV
  * line; 404 for no such template), stores the job and its rows with the job that runs them, and wakes this
  * process's runner. Resolves with the job, `pending`.
- * @example const job = await startBulkJob(storage, { organizationId, apiKeyId, templateId, body: { json } , now: new Date() })
+ * @example const job = await startBulkJob(storage, { organizationId, apiKeyId, templateId, body: { json }, now: new Date(), mailConfigured: true })
  */
 export async function startBulkJob(
   storage: Storage,
-  input: { organizationId: string; apiKeyId: string; templateId: string; body: BulkBody; now: Date },
+  input: {
+    organizationId: string;
+    apiKeyId: string;
+    templateId: string;
+    body: BulkBody;
+    now: Date;
+    /** Whether the server sends e-mail: when false, a row's signer with `auth: "email_code"` is a 400. */
+    mailConfigured: boolean;
+  },
 ): Promise<BulkJobRecord> {
   const template = await findTemplate(storage.db.query, input.organizationId, input.templateId);
   if (!template) throw templateNotFound(input.templateId);
@@ -80,7 +88,7 @@ export async function startBulkJob(
     }
     request = parsed.data;
   }
-  checkRows(template, request.rows, where, input.now);
+  checkRows(template, request.rows, where, input.now, input.mailConfigured);
   const job: BulkJobRecord = {
     id: newId('blk'),
     organizationId: input.organizationId,
