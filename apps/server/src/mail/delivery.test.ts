@@ -232,6 +232,27 @@ describe.each(engines)('delivery by e-mail on $name', (engine) => {
     expect(sentTo(tenant)).toHaveLength(0);
   });
 
+  it('refuses more than 20 visits a minute of one link, and 60 from one address, with a 429 page', async () => {
+    const { tenant } = await lease();
+    await drain('invitation');
+    await drain('mail');
+    const link = linkOf((await catcher.waitFor(tenant)).text);
+    const from = (ip: string, path = link) => t.app.request(path, { headers: { 'X-Forwarded-For': ip } });
+    // One link from many addresses: each visit stores a session key, so a leaked link mints at most 20 a minute.
+    for (let i = 1; i <= 20; i++) expect((await from(`203.0.113.${i}`)).status).toBe(200);
+    const busy = await from('203.0.113.99');
+    expect(busy.status).toBe(429);
+    expect(Number(busy.headers.get('Retry-After'))).toBeGreaterThan(0);
+    expect(busy.headers.get('Content-Security-Policy')).toMatch(/script-src 'self';/);
+    const html = await busy.text();
+    expect(html).toContain('Too many visits');
+    expect(html).not.toContain('api-key=');
+    // One address, whatever the links: the 61st visit is refused; another address is not.
+    for (let i = 0; i < 60; i++) expect((await from('198.51.100.7', `/sign/nonsense${i}`)).status).toBe(404);
+    expect((await from('198.51.100.7', '/sign/nonsense')).status).toBe(429);
+    expect((await from('198.51.100.8', '/sign/nonsense')).status).toBe(404);
+  });
+
   it('answers a link that is not valid, tampered with, expired or erased with an HTML page', async () => {
     const { document, tenant } = await lease();
     await drain('invitation');

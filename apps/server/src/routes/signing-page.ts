@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { AppContext } from '../app-context.js';
 import { createApiKeyRecord } from '../documents/seed.js';
 import { checkSigningLink } from '../documents/signing-link.js';
+import { clientIp } from '../middleware/api-key/client-ip.js';
 import type { AppEnv } from '../http/env.js';
 import { findDocument } from '../storage/queries/documents.js';
 import { findOrganizationName } from '../storage/queries/organizations.js';
@@ -21,7 +22,14 @@ const NOTICES = {
   documentExpired: { status: 410, title: 'This document has expired', message: 'It can no longer be signed. Ask the sender if it should be sent again.' },
   declined: { status: 410, title: 'This document was declined', message: 'A signer declined it, so it can no longer be signed.' },
   erased: { status: 410, title: 'This document is no longer available', message: 'The sender has removed it.' },
+  busy: { status: 429, title: 'Too many visits', message: 'This page was opened too often in the last minute. Wait a minute, then open the link again.' },
 } as const;
+
+/**
+ * Visits a minute: per client address, whatever the link (guessing links costs a MAC check, but each valid visit
+ * stores a session key); and per link, whatever the address (a link that leaked cannot mint keys in bulk).
+ */
+export const PAGE_VISITS_PER_MINUTE = { ip: 60, link: 20 } as const;
 
 type Notice = keyof typeof NOTICES;
 
@@ -58,9 +66,21 @@ export function registerSigningPage(app: SignetApp, deps: AppContext): void {
   app.get('/sign/:token', async (c) => {
     pageHeaders(c);
     const notice = (which: Notice) => c.html(signingNoticeHtml({ ...NOTICES[which], locale: 'en' }), NOTICES[which].status);
+    /** The busy page when `counter` is past `limit` this minute, with `Retry-After`. */
+    const overLimit = async (counter: string, limit: number) => {
+      const decision = await deps.rateLimits.consume(counter, limit);
+      if (decision.allowed) return undefined;
+      c.header('Retry-After', String(decision.retryAfter));
+      return notice('busy');
+    };
+    const ip = clientIp(c, deps.config.trustProxy);
+    const busyAddress = ip ? await overLimit(`sign-page-ip:${ip}`, PAGE_VISITS_PER_MINUTE.ip) : undefined;
+    if (busyAddress) return busyAddress;
     const at = now();
     const link = checkSigningLink(deps.secret, c.req.param('token'), at);
     if (link.status === 'invalid') return notice('invalid');
+    const busyLink = await overLimit(`sign-page-link:${link.documentId}:${link.signerId}`, PAGE_VISITS_PER_MINUTE.link);
+    if (busyLink) return busyLink;
     // Read afresh, not from the read cache: a void or an erasure ends its links at once.
     const document = await findDocument(deps.storage.db.query, link.documentId);
     const refused = noticeFor(document, link.signerId);
