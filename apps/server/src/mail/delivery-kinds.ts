@@ -5,7 +5,17 @@ import type { JobKindOptions } from '../jobs/types.js';
 import { findDocument } from '../storage/queries/documents.js';
 import { findSignerStates } from '../storage/queries/signers.js';
 import { completionJobKind } from './completion.js';
-import { INVITATION_KIND, REMINDER_KIND, queueSignerMessage, scheduleReminder, signerCanSign, signingLinkBase } from './delivery.js';
+import {
+  EXPIRY_NOTICE_KIND,
+  INVITATION_KIND,
+  REMINDER_KIND,
+  queueSignerMessage,
+  scheduleExpiryNotice,
+  scheduleReminder,
+  signerCanSign,
+  signingLinkBase,
+  type SignerMessageKind,
+} from './delivery.js';
 
 /*
  * The `invitation` and `reminder` job kinds (docs/email.md): each writes one signer's message with a fresh link and
@@ -29,7 +39,8 @@ interface SignerMessagePayload {
 }
 
 /**
- * Both kinds, and the completed document's (`completion.ts`), for a process that sends mail.
+ * The invitation, reminder and expiry notice kinds, and the completed document's (`completion.ts`), for a process
+ * that sends mail.
  * @example for (const kind of deliveryJobKinds({ config, secret })) runner.register(kind);
  */
 export function deliveryJobKinds(options: { config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>; secret: string }) {
@@ -37,7 +48,7 @@ export function deliveryJobKinds(options: { config: Pick<Config, 'publicBaseUrl'
    * A kind that writes one signer's `message` while they may still sign (and, for a reminder, while the document has
    * a schedule), then schedules the reminder after it: the first after an invitation, the next after a reminder.
    */
-  const signerMessageKind = <P extends SignerMessagePayload>(spec: { kind: { name: string; payloadSchema: z.ZodType<P> }; message: 'invitation' | 'reminder' }) =>
+  const signerMessageKind = <P extends SignerMessagePayload>(spec: { kind: { name: string; payloadSchema: z.ZodType<P> }; message: SignerMessageKind }) =>
     defineJobKind({
       name: spec.kind.name,
       schema: spec.kind.payloadSchema,
@@ -54,7 +65,8 @@ export function deliveryJobKinds(options: { config: Pick<Config, 'publicBaseUrl'
             const base = signingLinkBase(options.config, document);
             const key = [spec.message, documentId, signerId, ...(n === undefined ? [] : [n])].join(':');
             if (!(await queueSignerMessage(tx, { secret: options.secret, base, now }, document, { signerId, kind: spec.message, sentBy: 'schedule', key }))) return;
-            await scheduleReminder(tx, document, signerId, (n ?? 0) + 1, now);
+            if (spec.message !== 'expiring') await scheduleReminder(tx, document, signerId, (n ?? 0) + 1, now);
+            if (spec.message === 'invitation') await scheduleExpiryNotice(tx, document, signerId, now);
             return { wake: ['mail'] };
           },
         };
@@ -63,6 +75,7 @@ export function deliveryJobKinds(options: { config: Pick<Config, 'publicBaseUrl'
   return [
     signerMessageKind({ kind: INVITATION_KIND, message: 'invitation' }),
     signerMessageKind({ kind: REMINDER_KIND, message: 'reminder' }),
+    signerMessageKind({ kind: EXPIRY_NOTICE_KIND, message: 'expiring' }),
     completionJobKind(options),
   ] as const;
 }

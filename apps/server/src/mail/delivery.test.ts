@@ -50,7 +50,7 @@ describe.each(engines)('delivery by e-mail on $name', (engine) => {
   const deliver = async () => (await drain('invitation')) + (await drain('reminder')) + (await drain('mail'));
 
   /** A lease whose two signers have addresses of their own, with delivery by e-mail. */
-  async function lease(options: { reminders?: Reminders; signingOrder?: 'sequential' | 'parallel' } = {}) {
+  async function lease(options: { reminders?: Reminders; signingOrder?: 'sequential' | 'parallel'; expiresAt?: string } = {}) {
     const tag = randomBytes(4).toString('hex');
     const signers = [
       { id: 'tenant', name: 'Tina <b>Tenant</b>', email: `tina-${tag}@example.com`, order: 1 },
@@ -64,6 +64,7 @@ describe.each(engines)('delivery by e-mail on $name', (engine) => {
       signers,
       signingOrder: options.signingOrder ?? 'sequential',
       delivery: { ...(options.reminders ? { reminders: options.reminders } : {}), linkBaseUrl: 'https://sign.acme.test' },
+      ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}),
       maxPdfBytes: t.config.maxPdfBytes,
     });
     return { document, tenant: signers[0]!.email, landlord: signers[1]!.email };
@@ -146,6 +147,36 @@ describe.each(engines)('delivery by e-mail on $name', (engine) => {
     const types = await auditTypes(document.id);
     expect(types.filter((type) => type === 'signer.reminded:landlord')).toHaveLength(2);
     expect(types.filter((type) => type === 'signer.reminded:tenant')).toHaveLength(1);
+  });
+
+  it('tells a signer who has not signed that the document expires, 48 hours before, and not one who signed', async () => {
+    const expiresAt = new Date(Date.now() + 5 * 86_400_000).toISOString();
+    const { document, tenant, landlord } = await lease({ signingOrder: 'parallel', expiresAt });
+    expect(await deliver()).toBe(4); // two invitations, two mails
+    const notices = () =>
+      t.storage.db.query.selectFrom('jobs').select(['key', 'run_at']).where('kind', '=', 'expiry-notice').where('status', '=', 'pending').where('key', 'like', `${document.id}:%`).orderBy('key').execute();
+    const scheduled = await notices();
+    expect(scheduled.map((job) => job.key)).toEqual([`${document.id}:landlord`, `${document.id}:tenant`]);
+    expect(Number(scheduled[0]!.run_at)).toBe(Date.parse(expiresAt) - 48 * 3_600_000);
+
+    // The tenant signs; both notices come due: only the landlord, who has not signed, is told.
+    await signAs(document, 'tenant');
+    await t.storage.db.query.updateTable('jobs').set({ run_at: 0 }).where('kind', '=', 'expiry-notice').where('key', 'like', `${document.id}:%`).execute();
+    expect(await drain('expiry-notice')).toBe(2);
+    expect(await drain('mail')).toBe(1);
+    const notice = await catcher.waitFor(landlord, { count: 2 });
+    expect(notice.subject).toMatch(/^Expires soon: lease <2026>\.pdf needs your signature by \d+ \w+ \d{4},? (at )?\d\d:\d\d UTC$/);
+    expect(notice.text).toContain('expires on');
+    expect(linkOf(notice.text)).toMatch(/^\/sign\//);
+    expect(sentTo(tenant)).toHaveLength(1);
+    expect((await auditTypes(document.id)).filter((type) => type === 'signer.reminded:landlord')).toHaveLength(1);
+
+    // A document that expires within 48 hours gets no notice: its invitation says the deadline.
+    const soon = await lease({ expiresAt: new Date(Date.now() + 86_400_000).toISOString() });
+    expect(await drain('invitation')).toBe(1);
+    expect(
+      await t.storage.db.query.selectFrom('jobs').select('key').where('kind', '=', 'expiry-notice').where('key', 'like', `${soon.document.id}:%`).execute(),
+    ).toEqual([]);
   });
 
   it('sends nothing once the document is voided, and its link answers 410', async () => {

@@ -28,6 +28,12 @@ export const REMINDER_KIND = {
   payloadSchema: z.object({ documentId: z.string(), signerId: z.string(), n: z.number().int().min(1) }),
 } as const;
 
+/** The `expiry-notice` kind's: the notice to a signer who has not signed that the document expires soon. */
+export const EXPIRY_NOTICE_KIND = { name: 'expiry-notice', payloadSchema: z.object({ documentId: z.string(), signerId: z.string() }) } as const;
+
+/** How long before a document's `expiresAt` a signer who has not signed is told it expires. */
+export const EXPIRY_NOTICE_HOURS = 48;
+
 /** Whether `signerId` may sign `document` now: it is pending, and the signer has not signed and is not waiting. */
 export function signerCanSign(document: DocumentRecord, states: readonly SignerState[], signerId: string): boolean {
   if (document.status !== 'pending' || !document.signers.some((signer) => signer.id === signerId)) return false;
@@ -65,6 +71,9 @@ export function signingLinkBase(config: Pick<Config, 'publicBaseUrl' | 'host' | 
   return `http://${host}:${config.port}`;
 }
 
+/** The messages asking a signer to sign: an expiry notice is recorded (and audited) as a reminder. */
+export type SignerMessageKind = 'invitation' | 'reminder' | 'expiring';
+
 /** What writing a signer's message needs: the secret (of the links and the mail box) and the links' origin. */
 export interface MessageContext {
   secret: string;
@@ -81,7 +90,7 @@ export async function queueSignerMessage(
   tx: Queryable,
   context: MessageContext,
   document: DocumentRecord,
-  message: { signerId: string; kind: 'invitation' | 'reminder'; sentBy: string; key?: string },
+  message: { signerId: string; kind: SignerMessageKind; sentBy: string; key?: string },
 ): Promise<string | null> {
   const signer = document.signers.find((candidate) => candidate.id === message.signerId);
   if (!signer?.email) return null;
@@ -103,7 +112,8 @@ export async function queueSignerMessage(
   });
   // A retried job whose message was queued before: it was recorded then.
   if (queued === null) return signer.email;
-  await recordSignerMessage(tx.query, document.id, { signerId: signer.id, kind: message.kind, sentAt: context.now.toISOString(), sentBy: message.sentBy });
+  const recorded = message.kind === 'invitation' ? 'invitation' : 'reminder';
+  await recordSignerMessage(tx.query, document.id, { signerId: signer.id, kind: recorded, sentAt: context.now.toISOString(), sentBy: message.sentBy });
   return signer.email;
 }
 
@@ -113,4 +123,15 @@ export async function scheduleReminder(tx: Queryable, document: DocumentRecord, 
   if (!reminders || n > reminders.max) return;
   const days = n === 1 ? reminders.firstAfterDays : reminders.everyDays;
   await enqueueJob(tx, REMINDER_KIND, { documentId: document.id, signerId, n }, { key: `${document.id}:${signerId}:${n}`, runAt: new Date(now.getTime() + days * DAY_MS) });
+}
+
+/**
+ * Enqueues the expiry notice of a signer of a document that expires (`expiresAt`), due `EXPIRY_NOTICE_HOURS` before
+ * it; none when that time has passed already (the invitation said the deadline).
+ */
+export async function scheduleExpiryNotice(tx: Queryable, document: DocumentRecord, signerId: string, now: Date): Promise<void> {
+  if (!document.expiresAt) return;
+  const runAt = new Date(Date.parse(document.expiresAt) - EXPIRY_NOTICE_HOURS * 3_600_000);
+  if (runAt.getTime() <= now.getTime()) return;
+  await enqueueJob(tx, EXPIRY_NOTICE_KIND, { documentId: document.id, signerId }, { key: `${document.id}:${signerId}`, runAt });
 }

@@ -35,4 +35,4 @@ export const MAIL_KIND = { name: 'mail', payloadSchema: MailPayloadSchema } as c
  * The kinds whose pending jobs are about one document and go with its erasure: its messages, and what would write
  * more of them (`delivery.ts`, `completion.ts`).
  */
-export const DOCUMENT_MAIL_KINDS = ['mail', 'invitation', 'reminder', 'completion'] as const;
+export const DOCUMENT_MAIL_KINDS = ['mail', 'invitation', 'reminder', 'expiry-notice', 'completion'] as const;

@@ -1,14 +1,15 @@
 import type { MailMessage } from './message.js';
 
 /*
- * The e-mails that ask a signer to sign (docs/email.md): an invitation when their turn comes and reminders after it.
+ * The e-mails that ask a signer to sign (docs/email.md): an invitation when their turn comes, reminders after it, and a
+ * notice that the document expires soon.
  * Plain text and simple HTML; everything the sender or the signer chose (names, file name) is escaped in the HTML and
  * kept on one line in the subject.
  */
 
 /** What an invitation or a reminder says. */
 export interface SigningInvitation {
-  kind: 'invitation' | 'reminder';
+  kind: 'invitation' | 'reminder' | 'expiring';
   to: string;
   signerName: string;
   organizationName: string;
@@ -38,7 +39,7 @@ export function readableTime(at: Date): string {
 }
 
 /**
- * The message of an invitation or a reminder to sign.
+ * The message of an invitation, a reminder or an expiry notice.
  * @example signingInvitationMessage({ kind: 'invitation', to, signerName: 'Ada', organizationName: 'Acme', documentName: 'lease.pdf', url, expiresAt })
  */
 export function signingInvitationMessage(invitation: SigningInvitation): MailMessage {
@@ -46,11 +47,17 @@ export function signingInvitationMessage(invitation: SigningInvitation): MailMes
   const documentName = oneLine(invitation.documentName, 150);
   const signerName = oneLine(invitation.signerName, 200);
   const until = readableTime(invitation.expiresAt);
-  const reminder = invitation.kind === 'reminder';
-  const subject = reminder ? `Reminder: ${organization} is waiting for your signature on ${documentName}` : `${organization} asks you to sign ${documentName}`;
-  const ask = reminder
-    ? `${organization} is still waiting for your signature on "${documentName}".`
-    : `${organization} has sent you "${documentName}" to sign.`;
+  const { subject, ask } = {
+    invitation: { subject: `${organization} asks you to sign ${documentName}`, ask: `${organization} has sent you "${documentName}" to sign.` },
+    reminder: {
+      subject: `Reminder: ${organization} is waiting for your signature on ${documentName}`,
+      ask: `${organization} is still waiting for your signature on "${documentName}".`,
+    },
+    expiring: {
+      subject: `Expires soon: ${documentName} needs your signature by ${until}`,
+      ask: `"${documentName}", which ${organization} sent you, expires on ${until}. After that it can no longer be signed.`,
+    },
+  }[invitation.kind];
   const text = [
     `Hello ${signerName},`,
     '',
