@@ -16,6 +16,7 @@ import { expectStatus, submitSource } from './submit-source.js';
 import { measurePostgresSubmit, printPostgresSubmit } from './postgres-submit.js';
 import { measureTextTags, printTextTags } from './tags.js';
 import { measureBulk, printBulk } from './bulk.js';
+import { measureMail, printMail } from './mail.js';
 
 /*
  * `pnpm bench:server`: the real server (embedded store, request logging on) against a bare Hono app serving the
@@ -36,7 +37,9 @@ import { measureBulk, printBulk } from './bulk.js';
  * BENCH_SEAL_HUGE_PAGES (10000), BENCH_SEAL_PHOTO_SIDE (4096), BENCH_SEAL_LEVELS (3-page seals timed at PAdES B-T and at
  * B-LTA each, alternating, against a local authority and OCSP responder, 15). tags (bench/tags.ts): text tags of a 300-page document
  * against inspect of the same file. bulk (bench/bulk.ts): BENCH_BULK_ROWS documents (10,000) from a template in one
- * bulk job, on the embedded store and on PostgreSQL, and the GET throughput during it against idle. Smoke mode (BENCH_SMOKE=1 or --smoke): every
+ * bulk job, on the embedded store and on PostgreSQL, and the GET throughput during it against idle. mail (bench/mail.ts):
+ * BENCH_MAIL_ROWS invitations of a bulk job (1,000) queued and delivered a second through an SMTP catcher, and
+ * BENCH_MAIL_SINGLE documents (30) timed from creation to their invitation in the catcher. Smoke mode (BENCH_SMOKE=1 or --smoke): every
  * phase for about a second, with small counts and documents (a 200-page huge document, a 512² photo); it fails only
  * when the benchmark itself breaks, never on its figures.
  * The server of the other phases runs with SEAL_WORKER=false: the submit phase's tens of thousands of submissions
@@ -46,7 +49,7 @@ import { measureBulk, printBulk } from './bulk.js';
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const LOAD_PHASES = ['ceiling-get', 'get', 'get-hostile', 'ceiling-submit', 'submit'] as const;
 const SEAL_PHASES = ['seal', 'get-sealing'] as const;
-const PHASES = [...LOAD_PHASES, 'submit-postgres', ...SEAL_PHASES, 'webhooks', 'tags', 'bulk'] as const;
+const PHASES = [...LOAD_PHASES, 'submit-postgres', ...SEAL_PHASES, 'webhooks', 'tags', 'bulk', 'mail'] as const;
 type PhaseName = (typeof PHASES)[number];
 type LoadPhaseName = (typeof LOAD_PHASES)[number];
 
@@ -289,6 +292,12 @@ try {
     process.stderr.write('running bulk…\n');
     const rows = Math.max(1, Math.round(envNumber('BENCH_BULK_ROWS', settings.smoke ? 200 : 10_000)));
     printBulk(await measureBulk({ rows, connections: settings.connections, duration: settings.smoke ? 1 : 5, keep: settings.keep }, APP_DIR));
+  }
+  if (settings.phases.has('mail')) {
+    process.stderr.write('running mail…\n');
+    const rows = Math.max(1, Math.round(envNumber('BENCH_MAIL_ROWS', settings.smoke ? 50 : 1_000)));
+    const single = Math.max(1, Math.round(envNumber('BENCH_MAIL_SINGLE', settings.smoke ? 3 : 30)));
+    printMail(await measureMail({ rows, single, keep: settings.keep }, APP_DIR));
   }
   process.stdout.write(`wall time:  ${((performance.now() - startedAt) / 1000).toFixed(1)} s\n`);
 } catch (error) {

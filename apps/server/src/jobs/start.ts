@@ -81,7 +81,8 @@ export async function startJobs(options: {
     const { kind, close } = mailJobKind({ mail: options.config.mail, secret: options.secret });
     runner.register(kind);
     closeMail = close;
-    // Invitations and reminders to sign (mail/delivery-kinds.ts): each queues a message for the kind above.
+    // Invitations, reminders and expiry notices to sign, and the signed copy's link (mail/delivery-kinds.ts): each
+    // queues a message for the kind above.
     for (const delivery of deliveryJobKinds({ config: options.config, secret: options.secret })) runner.register(delivery);
   }
   if (options.config.retentionDays !== undefined) {

@@ -11,6 +11,8 @@ export interface CaughtMail {
   text: string;
   html: string | undefined;
   parsed: ParsedMail;
+  /** When it arrived, on this process's `performance.now()` clock (the mail benchmark times by it). */
+  receivedAt: number;
 }
 
 /** A local SMTP server that keeps what it receives (`smtpUrl` points the server at it). */
@@ -53,6 +55,7 @@ export async function startMailCatcher(): Promise<MailCatcher> {
             text: parsed.text ?? '',
             html: typeof parsed.html === 'string' ? parsed.html : undefined,
             parsed,
+            receivedAt: performance.now(),
           });
           for (const wake of waiters) wake();
           callback();

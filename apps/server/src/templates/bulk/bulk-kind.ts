@@ -29,6 +29,8 @@ import type { DocumentPreview, DocumentRecord, TemplateRecord } from '../../stor
 import { webhookEventsEnqueued } from '../../webhooks/wake.js';
 import { secretBox, type SecretBox } from '../../secret-box.js';
 import { prepareTemplateDocument } from '../template-documents.js';
+import { jobsEnqueued } from '../../jobs/wake.js';
+import { INVITATION_KIND } from '../../mail/delivery.js';
 
 /*
  * The `bulk` job kind (docs/templates.md, "Bulk"): one job a bulk request, keyed by its id. It reads the template's
@@ -196,6 +198,9 @@ export function bulkJobKind(options: { secret: string; busy?: () => boolean }) {
         const earlier = await findRowKeyDocuments(db.query, job.organizationId, job.templateId, keys);
         const enqueued = await db.transaction((tx) => storeBatch(tx, { job, prepared, earlier, bytes, preview, now, box }));
         webhookEventsEnqueued(db, enqueued);
+        // Rows delivered by e-mail enqueued their first signers' invitations (mail/delivery.ts): sent now, not at the
+        // kind's next poll.
+        if (prepared.some((item) => 'document' in item && item.document.delivery)) jobsEnqueued(db, INVITATION_KIND.name);
         // Requests first: a pause while the process is busy, else a turn of the event loop for the answers under way.
         const pause = Math.max(BUSY_PAUSE_MS, BUSY_SHARE * performance.eventLoopUtilization(began).active);
         await new Promise((resolve) => (busy ? setTimeout(resolve, pause) : setImmediate(resolve)));
