@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { generateSamplePdf, sampleLeaseFields } from '../src/pdf/sample.js';
-import { startChild } from './child.js';
+import { startBenchServer } from './child.js';
 import { createFixtures } from './fixtures.js';
 import { runPhase } from './load.js';
 
@@ -36,12 +36,14 @@ export interface BulkOutcome {
 }
 
 const DEFAULT_URL = 'postgres://postgres@127.0.0.1:5432/test';
-const ROLES = [
+/** The two roles of the benchmarks' template (a lease). */
+export const ROLES = [
   { id: 'tenant', name: 'Tenant', order: 1 },
   { id: 'landlord', name: 'Landlord', order: 2 },
 ];
 
-async function expectJson(response: Response, status: number, what: string): Promise<any> {
+/** The JSON body of `response`, which must have `status`; else an error naming `what`. */
+export async function expectJson(response: Response, status: number, what: string): Promise<any> {
   const text = await response.text();
   if (response.status !== status) throw new Error(`${what}: ${response.status} ${text.slice(0, 300)}`);
   return JSON.parse(text);
@@ -49,11 +51,7 @@ async function expectJson(response: Response, status: number, what: string): Pro
 
 async function measureOn(engine: BulkOutcome['engine'], databaseUrl: string | undefined, settings: BulkSettings, appDir: string): Promise<BulkOutcome> {
   const fixtures = await createFixtures(1, databaseUrl);
-  const server = await startChild({
-    script: 'bench/serve.ts',
-    cwd: appDir,
-    env: { ...process.env, DATABASE_URL: fixtures.databaseUrl, SIGNET_SECRET: randomBytes(32).toString('hex'), SEAL_WORKER: 'false', BENCH_SERVER_LOG: join(fixtures.dir, 'server.log') },
-  });
+  const server = await startBenchServer(appDir, fixtures.databaseUrl, join(fixtures.dir, 'server.log'), { SIGNET_SECRET: randomBytes(32).toString('hex') });
   try {
     const sk = { 'X-API-Key': fixtures.uploadKey };
     const form = new FormData();

@@ -74,3 +74,16 @@ export function startChild(options: {
     });
   });
 }
+
+/**
+ * The real server (`bench/serve.ts`) in a child process, on `DATABASE_URL`, with its log in `log` and no seal worker
+ * unless `env` says otherwise; `env` adds to this process's environment.
+ * @example const server = await startBenchServer(appDir, fixtures.databaseUrl, join(dir, 'server.log'), { SIGNET_SMTP_URL })
+ */
+export function startBenchServer(appDir: string, databaseUrl: string, log: string, env: NodeJS.ProcessEnv = {}): Promise<ChildServer> {
+  return startChild({
+    script: 'bench/serve.ts',
+    cwd: appDir,
+    env: { ...process.env, DATABASE_URL: databaseUrl, SEAL_WORKER: 'false', BENCH_SERVER_LOG: log, ...env },
+  });
+}

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { generateSamplePdf, LEASE_SIGNERS, sampleLeaseFields } from '../src/pdf/sample.js';
 import { openStorage } from '../src/storage/index.js';
 import { startMailCatcher } from '../test/mail/mail-catcher.js';
-import { startChild } from './child.js';
+import { expectJson, ROLES } from './bulk.js';
+import { startBenchServer } from './child.js';
 import { createFixtures } from './fixtures.js';
 
 /*
@@ -32,17 +33,6 @@ export interface MailOutcome {
   singleMs: number[];
 }
 
-const ROLES = [
-  { id: 'tenant', name: 'Tenant', order: 1 },
-  { id: 'landlord', name: 'Landlord', order: 2 },
-];
-
-async function expectJson(response: Response, status: number, what: string): Promise<any> {
-  const text = await response.text();
-  if (response.status !== status) throw new Error(`${what}: ${response.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text);
-}
-
 /** Resolves once `check` is true, asking every `everyMs`; throws past `limitMs`, naming `what`. */
 async function until(check: () => Promise<boolean> | boolean, what: string, everyMs = 20, limitMs = 300_000): Promise<void> {
   const deadline = performance.now() + limitMs;
@@ -59,18 +49,10 @@ async function until(check: () => Promise<boolean> | boolean, what: string, ever
 export async function measureMail(settings: MailSettings, appDir: string): Promise<MailOutcome> {
   const catcher = await startMailCatcher();
   const fixtures = await createFixtures(1);
-  const server = await startChild({
-    script: 'bench/serve.ts',
-    cwd: appDir,
-    env: {
-      ...process.env,
-      DATABASE_URL: fixtures.databaseUrl,
-      SIGNET_SECRET: randomBytes(32).toString('hex'),
-      SEAL_WORKER: 'false',
-      SIGNET_SMTP_URL: catcher.smtpUrl,
-      SIGNET_MAIL_FROM: 'Signet <bench@signet.test>',
-      BENCH_SERVER_LOG: join(fixtures.dir, 'server.log'),
-    },
+  const server = await startBenchServer(appDir, fixtures.databaseUrl, join(fixtures.dir, 'server.log'), {
+    SIGNET_SECRET: randomBytes(32).toString('hex'),
+    SIGNET_SMTP_URL: catcher.smtpUrl,
+    SIGNET_MAIL_FROM: 'Signet <bench@signet.test>',
   });
   const store = await openStorage(fixtures.databaseUrl);
   try {

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStorage } from '../src/storage/index.js';
 import { registerWebhook } from '../src/webhooks/manage.js';
-import { startChild, type ChildServer } from './child.js';
+import { startBenchServer, startChild, type ChildServer } from './child.js';
 import { createFixtures, submitBodies } from './fixtures.js';
 import { runPhase, type PhaseResult } from './load.js';
 import { findOrganizationBySlug } from '../src/storage/queries/organizations.js';
@@ -75,17 +75,9 @@ export async function measureWebhooks(settings: WebhookSettings, appDir: string,
   };
 
   const sink = await startChild({ script: 'bench/webhook-sink.ts', cwd: appDir, env: process.env });
-  const server = await startChild({
-    script: 'bench/serve.ts',
-    cwd: appDir,
-    env: {
-      ...process.env,
-      DATABASE_URL: fixtures.databaseUrl,
-      SIGNET_SECRET: secret,
-      SIGNET_WEBHOOKS_ALLOW_PRIVATE: 'true',
-      SEAL_WORKER: 'false',
-      BENCH_SERVER_LOG: join(fixtures.dir, 'webhooks-server.log'),
-    },
+  const server = await startBenchServer(appDir, fixtures.databaseUrl, join(fixtures.dir, 'webhooks-server.log'), {
+    SIGNET_SECRET: secret,
+    SIGNET_WEBHOOKS_ALLOW_PRIVATE: 'true',
   });
   const storage = await openStorage(fixtures.databaseUrl);
   let outcome: WebhookOutcome | undefined;

@@ -2,14 +2,13 @@ import { z } from 'zod';
 import type { Config } from '../config.js';
 import { signingLinkUrl } from '../documents/signing-link.js';
 import { defineJobKind, enqueueJob } from '../jobs/generic-queue.js';
-import type { JobKindOptions } from '../jobs/types.js';
 import { findDocument } from '../storage/queries/documents.js';
 import { findOrganizationName } from '../storage/queries/organizations.js';
 import type { Queryable } from '../storage/sql-database.js';
-import { signingLinkBase } from './delivery.js';
+import { MESSAGE_JOB_OPTIONS, signingLinkBase } from './delivery.js';
 import type { MailMessage } from './message.js';
 import { enqueueMail } from './outbox.js';
-import { escapeHtml, oneLine, readableTime } from './signing-invitation.js';
+import { oneLine, readableTime, signerMessageBodies, type SigningInvitation } from './signing-invitation.js';
 
 /*
  * The completed document's link to every signer (docs/email.md, "When everyone has signed"): once a document
@@ -20,14 +19,6 @@ import { escapeHtml, oneLine, readableTime } from './signing-invitation.js';
 
 /** The `completion` kind's name and payload. */
 export const COMPLETION_KIND = { name: 'completion', payloadSchema: z.object({ documentId: z.string(), signerId: z.string() }) } as const;
-
-const OPTIONS: JobKindOptions = {
-  leaseMs: 60_000,
-  pollMs: 5_000,
-  concurrency: 2,
-  claimBatch: 10,
-  backoff: { kind: 'exponential', baseMs: 2_000, maxMs: 600_000, maxAttempts: 10, jitter: 0.1 },
-};
 
 /**
  * Enqueues, in `tx`, the completion message of each signer with an `email` of `documentId` when it was delivered by
@@ -53,7 +44,7 @@ export function completionJobKind(options: { config: Pick<Config, 'publicBaseUrl
   return defineJobKind({
     name: COMPLETION_KIND.name,
     schema: COMPLETION_KIND.payloadSchema,
-    options: OPTIONS,
+    options: MESSAGE_JOB_OPTIONS,
     async handler(job, context) {
       const { documentId, signerId } = job.payload;
       return {
@@ -75,15 +66,8 @@ export function completionJobKind(options: { config: Pick<Config, 'publicBaseUrl
   });
 }
 
-/** What the completion message says. */
-export interface CompletedDocument {
-  to: string;
-  signerName: string;
-  organizationName: string;
-  documentName: string;
-  url: string;
-  expiresAt: Date;
-}
+/** What the completion message says: what an invitation does (`signing-invitation.ts`), without its kind. */
+export type CompletedDocument = Omit<SigningInvitation, 'kind'>;
 
 /**
  * The message that a document everyone signed is ready, with the link to its signed copy; names escaped in the HTML
@@ -96,25 +80,15 @@ export function completedDocumentMessage(completed: CompletedDocument): MailMess
   const signerName = oneLine(completed.signerName, 200);
   const until = readableTime(completed.expiresAt);
   const done = `Everyone has signed "${documentName}", which ${organization} sent you.`;
-  const text = [
-    `Hello ${signerName},`,
-    '',
-    done,
-    '',
-    `Download your signed copy here: ${completed.url}`,
-    '',
-    `The link works until ${until}. Keep the signed copy with your records: it carries the signatures and their audit trail.`,
-    '',
-    `Sent by Signet on behalf of ${organization}.`,
-  ].join('\n');
-  const html = [
-    '<!doctype html><html><body style="font-family: system-ui, sans-serif; color: #111827; line-height: 1.5">',
-    `<p>Hello ${escapeHtml(signerName)},</p>`,
-    `<p>${escapeHtml(done)}</p>`,
-    `<p><a href="${escapeHtml(completed.url)}" style="display: inline-block; padding: 10px 18px; background: #2f5bea; color: #ffffff; border-radius: 6px; text-decoration: none">Get the signed copy</a></p>`,
-    `<p style="color: #4b5563; font-size: 14px">Or copy this link: ${escapeHtml(completed.url)}<br>It works until ${escapeHtml(until)}. Keep the signed copy with your records: it carries the signatures and their audit trail.</p>`,
-    `<p style="color: #6b7280; font-size: 12px">Sent by Signet on behalf of ${escapeHtml(organization)}.</p>`,
-    '</body></html>',
-  ].join('\n');
+  const { text, html } = signerMessageBodies({
+    signerName,
+    organization,
+    paragraph: done,
+    linkIntro: 'Download your signed copy here',
+    button: 'Get the signed copy',
+    url: completed.url,
+    until,
+    note: 'Keep the signed copy with your records: it carries the signatures and their audit trail.',
+  });
   return { to: completed.to, subject: `Signed by everyone: ${documentName}`, text, html };
 }

@@ -1,13 +1,13 @@
 import type { z } from 'zod';
 import type { Config } from '../config.js';
 import { defineJobKind } from '../jobs/generic-queue.js';
-import type { JobKindOptions } from '../jobs/types.js';
 import { findDocument } from '../storage/queries/documents.js';
 import { findSignerStates } from '../storage/queries/signers.js';
 import { completionJobKind } from './completion.js';
 import {
   EXPIRY_NOTICE_KIND,
   INVITATION_KIND,
+  MESSAGE_JOB_OPTIONS,
   REMINDER_KIND,
   queueSignerMessage,
   scheduleExpiryNotice,
@@ -18,20 +18,12 @@ import {
 } from './delivery.js';
 
 /*
- * The `invitation` and `reminder` job kinds (docs/email.md): each writes one signer's message with a fresh link and
- * queues it as a `mail` job, in the transaction that settles the job, so a retry never queues it twice. A signer who
- * signed meanwhile, or a document completed, declined, voided, expired or erased, gets nothing.
+ * The `invitation`, `reminder` and `expiry-notice` job kinds (docs/email.md): each writes one signer's message with a
+ * fresh link and queues it as a `mail` job, in the transaction that settles the job, so a retry never queues it
+ * twice. A signer who signed meanwhile, or a document completed, declined, voided, expired or erased, gets nothing.
  */
 
-const OPTIONS: JobKindOptions = {
-  leaseMs: 60_000,
-  pollMs: 5_000,
-  concurrency: 2,
-  claimBatch: 10,
-  backoff: { kind: 'exponential', baseMs: 2_000, maxMs: 600_000, maxAttempts: 10, jitter: 0.1 },
-};
-
-/** The payload both kinds carry: a signer of a document, and for a reminder which one of the schedule it is. */
+/** The payload the kinds carry: a signer of a document, and for a reminder which one of the schedule it is. */
 interface SignerMessagePayload {
   documentId: string;
   signerId: string;
@@ -52,7 +44,7 @@ export function deliveryJobKinds(options: { config: Pick<Config, 'publicBaseUrl'
     defineJobKind({
       name: spec.kind.name,
       schema: spec.kind.payloadSchema,
-      options: OPTIONS,
+      options: MESSAGE_JOB_OPTIONS,
       async handler(job, context) {
         const { documentId, signerId, n } = job.payload;
         return {

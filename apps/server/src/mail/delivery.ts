@@ -2,6 +2,7 @@ import { signerStatus } from '@signet/contract';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import { enqueueJob } from '../jobs/generic-queue.js';
+import type { JobKindOptions } from '../jobs/types.js';
 import { findSignerStates } from '../storage/queries/signers.js';
 import { findOrganizationName } from '../storage/queries/organizations.js';
 import { recordSignerMessage } from '../storage/queries/signer-messages.js';
@@ -19,6 +20,15 @@ import { signingInvitationMessage } from './signing-invitation.js';
  */
 
 const DAY_MS = 86_400_000;
+
+/** The job options of the kinds that write a message to a signer (invitations, reminders, notices, the signed copy). */
+export const MESSAGE_JOB_OPTIONS: JobKindOptions = {
+  leaseMs: 60_000,
+  pollMs: 5_000,
+  concurrency: 2,
+  claimBatch: 10,
+  backoff: { kind: 'exponential', baseMs: 2_000, maxMs: 600_000, maxAttempts: 10, jitter: 0.1 },
+};
 
 /** The `invitation` kind's name and payload (the handler is in `delivery-kinds.ts`). */
 export const INVITATION_KIND = { name: 'invitation', payloadSchema: z.object({ documentId: z.string(), signerId: z.string() }) } as const;

@@ -58,25 +58,61 @@ export function signingInvitationMessage(invitation: SigningInvitation): MailMes
       ask: `"${documentName}", which ${organization} sent you, expires on ${until}. After that it can no longer be signed.`,
     },
   }[invitation.kind];
+  const { text, html } = signerMessageBodies({
+    signerName,
+    organization,
+    paragraph: ask,
+    linkIntro: 'Open it here to read and sign it',
+    button: 'Review and sign',
+    url: invitation.url,
+    until,
+    note: 'It is yours alone: do not forward this message.',
+  });
+  return { to: invitation.to, subject, text, html };
+}
+
+/** What a message to a signer says, its names already made one line (`oneLine`). */
+export interface SignerMessageParts {
+  signerName: string;
+  organization: string;
+  /** What happened, or what is asked. */
+  paragraph: string;
+  /** The words before the link in the plain text ("Open it here to read and sign it"). */
+  linkIntro: string;
+  /** The HTML button's label. */
+  button: string;
+  url: string;
+  /** Until when the link works, as `readableTime` gives it. */
+  until: string;
+  /** A sentence after the link's time. */
+  note: string;
+}
+
+/**
+ * The plain-text and HTML bodies of a message to a signer: the greeting, `paragraph`, the link (a button in the HTML),
+ * until when it works, and on whose behalf it was sent; everything escaped in the HTML.
+ * @example signerMessageBodies({ signerName: 'Ada', organization: 'Acme', paragraph, linkIntro, button, url, until, note })
+ */
+export function signerMessageBodies(parts: SignerMessageParts): { text: string; html: string } {
   const text = [
-    `Hello ${signerName},`,
+    `Hello ${parts.signerName},`,
     '',
-    ask,
+    parts.paragraph,
     '',
-    `Open it here to read and sign it: ${invitation.url}`,
+    `${parts.linkIntro}: ${parts.url}`,
     '',
-    `The link works until ${until}. It is yours alone: do not forward this message.`,
+    `The link works until ${parts.until}. ${parts.note}`,
     '',
-    `Sent by Signet on behalf of ${organization}.`,
+    `Sent by Signet on behalf of ${parts.organization}.`,
   ].join('\n');
   const html = [
     '<!doctype html><html><body style="font-family: system-ui, sans-serif; color: #111827; line-height: 1.5">',
-    `<p>Hello ${escapeHtml(signerName)},</p>`,
-    `<p>${escapeHtml(ask)}</p>`,
-    `<p><a href="${escapeHtml(invitation.url)}" style="display: inline-block; padding: 10px 18px; background: #2f5bea; color: #ffffff; border-radius: 6px; text-decoration: none">Review and sign</a></p>`,
-    `<p style="color: #4b5563; font-size: 14px">Or copy this link: ${escapeHtml(invitation.url)}<br>It works until ${escapeHtml(until)}. It is yours alone: do not forward this message.</p>`,
-    `<p style="color: #6b7280; font-size: 12px">Sent by Signet on behalf of ${escapeHtml(organization)}.</p>`,
+    `<p>Hello ${escapeHtml(parts.signerName)},</p>`,
+    `<p>${escapeHtml(parts.paragraph)}</p>`,
+    `<p><a href="${escapeHtml(parts.url)}" style="display: inline-block; padding: 10px 18px; background: #2f5bea; color: #ffffff; border-radius: 6px; text-decoration: none">${escapeHtml(parts.button)}</a></p>`,
+    `<p style="color: #4b5563; font-size: 14px">Or copy this link: ${escapeHtml(parts.url)}<br>It works until ${escapeHtml(parts.until)}. ${escapeHtml(parts.note)}</p>`,
+    `<p style="color: #6b7280; font-size: 12px">Sent by Signet on behalf of ${escapeHtml(parts.organization)}.</p>`,
     '</body></html>',
   ].join('\n');
-  return { to: invitation.to, subject, text, html };
+  return { text, html };
 }
