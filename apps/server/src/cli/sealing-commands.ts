@@ -68,7 +68,7 @@ export function registerSealingCommands(program: Command, documents: Command): v
     });
 
   const queues = jobQueues();
-  const jobs = program.command('jobs').description('the background jobs of every kind: seals, webhook deliveries, expiries and retention runs');
+  const jobs = program.command('jobs').description('the background jobs of every kind: seals, webhook deliveries, expiries, retention runs, bulk creation and e-mail');
   jobs
     .command('list')
     .description('list jobs, newest first, with their state, attempts and the reason of the last failure')

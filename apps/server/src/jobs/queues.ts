@@ -2,6 +2,7 @@ import { sealQueue } from '../sealing/seal-queue.js';
 import { deliveryQueue } from '../webhooks/delivery-queue.js';
 import { genericQueue } from './generic-queue.js';
 import type { NamedQueue } from './admin.js';
+import { DOCUMENT_MAIL_KINDS } from '../mail/message.js';
 
 /**
  * The queue of every job kind, for `signet jobs list|retry` and the health output, which read jobs without running
@@ -16,5 +17,8 @@ export function jobQueues(): NamedQueue[] {
     { name: 'retention', queue: genericQueue('retention') },
     // Bulk creation from a template (templates/bulk/bulk-kind.ts).
     { name: 'bulk', queue: genericQueue('bulk') },
+    // E-mail (mail/): the messages, and the kinds that write them to signers (invitations, reminders, expiry notices,
+    // the signed copy's link).
+    ...DOCUMENT_MAIL_KINDS.map((name) => ({ name, queue: genericQueue(name) })),
   ];
 }

@@ -5,6 +5,8 @@ import { expectError } from '../../test/support/envelope.js';
 import { buildPayload, call, completeValues, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
 import { createDocument } from '../documents/create-document.js';
 import { JobRunner } from '../jobs/runner.js';
+import { listJobs } from '../jobs/admin.js';
+import { jobQueues } from '../jobs/queues.js';
 import { generateSamplePdf, sampleLeaseFields } from '../pdf/sample.js';
 import type { Reminders } from '@signet/contract';
 import { deliveryJobKinds } from './delivery-kinds.js';
@@ -226,6 +228,12 @@ describe.each(engines)('delivery by e-mail on $name', (engine) => {
     }
     // Keyed per signer: a second look finds nothing more to send.
     expect(await drain('completion')).toBe(0);
+    // `signet jobs list --kind completion` (and the metrics) see the kind.
+    const listed = await listJobs(t.storage.db, jobQueues().filter((queue) => queue.name === 'completion'), { limit: 100 });
+    expect(listed.filter((job) => String(job.key).startsWith(`${document.id}:`)).map((job) => [job.key, job.state]).sort()).toEqual([
+      [`${document.id}:landlord`, 'done'],
+      [`${document.id}:tenant`, 'done'],
+    ]);
     expect(sentTo(tenant)).toHaveLength(2);
     expect(sentTo(landlord)).toHaveLength(2);
   });
