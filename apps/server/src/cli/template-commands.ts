@@ -197,19 +197,19 @@ export function registerTemplateCommands(program: Command): void {
       withStorage(async (storage) => {
         const template = await templateOf(storage, templateId);
         const csv = new TextDecoder().decode(await readInput('--csv', options.csv));
+        const config = loadConfig();
         let job = await startBulkJob(storage, {
           organizationId: template.organizationId,
           apiKeyId: CLI_STARTER,
           templateId: template.id,
           body: { csv },
           now: new Date(),
-          mailConfigured: loadConfig().mail !== undefined,
+          mailConfigured: config.mail !== undefined,
         }).catch((error: unknown) => {
           if (error instanceof ApiError) throw new CliError(`--csv: ${String(error.details?.field ?? '')}: ${String(error.details?.reason ?? error.message)}`);
           throw error;
         });
         if (options.wait) {
-          const config = loadConfig();
           job = await runBulkJobHere(storage, { id: job.id, secret: await resolveSecret(config), logger: createLogger('warn', process.stderr) });
         }
         const failed = (await listBulkRows(storage.db.query, job.id, { afterIndex: -1, limit: job.total, status: 'failed' })).map((row) => presentBulkRow(row));

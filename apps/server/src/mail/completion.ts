@@ -1,11 +1,10 @@
-import { z } from 'zod';
 import type { Config } from '../config.js';
 import { signingLinkUrl } from '../documents/signing-link.js';
 import { defineJobKind, enqueueJob } from '../jobs/generic-queue.js';
 import { findDocument } from '../storage/queries/documents.js';
 import { findOrganizationName } from '../storage/queries/organizations.js';
 import type { Queryable } from '../storage/sql-database.js';
-import { MESSAGE_JOB_OPTIONS, signingLinkBase } from './delivery.js';
+import { MESSAGE_JOB_OPTIONS, SignerJobPayloadSchema, signingLinkBase } from './delivery.js';
 import type { MailMessage } from './message.js';
 import { enqueueMail } from './outbox.js';
 import { oneLine, readableTime, signerMessageBodies, type SigningInvitation } from './signing-invitation.js';
@@ -18,7 +17,7 @@ import { oneLine, readableTime, signerMessageBodies, type SigningInvitation } fr
  */
 
 /** The `completion` kind's name and payload. */
-export const COMPLETION_KIND = { name: 'completion', payloadSchema: z.object({ documentId: z.string(), signerId: z.string() }) } as const;
+export const COMPLETION_KIND = { name: 'completion', payloadSchema: SignerJobPayloadSchema } as const;
 
 /**
  * Enqueues, in `tx`, the completion message of each signer with an `email` of `documentId` when it was delivered by

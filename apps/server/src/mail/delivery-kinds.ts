@@ -3,6 +3,8 @@ import type { Config } from '../config.js';
 import { defineJobKind } from '../jobs/generic-queue.js';
 import { findDocument } from '../storage/queries/documents.js';
 import { findSignerStates } from '../storage/queries/signers.js';
+import type { Queryable } from '../storage/sql-database.js';
+import type { DocumentRecord } from '../storage/types.js';
 import { completionJobKind } from './completion.js';
 import {
   EXPIRY_NOTICE_KIND,
@@ -38,9 +40,13 @@ interface SignerMessagePayload {
 export function deliveryJobKinds(options: { config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>; secret: string }) {
   /**
    * A kind that writes one signer's `message` while they may still sign (and, for a reminder, while the document has
-   * a schedule), then schedules the reminder after it: the first after an invitation, the next after a reminder.
+   * a schedule), then does what follows it (`then`): schedule the next reminder, the expiry notice.
    */
-  const signerMessageKind = <P extends SignerMessagePayload>(spec: { kind: { name: string; payloadSchema: z.ZodType<P> }; message: SignerMessageKind }) =>
+  const signerMessageKind = <P extends SignerMessagePayload>(spec: {
+    kind: { name: string; payloadSchema: z.ZodType<P> };
+    message: SignerMessageKind;
+    then?: (tx: Queryable, document: DocumentRecord, payload: P, now: Date) => Promise<void>;
+  }) =>
     defineJobKind({
       name: spec.kind.name,
       schema: spec.kind.payloadSchema,
@@ -57,16 +63,22 @@ export function deliveryJobKinds(options: { config: Pick<Config, 'publicBaseUrl'
             const base = signingLinkBase(options.config, document);
             const key = [spec.message, documentId, signerId, ...(n === undefined ? [] : [n])].join(':');
             if (!(await queueSignerMessage(tx, { secret: options.secret, base, now }, document, { signerId, kind: spec.message, sentBy: 'schedule', key }))) return;
-            if (spec.message !== 'expiring') await scheduleReminder(tx, document, signerId, (n ?? 0) + 1, now);
-            if (spec.message === 'invitation') await scheduleExpiryNotice(tx, document, signerId, now);
+            await spec.then?.(tx, document, job.payload, now);
             return { wake: ['mail'] };
           },
         };
       },
     });
   return [
-    signerMessageKind({ kind: INVITATION_KIND, message: 'invitation' }),
-    signerMessageKind({ kind: REMINDER_KIND, message: 'reminder' }),
+    signerMessageKind({
+      kind: INVITATION_KIND,
+      message: 'invitation',
+      async then(tx, document, { signerId }, now) {
+        await scheduleReminder(tx, document, signerId, 1, now);
+        await scheduleExpiryNotice(tx, document, signerId, now);
+      },
+    }),
+    signerMessageKind({ kind: REMINDER_KIND, message: 'reminder', then: (tx, document, { signerId, n }, now) => scheduleReminder(tx, document, signerId, n + 1, now) }),
     signerMessageKind({ kind: EXPIRY_NOTICE_KIND, message: 'expiring' }),
     completionJobKind(options),
   ] as const;

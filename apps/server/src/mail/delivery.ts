@@ -30,16 +30,19 @@ export const MESSAGE_JOB_OPTIONS: JobKindOptions = {
   backoff: { kind: 'exponential', baseMs: 2_000, maxMs: 600_000, maxAttempts: 10, jitter: 0.1 },
 };
 
+/** The payload of a job about one signer of a document (an invitation, an expiry notice, the signed copy's link). */
+export const SignerJobPayloadSchema = z.object({ documentId: z.string(), signerId: z.string() });
+
 /** The `invitation` kind's name and payload (the handler is in `delivery-kinds.ts`). */
-export const INVITATION_KIND = { name: 'invitation', payloadSchema: z.object({ documentId: z.string(), signerId: z.string() }) } as const;
+export const INVITATION_KIND = { name: 'invitation', payloadSchema: SignerJobPayloadSchema } as const;
 /** The `reminder` kind's: the `n`th scheduled reminder of a signer. */
 export const REMINDER_KIND = {
   name: 'reminder',
-  payloadSchema: z.object({ documentId: z.string(), signerId: z.string(), n: z.number().int().min(1) }),
+  payloadSchema: SignerJobPayloadSchema.extend({ n: z.number().int().min(1) }),
 } as const;
 
 /** The `expiry-notice` kind's: the notice to a signer who has not signed that the document expires soon. */
-export const EXPIRY_NOTICE_KIND = { name: 'expiry-notice', payloadSchema: z.object({ documentId: z.string(), signerId: z.string() }) } as const;
+export const EXPIRY_NOTICE_KIND = { name: 'expiry-notice', payloadSchema: SignerJobPayloadSchema } as const;
 
 /** How long before a document's `expiresAt` a signer who has not signed is told it expires. */
 export const EXPIRY_NOTICE_HOURS = 48;

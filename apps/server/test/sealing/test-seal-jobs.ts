@@ -153,16 +153,16 @@ export async function submitAll(url: string, pk: string, submissions: ClientSubm
 }
 
 /**
- * Polls `check` every 100 ms until it returns a value other than `undefined`; after `timeoutMs` rejects, saying what
- * `seen` saw last. A bound on a wait for a state, not a timed assertion.
+ * Polls `check` every `everyMs` (100) until it returns a value other than `undefined`; after `timeoutMs` rejects, saying
+ * what `seen` saw last. A bound on a wait for a state, not a timed assertion.
  * @example const { sealed } = await until(() => findSealState(storage.db.query, id).then((s) => s.sealed ? s : undefined), 'sealed');
  */
 export async function until<T>(
   check: () => Promise<T | undefined>,
   what: string,
-  options: { timeoutMs?: number; seen?: () => Promise<unknown> } = {},
+  options: { timeoutMs?: number; everyMs?: number; seen?: () => Promise<unknown> } = {},
 ): Promise<T> {
-  const { timeoutMs = 60_000, seen } = options;
+  const { timeoutMs = 60_000, everyMs = 100, seen } = options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -171,7 +171,7 @@ export async function until<T>(
       const last = seen ? `; last seen: ${JSON.stringify(await seen())}` : '';
       throw new Error(`not ${what} within ${timeoutMs} ms${last}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
 
