@@ -16,6 +16,7 @@ import { bulkJobs } from './migrations/015_bulk_jobs.js';
 import { sealLevel } from './migrations/016_seal_level.js';
 import { emailDelivery } from './migrations/017_email_delivery.js';
 import { signerVerification } from './migrations/018_signer_verification.js';
+import { organizationBranding } from './migrations/020_organization_branding.js';
 import type { DdlDialect, SqlDatabase } from './sql-database.js';
 
 /**
@@ -30,7 +31,7 @@ export interface Migration {
 }
 
 /** Every migration, oldest first. */
-export const MIGRATIONS: readonly Migration[] = [initial, documentPreviews, sealing, webhooks, signers, declines, sealImages, implicitSigner, jobs, drafts, voids, expiry, erasure, templates, bulkJobs, sealLevel, emailDelivery, signerVerification];
+export const MIGRATIONS: readonly Migration[] = [initial, documentPreviews, sealing, webhooks, signers, declines, sealImages, implicitSigner, jobs, drafts, voids, expiry, erasure, templates, bulkJobs, sealLevel, emailDelivery, signerVerification, organizationBranding];
 
 /**
  * Brings the schema up to date; safe to run on every start and from several instances at once.

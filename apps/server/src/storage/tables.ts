@@ -11,7 +11,14 @@ export type Millis = number;
 
 export interface Tables {
   schema_migrations: { version: number; name: string; applied_at: Millis };
-  organizations: { id: string; slug: string; name: string; created_at: Millis };
+  organizations: {
+    id: string;
+    slug: string;
+    name: string;
+    created_at: Millis;
+    /** The hosted signing page's accent, `#rrggbb` (lower case); null for the default. */
+    brand_color: string | null;
+  };
   api_keys: {
     id: string;
     organization_id: string;
