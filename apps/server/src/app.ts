@@ -32,6 +32,7 @@ import { registerHealthRoute } from './routes/health.js';
 import { registerEmbedRoutes } from './routes/embed-script.js';
 import { registerMetricsRoute } from './routes/metrics.js';
 import { remindHandler } from './routes/remind.js';
+import { organizationHandlers } from './routes/organization.js';
 import { registerSigningPage } from './routes/signing-page.js';
 import { createMetrics } from './metrics/metrics.js';
 
@@ -98,6 +99,7 @@ export function createApp(dependencies: AppDependencies, options: { isShuttingDo
     ...templateFileHandler(deps),
     ...lifecycleHandlers(deps),
     ...remindHandler(deps),
+    ...organizationHandlers(deps),
   });
   // The hosted signing page of the links sent by e-mail (docs/email.md); not part of the API contract.
   registerSigningPage(app, deps);

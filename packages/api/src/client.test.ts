@@ -2,6 +2,7 @@ import { endpoints, type EndpointName, type FieldDefinition } from '@signet/cont
 import {
   LEASE_SIGNERS,
   completeValues,
+  ensureOrganization,
   generateSamplePdf,
   sampleFields,
   sampleLeaseFields,
@@ -521,6 +522,22 @@ describe('declining', () => {
   });
 });
 
+describe('the organization', () => {
+  it("getOrganization and updateOrganization: the key's organization, renamed and branded, then back to the default colour", async () => {
+    const organization = await ensureOrganization(server.test.storage.db.query, 'client-branding', 'Acme Lettings');
+    const sk = client((await server.test.createKey({ kind: 'sk' }, organization.id)).secret);
+    expect(await sk.getOrganization()).toEqual({ id: organization.id, name: 'Acme Lettings', brandColor: null });
+    expect(await sk.updateOrganization({ name: 'Acme Property Management', brandColor: '#0A7D4F' })).toEqual({
+      id: organization.id,
+      name: 'Acme Property Management',
+      brandColor: '#0a7d4f',
+    });
+    expect(await sk.updateOrganization({ brandColor: null })).toMatchObject({ brandColor: null });
+    expect(await failure(sk.updateOrganization({ brandColor: 'red' }))).toMatchObject({ code: 'VALIDATION_ERROR', status: 400, details: { field: 'brandColor' } });
+    expect(await failure(client(await server.createKey()).getOrganization())).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS', status: 403 });
+  });
+});
+
 describe('voiding', () => {
   it('voidDocument: the document is voided; a second void and a submission are refused', async () => {
     const document = await server.createDocument({ pages: 1 });
@@ -580,6 +597,8 @@ describe('the endpoint table', () => {
     listWebhookDeliveries: (c) => c.listWebhookDeliveries(webhookId, { limit: 1 }),
     retryWebhookDelivery: (c) => c.retryWebhookDelivery(webhookId, 'dlv_J8kQm2XwR4tZp6LnV3yBcD5e'),
     sendTestWebhook: (c) => c.sendTestWebhook(webhookId),
+    getOrganization: (c) => c.getOrganization(),
+    updateOrganization: (c) => c.updateOrganization({ brandColor: null }),
     listSubmissions: (c, id) => c.listSubmissions(id),
     declineDocument: (c, id) => c.declineDocument(id, 'The terms changed'),
     sendVerificationCode: (c, id) => c.sendVerificationCode(id),

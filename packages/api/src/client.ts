@@ -45,6 +45,8 @@ import {
   type Reminders,
   type SignerReminder,
   type DocumentTombstone,
+  type OrganizationProfile,
+  type UpdateOrganizationRequest,
   type Pagination,
   type PathParams,
   type SdkDocument,
@@ -278,6 +280,14 @@ export interface SigningClient {
   retryWebhookDelivery(webhookId: string, deliveryId: string, options?: { signal?: AbortSignal }): Promise<WebhookDelivery>;
   /** `POST /webhooks/{webhookId}/test` (sk key): queues a `webhook.test` event; the queued delivery. Retried only after a 429. */
   sendTestWebhook(webhookId: string, options?: { signal?: AbortSignal }): Promise<WebhookDelivery>;
+  /** `GET /organization` (sk key): the key's organization, its name and the brand colour of its hosted signing page. */
+  getOrganization(options?: { signal?: AbortSignal }): Promise<OrganizationProfile>;
+  /**
+   * `PATCH /organization` (sk key, `documents:write`): changes the name or the brand colour (`#rrggbb`; `null` for the
+   * default) of the hosted signing page (docs/email.md, "Branding").
+   * @example await signet.updateOrganization({ brandColor: '#0a7d4f' }) // { id, name, brandColor: '#0a7d4f' }
+   */
+  updateOrganization(body: UpdateOrganizationRequest, options?: { signal?: AbortSignal }): Promise<OrganizationProfile>;
   /** The `X-RateLimit-*` headers of the last response that had them. */
   readonly rateLimit: RateLimitInfo | null;
 }
@@ -523,6 +533,8 @@ export function createSigningClient(options: SigningClientOptions): SigningClien
       (await call('retryWebhookDelivery', { params: { webhookId, deliveryId }, signal, replayable: false })).data,
     sendTestWebhook: async (webhookId, { signal } = {}) =>
       (await call('testWebhook', { params: { webhookId }, signal, replayable: false })).data,
+    getOrganization: async ({ signal } = {}) => (await call('getOrganization', { signal })).data,
+    updateOrganization: async (body, { signal } = {}) => (await call('updateOrganization', { body, signal })).data,
     get rateLimit() {
       return transport.rateLimit;
     },

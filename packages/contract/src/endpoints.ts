@@ -37,6 +37,7 @@ import {
 } from './schemas/templates.js';
 import { BulkJobIdParamsSchema, BulkJobSchema, BulkRowResultSchema, CreateBulkJobRequestSchema } from './schemas/bulk.js';
 import { DeliverySchema, SignerParamsSchema, SignerReminderSchema } from './schemas/delivery.js';
+import { OrganizationProfileSchema, UpdateOrganizationRequestSchema } from './schemas/organization.js';
 import {
   CreateWebhookRequestSchema,
   CreatedWebhookSchema,
@@ -941,6 +942,30 @@ export const endpoints = {
         headers: z.object({ 'Retry-After': seconds }),
       },
     },
+  },
+
+  getOrganization: {
+    method: 'get',
+    path: '/organization',
+    tags: ['Organization'],
+    summary: "Get the key's organization",
+    description: 'Its id, its name and the brand colour of its hosted signing page (`null`: the default accent; docs/email.md, "Branding").',
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:read'] },
+    request: {},
+    responses: { 200: { description: 'The organization', content: json(successEnvelope(OrganizationProfileSchema)) } },
+    errors: { ...keyErrors, 500: internal },
+  },
+  updateOrganization: {
+    method: 'patch',
+    path: '/organization',
+    tags: ['Organization'],
+    summary: "Change the key's organization",
+    description:
+      'Its name (1–200 characters, one line), which signers read on the hosted signing page and in its e-mails, and the page\'s brand colour: `#rrggbb` only, `null` for the default. The page picks white or near-black text on it, whichever contrasts more (docs/email.md, "Branding").',
+    access: { by: 'key', kinds: ['sk'], scopes: ['documents:write'] },
+    request: { body: json(UpdateOrganizationRequestSchema) },
+    responses: { 200: { description: 'The organization as changed', content: json(successEnvelope(OrganizationProfileSchema)) } },
+    errors: { 400: invalid, ...keyErrors, 413: tooLarge, 415: notJson, 500: internal },
   },
 
   createWebhook: {

@@ -15,6 +15,7 @@ export * from './schemas/submission.js';
 export * from './schemas/audit.js';
 export * from './schemas/verification.js';
 export * from './schemas/webhooks.js';
+export * from './schemas/organization.js';
 export * from './field-values.js';
 export * from './preview.js';
 export * from './schemas/timestamp.js';

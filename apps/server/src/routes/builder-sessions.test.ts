@@ -80,6 +80,8 @@ describe.each(engines)('builder sessions on $name', (engine) => {
       call(t, 'POST', `/documents/${draft.id}/sessions`, { key, body: {} }),
       call(t, 'POST', `/documents/${draft.id}/builder-sessions`, { key, body: {} }),
       call(t, 'GET', '/webhooks', { key }),
+      call(t, 'GET', '/organization', { key }),
+      call(t, 'PATCH', '/organization', { key, body: { brandColor: '#0a7d4f' } }),
       call(t, 'GET', `/documents/${other.id}/draft`, { key }),
       call(t, 'PUT', `/documents/${other.id}/draft`, { key, body: fields(), headers: { 'If-Match': '"1"' } }),
       call(t, 'POST', `/documents/${other.id}/send`, { key, headers: { 'If-Match': '"1"' } }),

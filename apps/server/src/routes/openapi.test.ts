@@ -520,6 +520,38 @@ const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
       await call(broken(), 'POST', path(lease.id), { key: KEY }),
     ];
   },
+  async getOrganization() {
+    const sk = (await t.createKey({ kind: 'sk' })).secret;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 })).secret;
+    return [
+      await call(t, 'GET', '/organization', { key: sk }),
+      await call(t, 'GET', '/organization'),
+      await call(t, 'GET', '/organization', { key: (await t.createKey()).secret }),
+      await call(t, 'GET', '/organization', { key: limited }),
+      await call(t, 'GET', '/organization', { key: limited }),
+      await call(broken(), 'GET', '/organization', { key: KEY }),
+    ];
+  },
+  async updateOrganization() {
+    // An organization of its own: the name and colour changed here are no other scenario's.
+    const organization = await ensureOrganization(t.storage.db.query, `branded-${randomBytes(4).toString('hex')}`, 'Branded');
+    const sk = (await t.createKey({ kind: 'sk' }, organization.id)).secret;
+    const limited = (await t.createKey({ kind: 'sk', rateLimit: 1 }, organization.id)).secret;
+    const body = { name: 'Acme Property Management', brandColor: '#0a7d4f' };
+    return [
+      await call(t, 'PATCH', '/organization', { key: sk, body }),
+      await call(t, 'PATCH', '/organization', { key: sk, body: { brandColor: null } }),
+      await call(t, 'PATCH', '/organization', { key: sk, body: { brandColor: 'red' } }),
+      await call(t, 'PATCH', '/organization', { key: sk, body: {} }),
+      await call(t, 'PATCH', '/organization', { key: sk, body: { name: 'x'.repeat(8 * 1024) } }),
+      await call(t, 'PATCH', '/organization', { key: sk, body: JSON.stringify(body), headers: { 'Content-Type': 'text/plain' } }),
+      await call(t, 'PATCH', '/organization', { body }),
+      await call(t, 'PATCH', '/organization', { key: (await t.createKey({}, organization.id)).secret, body }),
+      await call(t, 'PATCH', '/organization', { key: limited, body }),
+      await call(t, 'PATCH', '/organization', { key: limited, body }),
+      await call(broken(), 'PATCH', '/organization', { key: KEY, body }),
+    ];
+  },
   async getDraft() {
     const draft = await newDraft();
     const sk = (await t.createKey({ kind: 'sk' })).secret;

@@ -4,6 +4,7 @@ import { generateSamplePdf, sampleFields, sampleLeaseFields } from '../pdf/sampl
 import { buildPayload, call, createTestApp, engines, type TestApp } from '../../test/support/harness.js';
 import { findDocument, listDocuments } from '../storage/queries/documents.js';
 import { getWebhookEndpoint, listWebhookEndpoints } from '../storage/queries/webhook-endpoints.js';
+import { findOrganizationProfile } from '../storage/queries/organizations.js';
 
 /*
  * Requests are strict (docs/decisions.md): a member no schema lists, at the top of a body or nested in it, is refused
@@ -113,6 +114,12 @@ describe.each(engines)('unknown members on $name', (engine) => {
     const { id } = ((await created.json()) as { data: { id: string } }).data;
     await refusedNaming(await call(t, 'PATCH', `/webhooks/${id}`, { key: sk, body: { enabled: false, disabledReason: 'mine' } }), 'disabledReason');
     expect(await getWebhookEndpoint(t.storage.db.query, t.org.id, id)).toMatchObject({ enabled: true });
+  });
+
+  it('PATCH /organization: 400 naming the member, nothing changed', async () => {
+    await refusedNaming(await call(t, 'PATCH', '/organization', { key: sk, body: { brandColor: '#0a7d4f', accentColor: '#ffffff' } }), 'accentColor');
+    expect(await findOrganizationProfile(t.storage.db.query, t.org.id)).toMatchObject({ brandColor: null });
+    expect((await call(t, 'PATCH', '/organization', { key: sk, body: { brandColor: '#0a7d4f' } })).status).toBe(200);
   });
 
   it('POST /sdk/documents/{id}/decline: 400 naming the member; the document stays pending', async () => {

@@ -1,3 +1,4 @@
+import type { OrganizationProfile } from '@signet/contract';
 import { newId } from '../../ids.js';
 import type { Tables } from '../tables.js';
 import type { Db } from '../typed-queries.js';
@@ -5,7 +6,8 @@ import type { Organization } from '../types.js';
 import { toIso } from '../schema.js';
 
 /*
- * Organizations: the tenants every key and document belongs to.
+ * Organizations: the tenants every key and document belongs to, with their own settings (`GET` and
+ * `PATCH /organization`, docs/email.md, "Branding").
  */
 
 /** An `organizations` row as a record. */
@@ -23,6 +25,35 @@ export async function findOrganizationBySlug(db: Db, slug: string): Promise<Orga
 export async function findOrganizationName(db: Db, id: string): Promise<string | null> {
   const row = await db.selectFrom('organizations').select('name').where('id', '=', id).executeTakeFirst();
   return row?.name ?? null;
+}
+
+/** The organization `id` as `GET /organization` shows it (its name and brand colour), or null. */
+export async function findOrganizationProfile(db: Db, id: string): Promise<OrganizationProfile | null> {
+  const row = await db.selectFrom('organizations').select(['id', 'name', 'brand_color']).where('id', '=', id).executeTakeFirst();
+  return row ? { id: row.id, name: row.name, brandColor: row.brand_color } : null;
+}
+
+/**
+ * Changes the members of `changes` given (a `brandColor` of null clears it) of the organization `id`; its profile
+ * as changed, or null when there is none. The colour is stored in lower case.
+ */
+export async function updateOrganizationProfile(
+  db: Db,
+  id: string,
+  changes: { name?: string; brandColor?: string | null },
+): Promise<OrganizationProfile | null> {
+  const values = {
+    ...(changes.name === undefined ? {} : { name: changes.name }),
+    ...(changes.brandColor === undefined ? {} : { brand_color: changes.brandColor?.toLowerCase() ?? null }),
+  };
+  if (Object.keys(values).length === 0) return findOrganizationProfile(db, id);
+  const row = await db
+    .updateTable('organizations')
+    .set(values)
+    .where('id', '=', id)
+    .returning(['id', 'name', 'brand_color'])
+    .executeTakeFirst();
+  return row ? { id: row.id, name: row.name, brandColor: row.brand_color } : null;
 }
 
 /** The organization with this slug, created (named `name`) when new; safe to run from several instances at once. */
