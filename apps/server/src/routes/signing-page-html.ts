@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 import { escapeHtml } from '../mail/signing-invitation.js';
+import { accentTheme } from './signing-page-theme.js';
 
 /*
  * The HTML of the hosted signing page (docs/email.md, "The hosted signing page"): the `<signet-signing-viewer>`
  * element of `/embed.js` under a header naming the organization and the document, or a short page saying why a link
- * does not open. No inline script; the one inline style sheet is allowed by its hash in the page's CSP.
+ * does not open. No inline script; the one inline style sheet is allowed by its hash in the page's CSP. An
+ * organization's brand colour (docs/email.md, "Branding") is a few rules more in that sheet, so its page's CSP
+ * names the hash of its own sheet: no `'unsafe-inline'`, no `style` attribute.
  */
 
 /** The viewer's languages (docs/embedding.md, "Languages"); right to left for Arabic. */
@@ -26,25 +29,44 @@ signet-signing-viewer { display: block; flex: 1; min-height: 480px; }
 .notice p { margin: 0; color: #4b5563; line-height: 1.5; }
 `;
 
-/** The `style-src` source of `CSS`: its hash. */
-const STYLE_HASH = `'sha256-${createHash('sha256').update(CSS).digest('base64')}'`;
+/** The `style-src` source of a style sheet: its hash. */
+const styleHash = (css: string) => `'sha256-${createHash('sha256').update(css).digest('base64')}'`;
 
 /**
- * The page's Content-Security-Policy: scripts, styles, workers and requests from this server only (and the inline
- * style sheet by its hash); no framing, no forms, no `<base>`.
+ * The page's Content-Security-Policy for its inline style sheet `css`: scripts, styles, workers and requests from
+ * this server only (and that sheet by its hash); no framing, no forms, no `<base>`.
  */
-export const SIGNING_PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  `style-src 'self' ${STYLE_HASH}`,
-  "img-src 'self' data: blob:",
-  "font-src 'self' data: blob:",
-  "connect-src 'self'",
-  "worker-src 'self' blob:",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function signingPageCsp(css: string): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src 'self' ${styleHash(css)}`,
+    "img-src 'self' data: blob:",
+    "font-src 'self' data: blob:",
+    "connect-src 'self'",
+    "worker-src 'self' blob:",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The CSP of every page in the default colours: the notices, and the signing page of an organization without a brand colour. */
+export const SIGNING_PAGE_CSP = signingPageCsp(CSS);
+
+/**
+ * The style sheet of a page in `brandColor`: the default one, then the accent (the header bar, and the viewer's
+ * buttons through its `--signet-accent` custom properties) and the text on it. Only a `#rrggbb` value is written
+ * (`accentTheme`); anything else leaves the default.
+ */
+export function pageStyle(brandColor: string | null): string {
+  const theme = accentTheme(brandColor);
+  if (!theme) return CSS;
+  return `${CSS}:root { --signet-accent: ${theme.accent}; --signet-accent-text: ${theme.accentText}; }
+.bar { background: var(--signet-accent); color: var(--signet-accent-text); border-bottom-color: transparent; }
+.bar .org, .bar .who { color: inherit; }
+`;
+}
 
 /**
  * The viewer's language that an `Accept-Language` header prefers (by its q values, then its order), else English.
@@ -67,7 +89,7 @@ export function pageLocale(acceptLanguage: string | undefined): (typeof LOCALES)
   return 'en';
 }
 
-function layout(options: { title: string; locale: string; head?: string; body: string }): string {
+function layout(options: { title: string; locale: string; head?: string; body: string; style?: string }): string {
   return `<!doctype html>
 <html lang="${options.locale}" dir="${options.locale === 'ar' ? 'rtl' : 'ltr'}">
 <head>
@@ -76,7 +98,7 @@ function layout(options: { title: string; locale: string; head?: string; body: s
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
 <title>${escapeHtml(options.title)}</title>
-<style>${CSS}</style>
+<style>${options.style ?? CSS}</style>
 ${options.head ?? ''}
 </head>
 <body>
@@ -95,14 +117,24 @@ export interface SigningPageView {
   apiKey: string;
   baseUrl: string;
   locale: string;
+  /** The organization's brand colour, `#rrggbb`, or null for the default accent. */
+  brandColor: string | null;
 }
 
-/** The signing page: the header, and the viewer loaded from this server's `/embed.js`. */
-export function signingPageHtml(view: SigningPageView): string {
+/** A page and the Content-Security-Policy it must be sent with (its style sheet's hash). */
+export interface SigningPage {
+  html: string;
+  csp: string;
+}
+
+/** The signing page: the header, and the viewer loaded from this server's `/embed.js`, in the organization's colour. */
+export function signingPageHtml(view: SigningPageView): SigningPage {
   const e = escapeHtml;
-  return layout({
+  const style = pageStyle(view.brandColor);
+  const html = layout({
     title: `Sign ${view.documentName} · ${view.organizationName}`,
     locale: view.locale,
+    style,
     head: '<script type="module" src="/embed.js"></script>',
     body: `<header class="bar" lang="en" dir="ltr">
 <h1>${e(view.documentName)} <span class="org">from ${e(view.organizationName)}</span></h1>
@@ -112,6 +144,7 @@ export function signingPageHtml(view: SigningPageView): string {
 <signet-signing-viewer document-id="${e(view.documentId)}" api-key="${e(view.apiKey)}" base-url="${e(view.baseUrl)}" locale="${e(view.locale)}"></signet-signing-viewer>
 </main>`,
   });
+  return { html, csp: signingPageCsp(style) };
 }
 
 /** A page saying why a link does not open, and what to do. */

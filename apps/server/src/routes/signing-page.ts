@@ -5,7 +5,7 @@ import { checkSigningLink } from '../documents/signing-link.js';
 import { clientIp } from '../middleware/api-key/client-ip.js';
 import type { AppEnv } from '../http/env.js';
 import { findDocument } from '../storage/queries/documents.js';
-import { findOrganizationName } from '../storage/queries/organizations.js';
+import { findOrganizationProfile } from '../storage/queries/organizations.js';
 import type { DocumentRecord } from '../storage/types.js';
 import type { SignetApp } from './openapi.js';
 import { requestOrigin } from './sdk-documents.js';
@@ -58,7 +58,8 @@ function pageHeaders(c: Context<AppEnv>): void {
  * document that can be signed (or was completed: the viewer then offers the signed copy) mints a session key for that
  * signer bound to this server's origin (`PUBLIC_BASE_URL`, else the request's) and serves the viewer with it. A link
  * that is not valid answers 404; one that expired, or whose document was voided, declined, expired or erased, 410 — an
- * HTML page saying so either way. Not part of the API contract, like `/embed.js`.
+ * HTML page saying so either way. The page is in the organization's brand colour when it has one (docs/email.md,
+ * "Branding"). Not part of the API contract, like `/embed.js`.
  * @example registerSigningPage(app, deps); // GET https://sign.example.com/sign/ZG9j….1764000000.Xy…
  */
 export function registerSigningPage(app: SignetApp, deps: AppContext): void {
@@ -98,9 +99,10 @@ export function registerSigningPage(app: SignetApp, deps: AppContext): void {
       documentId: found.id,
       signerId: signer.id,
     });
-    const organizationName = await findOrganizationName(deps.storage.db.query, found.organizationId);
-    const html = signingPageHtml({
-      organizationName: organizationName ?? 'Signet',
+    const organization = await findOrganizationProfile(deps.storage.db.query, found.organizationId);
+    const page = signingPageHtml({
+      organizationName: organization?.name ?? 'Signet',
+      brandColor: organization?.brandColor ?? null,
       documentName: found.filename,
       signerName: signer.name,
       documentId: found.id,
@@ -108,6 +110,8 @@ export function registerSigningPage(app: SignetApp, deps: AppContext): void {
       baseUrl: origin,
       locale: pageLocale(c.req.header('Accept-Language')),
     });
-    return c.html(html, 200);
+    // As strict as every answer's, for the page's own style sheet (in the organization's colour).
+    c.header('Content-Security-Policy', page.csp);
+    return c.html(page.html, 200);
   });
 }
