@@ -22,6 +22,7 @@ import { registerDraftCommands } from './draft-commands.js';
 import { registerEraseCommand, registerLifecycleCommands } from './lifecycle-commands.js';
 import { registerRemindCommand } from './mail-commands.js';
 import { registerOperationsCommands } from './operations-commands.js';
+import { registerOrgCommands } from './org-commands.js';
 import { registerTemplateCommands } from './template-commands.js';
 import { revokeApiKey } from '../storage/queries/api-keys.js';
 import { ensureOrganization, findOrganizationBySlug } from '../storage/queries/organizations.js';
@@ -212,6 +213,7 @@ registerEraseCommand(documents);
 registerRemindCommand(documents);
 registerTemplateCommands(program);
 registerOperationsCommands(program);
+registerOrgCommands(program);
 
 function describeFailure(error: unknown): string {
   if (error instanceof ApiError && error.details?.field) return `${error.details.field}: ${error.details.reason}`;
