@@ -11,7 +11,8 @@ export const ORGANIZATION_NAME_MAX_LENGTH = 200;
 
 /**
  * A brand colour: `#` and six hexadecimal digits, nothing else (no names, no `rgb()`, no three-digit form), so that
- * the value can be written into the hosted page's style sheet as it is (docs/decisions.md, "Branding").
+ * the value can be written into the hosted page's style sheet as it is (docs/decisions.md, "Branding: a hex colour,
+ * a text colour chosen by contrast").
  */
 export const BRAND_COLOR_PATTERN = /^#[0-9a-fA-F]{6}$/;
 
