@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { escapeHtml } from '../mail/signing-invitation.js';
-import { accentTheme } from './signing-page-theme.js';
+import { accentTheme, LIGHT_TEXT } from './signing-page-theme.js';
 
 /*
  * The HTML of the hosted signing page (docs/email.md, "The hosted signing page"): the `<signet-signing-viewer>`
@@ -55,15 +55,15 @@ export function signingPageCsp(css: string): string {
 export const SIGNING_PAGE_CSP = signingPageCsp(CSS);
 
 /**
- * The style sheet of a page in `brandColor`: the default one, then the accent (the header bar, and the viewer's
- * buttons through its `--signet-accent` custom properties) and the text on it. Only a `#rrggbb` value is written
- * (`accentTheme`); anything else leaves the default.
+ * The style sheet of a page in `brandColor`: the default one, then the header bar in the colour with its text, and
+ * the viewer's accent (its buttons, progress and fields, through its `--signet-*` custom properties). Only a
+ * `#rrggbb` value is written (`accentTheme`); anything else leaves the default.
  */
 export function pageStyle(brandColor: string | null): string {
   const theme = accentTheme(brandColor);
   if (!theme) return CSS;
-  return `${CSS}:root { --signet-accent: ${theme.accent}; --signet-accent-text: ${theme.accentText}; }
-.bar { background: var(--signet-accent); color: var(--signet-accent-text); border-bottom-color: transparent; }
+  return `${CSS}:root { --signet-accent: ${theme.viewerAccent}; --signet-accent-text: ${LIGHT_TEXT}; --signet-field-bg: ${theme.fieldTint}; }
+.bar { background: ${theme.accent}; color: ${theme.accentText}; border-bottom-color: transparent; }
 .bar .org, .bar .who { color: inherit; }
 `;
 }

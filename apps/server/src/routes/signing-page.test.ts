@@ -5,7 +5,7 @@ import { signSigningLink } from '../documents/signing-link.js';
 import { LEASE_SIGNERS, sampleLeaseFields } from '../pdf/sample.js';
 import { ensureOrganization } from '../storage/queries/organizations.js';
 import { SIGNING_PAGE_CSP } from './signing-page-html.js';
-import { DARK_TEXT, LIGHT_TEXT } from './signing-page-theme.js';
+import { accentTheme, DARK_TEXT, LIGHT_TEXT } from './signing-page-theme.js';
 
 /*
  * The hosted signing page in the organization's brand colour (docs/email.md, "Branding"): the accent and the text
@@ -52,8 +52,8 @@ describe.each(engines)('the hosted signing page in brand colours on $name', (eng
 
   it('a dark brand colour: the accent with white text on it, in the one style sheet its CSP names by hash', async () => {
     const page = await pageOf('#0a7d4f');
-    expect(page.style).toContain(`:root { --signet-accent: #0a7d4f; --signet-accent-text: ${LIGHT_TEXT}; }`);
-    expect(page.style).toContain('.bar { background: var(--signet-accent); color: var(--signet-accent-text);');
+    expect(page.style).toContain(`:root { --signet-accent: #0a7d4f; --signet-accent-text: ${LIGHT_TEXT}; --signet-field-bg: rgba(10, 125, 79, 0.07); }`);
+    expect(page.style).toContain(`.bar { background: #0a7d4f; color: ${LIGHT_TEXT};`);
     expect(page.html.match(/<style>/g)).toHaveLength(1);
     expect(page.html).not.toMatch(/\sstyle=/);
     // As strict as the default: the same directives, style-src 'self' and this sheet's hash only.
@@ -63,9 +63,12 @@ describe.each(engines)('the hosted signing page in brand colours on $name', (eng
     expect(page.csp).not.toBe(SIGNING_PAGE_CSP);
   });
 
-  it('a light brand colour gets black text; the colour is written in lower case', async () => {
+  it("a light brand colour: a bar with black text, and the viewer's accent darkened to read on white", async () => {
     const page = await pageOf('#FFD400');
-    expect(page.style).toContain(`:root { --signet-accent: #ffd400; --signet-accent-text: ${DARK_TEXT}; }`);
+    const theme = accentTheme('#ffd400')!;
+    expect(page.style).toContain(`.bar { background: #ffd400; color: ${DARK_TEXT};`);
+    expect(theme.viewerAccent).not.toBe('#ffd400');
+    expect(page.style).toContain(`:root { --signet-accent: ${theme.viewerAccent}; --signet-accent-text: ${LIGHT_TEXT}; --signet-field-bg: ${theme.fieldTint}; }`);
     expect(page.csp).toContain(`style-src 'self' ${hashOf(page.style)};`);
   });
 
