@@ -39,12 +39,13 @@ describe.each(engines)('signer verification on $name', (engine) => {
   const check = (key: string, id: string, body: unknown, ip?: string) =>
     call(t, 'POST', `/sdk/documents/${id}/verification/check`, { key, body, ...(ip ? { ip } : {}) });
   /** The last code e-mailed for `documentId`, read from its queued message. */
-  async function lastCode(documentId: string): Promise<string> {
+  /** The last message queued for `documentId`, opened. */
+  async function lastMessage(documentId: string) {
     const rows = await t.storage.db.query.selectFrom('jobs').select(['payload', 'created_at']).where('kind', '=', 'mail').execute();
     const mine = rows.map((row) => JSON.parse(String(row.payload)) as MailPayload).filter((payload) => payload.documentId === documentId);
-    const message = openMailPayload(t.secret, mine.at(-1)!);
-    return /\b(\d{6})\b/.exec(message.text)![1]!;
+    return openMailPayload(t.secret, mine.at(-1)!);
   }
+  const lastCode = async (documentId: string) => /\b(\d{6})\b/.exec((await lastMessage(documentId)).text)![1]!;
 
   it('access_code: the content stays closed until the code is right, for this session key only', async () => {
     const document = await lease({ auth: 'access_code', accessCode: ACCESS_CODE });
@@ -144,6 +145,17 @@ describe.each(engines)('signer verification on $name', (engine) => {
       method: 'email_code',
       address: 'tina.tenant@example.com',
     });
+  });
+
+  it("email_code: the code's message is in the signer's language, the code first", async () => {
+    const document = await lease({ auth: 'email_code', locale: 'es' });
+    const tenant = (await t.createSession(document.id, 'tenant')).secret;
+    expect((await send(tenant, document.id)).status).toBe(202);
+    const message = await lastMessage(document.id);
+    const code = /\b(\d{6})\b/.exec(message.text)![1]!;
+    expect(message.subject).toBe(`${code} es su código para abrir «agreement.pdf»`);
+    expect(message.text).toContain('Hola, Tina Tenant:');
+    expect(message.text).toContain('Es válido durante 10 minutos.');
   });
 
   it('email_code: five wrong tries end the code; a new one must be sent', async () => {

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { SIGNER_LOCALES, type SignerLocale } from '@signet/contract';
+import { signerTexts, textDirection } from '../i18n/signer-texts.js';
 import { escapeHtml } from '../mail/signing-invitation.js';
 
 /*
@@ -6,9 +8,6 @@ import { escapeHtml } from '../mail/signing-invitation.js';
  * element of `/embed.js` under a header naming the organization and the document, or a short page saying why a link
  * does not open. No inline script; the one inline style sheet is allowed by its hash in the page's CSP.
  */
-
-/** The viewer's languages (docs/embedding.md, "Languages"); right to left for Arabic. */
-const LOCALES = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'ja', 'ar'] as const;
 
 const CSS = `
 :root { color-scheme: light; --signet-accent: #2f5bea; }
@@ -50,7 +49,7 @@ export const SIGNING_PAGE_CSP = [
  * The viewer's language that an `Accept-Language` header prefers (by its q values, then its order), else English.
  * @example pageLocale('fr-CH, fr;q=0.9, en;q=0.8') // 'fr'
  */
-export function pageLocale(acceptLanguage: string | undefined): (typeof LOCALES)[number] {
+export function pageLocale(acceptLanguage: string | undefined): SignerLocale {
   const ranked = (acceptLanguage ?? '')
     .split(',')
     .map((part, index) => {
@@ -61,15 +60,15 @@ export function pageLocale(acceptLanguage: string | undefined): (typeof LOCALES)
     .filter((entry) => entry.q > 0)
     .sort((a, b) => b.q - a.q || a.index - b.index);
   for (const { language } of ranked) {
-    const found = LOCALES.find((locale) => locale === language);
+    const found = SIGNER_LOCALES.find((locale) => locale === language);
     if (found) return found;
   }
   return 'en';
 }
 
-function layout(options: { title: string; locale: string; head?: string; body: string }): string {
+function layout(options: { title: string; locale: SignerLocale; head?: string; body: string }): string {
   return `<!doctype html>
-<html lang="${options.locale}" dir="${options.locale === 'ar' ? 'rtl' : 'ltr'}">
+<html lang="${options.locale}" dir="${textDirection(options.locale)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -94,19 +93,21 @@ export interface SigningPageView {
   documentId: string;
   apiKey: string;
   baseUrl: string;
-  locale: string;
+  /** The signer's language, or the browser's: the page's and the viewer's. */
+  locale: SignerLocale;
 }
 
 /** The signing page: the header, and the viewer loaded from this server's `/embed.js`. */
 export function signingPageHtml(view: SigningPageView): string {
   const e = escapeHtml;
+  const { page } = signerTexts(view.locale);
   return layout({
-    title: `Sign ${view.documentName} · ${view.organizationName}`,
+    title: page.title(view.organizationName, view.documentName),
     locale: view.locale,
     head: '<script type="module" src="/embed.js"></script>',
-    body: `<header class="bar" lang="en" dir="ltr">
-<h1>${e(view.documentName)} <span class="org">from ${e(view.organizationName)}</span></h1>
-<div class="who">Signing as ${e(view.signerName)}</div>
+    body: `<header class="bar">
+<h1>${e(view.documentName)} <span class="org">${e(page.from(view.organizationName))}</span></h1>
+<div class="who">${e(page.signingAs(view.signerName))}</div>
 </header>
 <main>
 <signet-signing-viewer document-id="${e(view.documentId)}" api-key="${e(view.apiKey)}" base-url="${e(view.baseUrl)}" locale="${e(view.locale)}"></signet-signing-viewer>
@@ -115,7 +116,7 @@ export function signingPageHtml(view: SigningPageView): string {
 }
 
 /** A page saying why a link does not open, and what to do. */
-export function signingNoticeHtml(notice: { title: string; message: string; locale: string }): string {
+export function signingNoticeHtml(notice: { title: string; message: string; locale: SignerLocale }): string {
   return layout({
     title: notice.title,
     locale: notice.locale,
