@@ -486,7 +486,7 @@ export function managementEndpoints() {
     "CreatedWebhook": {"type":"object","properties":{"id":{"$ref":"#/definitions/__schema155"},"url":{"$ref":"#/definitions/__schema156"},"events":{"$ref":"#/definitions/__schema157"},"description":{"$ref":"#/definitions/__schema158"},"enabled":{"$ref":"#/definitions/__schema159"},"disabledReason":{"$ref":"#/definitions/__schema160"},"createdAt":{"$ref":"#/definitions/__schema5"},"updatedAt":{"$ref":"#/definitions/__schema5"},"secret":{"$ref":"#/definitions/__schema161"}},"required":["id","url","events","description","enabled","disabledReason","createdAt","updatedAt","secret"]},
     "__schema155": {"type":"string","pattern":"^wh_[A-Za-z0-9]{20,64}$"},
     "__schema156": {"type":"string"},
-    "__schema157": {"type":"array","items":{"type":"string","enum":["document.created","document.sent","document.viewed","signer.opened","signer.completed","document.completed","document.declined","document.voided","document.expired","document.sealed","document.sealing_failed","bulk.completed"]}},
+    "__schema157": {"type":"array","items":{"type":"string","enum":["document.created","document.sent","document.viewed","signer.opened","signer.verified","signer.completed","document.completed","document.declined","document.voided","document.expired","document.sealed","document.sealing_failed","bulk.completed"]}},
     "__schema158": {"type":["string","null"]},
     "__schema159": {"type":"boolean"},
     "__schema160": {"type":["string","null"]},
