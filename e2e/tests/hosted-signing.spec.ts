@@ -92,3 +92,33 @@ test('the link of an invitation opens the hosted page, where the signer signs an
   await expect(page.getByRole('heading', { name: 'This link is not valid' })).toBeVisible();
   await page.screenshot({ path: screenshotPath('hosted-signing-invalid.png') });
 });
+
+test("a signer's language: the hosted page and its viewer speak it, right to left in Arabic", async ({ page }) => {
+  const { test: app } = server;
+  await createDocument(app.storage, {
+    organizationId: app.org.id,
+    filename: 'Lease.pdf',
+    bytes: await generateSamplePdf({ pages: 1 }),
+    fields: sampleFields(1).map((field) => ({ ...field, signerId: 'layla' })),
+    signers: [{ id: 'layla', name: 'Layla Haddad', email: 'layla@example.com', locale: 'ar' }],
+    delivery: { linkBaseUrl: server.url },
+    maxPdfBytes: app.config.maxPdfBytes,
+  });
+  while (await runner.runOnce('invitation'));
+  while (await runner.runOnce('mail'));
+  const invitation = await catcher.waitFor('layla@example.com');
+  expect(invitation.subject).toBe('تطلب منك Acme Test توقيع Lease.pdf');
+  const link = new RegExp(`${server.url}/sign/[A-Za-z0-9_.-]+`).exec(invitation.text)![0];
+
+  // The browser prefers English; the signer's language wins.
+  await page.setExtraHTTPHeaders({ 'Accept-Language': 'en-GB,en;q=0.9' });
+  await page.setViewportSize({ width: 1100, height: 900 });
+  await page.goto(link);
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(page).toHaveTitle('توقيع Lease.pdf · Acme Test');
+  await expect(page.getByText('توقّع بصفتك Layla Haddad')).toBeVisible();
+  const viewer = page.locator('signet-signing-viewer');
+  await expect(viewer.locator('[data-page-number="1"] canvas[data-rendered="true"]')).toBeVisible();
+  await expect(viewer.getByRole('button', { name: 'إنهاء وإرسال' })).toBeVisible();
+  await page.screenshot({ path: screenshotPath('hosted-signing-page-ar.png') });
+});

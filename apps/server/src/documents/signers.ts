@@ -29,6 +29,7 @@ export function signersOf(document: DocumentRecord, states: readonly SignerState
       name: signer.name,
       ...(signer.email ? { email: signer.email } : {}),
       order: signerOrder(signer),
+      ...(signer.locale ? { locale: signer.locale } : {}),
       status: signerStatus(signers, signingOrder, done, signer.id),
       auth: signer.auth ?? 'none',
       verifiedAt: state?.verifiedAt ?? null,

@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { readableTime, signerTexts } from '../i18n/signer-texts.js';
 import { signingLinkUrl } from '../documents/signing-link.js';
 import { defineJobKind, enqueueJob } from '../jobs/generic-queue.js';
 import { findDocument } from '../storage/queries/documents.js';
@@ -7,7 +8,7 @@ import type { Queryable } from '../storage/sql-database.js';
 import { MESSAGE_JOB_OPTIONS, SignerJobPayloadSchema, signingLinkBase } from './delivery.js';
 import type { MailMessage } from './message.js';
 import { enqueueMail } from './outbox.js';
-import { oneLine, readableTime, signerMessageBodies, type SigningInvitation } from './signing-invitation.js';
+import { oneLine, signerMessageBodies, type SigningInvitation } from './signing-invitation.js';
 
 /*
  * The completed document's link to every signer (docs/email.md, "When everyone has signed"): once a document
@@ -56,7 +57,7 @@ export function completionJobKind(options: { config: Pick<Config, 'publicBaseUrl
           const base = signingLinkBase(options.config, document);
           const { url, expiresAt } = signingLinkUrl(options.secret, base, document, signer.id, now, { completed: true });
           const organizationName = (await findOrganizationName(tx.query, document.organizationId)) ?? 'Signet';
-          const mail = completedDocumentMessage({ to: signer.email, signerName: signer.name, organizationName, documentName: document.filename, url, expiresAt });
+          const mail = completedDocumentMessage({ to: signer.email, signerName: signer.name, organizationName, documentName: document.filename, url, expiresAt, locale: signer.locale });
           await enqueueMail(tx, options.secret, mail, { purpose: 'completion', documentId, key: `completion:${documentId}:${signerId}` });
           return { wake: ['mail'] };
         },
@@ -77,17 +78,16 @@ export function completedDocumentMessage(completed: CompletedDocument): MailMess
   const organization = oneLine(completed.organizationName, 100);
   const documentName = oneLine(completed.documentName, 150);
   const signerName = oneLine(completed.signerName, 200);
-  const until = readableTime(completed.expiresAt);
-  const done = `Everyone has signed "${documentName}", which ${organization} sent you.`;
+  const until = readableTime(completed.expiresAt, completed.locale);
+  const { done, subject, ...link } = signerTexts(completed.locale).completed;
   const { text, html } = signerMessageBodies({
     signerName,
     organization,
-    paragraph: done,
-    linkIntro: 'Download your signed copy here',
-    button: 'Get the signed copy',
+    paragraph: done(organization, documentName),
+    ...link,
     url: completed.url,
     until,
-    note: 'Keep the signed copy with your records: it carries the signatures and their audit trail.',
+    locale: completed.locale,
   });
-  return { to: completed.to, subject: `Signed by everyone: ${documentName}`, text, html };
+  return { to: completed.to, subject: subject(documentName), text, html };
 }

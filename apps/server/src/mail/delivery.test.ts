@@ -8,7 +8,7 @@ import { JobRunner } from '../jobs/runner.js';
 import { listJobs } from '../jobs/admin.js';
 import { jobQueues } from '../jobs/queues.js';
 import { generateSamplePdf, sampleLeaseFields } from '../pdf/sample.js';
-import type { Reminders } from '@signet/contract';
+import type { Reminders, SignerLocale } from '@signet/contract';
 import { deliveryJobKinds } from './delivery-kinds.js';
 import { mailJobKind } from './mail-kind.js';
 
@@ -52,11 +52,14 @@ describe.each(engines)('delivery by e-mail on $name', (engine) => {
   const deliver = async () => (await drain('invitation')) + (await drain('reminder')) + (await drain('mail'));
 
   /** A lease whose two signers have addresses of their own, with delivery by e-mail. */
-  async function lease(options: { reminders?: Reminders; signingOrder?: 'sequential' | 'parallel'; expiresAt?: string } = {}) {
+  async function lease(
+    options: { reminders?: Reminders; signingOrder?: 'sequential' | 'parallel'; expiresAt?: string; locales?: { tenant?: SignerLocale; landlord?: SignerLocale } } = {},
+  ) {
     const tag = randomBytes(4).toString('hex');
+    const { tenant: tenantLocale, landlord: landlordLocale } = options.locales ?? {};
     const signers = [
-      { id: 'tenant', name: 'Tina <b>Tenant</b>', email: `tina-${tag}@example.com`, order: 1 },
-      { id: 'landlord', name: 'Lars Landlord', email: `lars-${tag}@example.com`, order: 2 },
+      { id: 'tenant', name: 'Tina <b>Tenant</b>', email: `tina-${tag}@example.com`, order: 1, ...(tenantLocale ? { locale: tenantLocale } : {}) },
+      { id: 'landlord', name: 'Lars Landlord', email: `lars-${tag}@example.com`, order: 2, ...(landlordLocale ? { locale: landlordLocale } : {}) },
     ];
     const document = await createDocument(t.storage, {
       organizationId: t.org.id,
@@ -96,7 +99,9 @@ describe.each(engines)('delivery by e-mail on $name', (engine) => {
     expect(page.headers.get('Content-Security-Policy')).toMatch(/script-src 'self';/);
     expect(page.headers.get('Cache-Control')).toBe('no-store');
     const html = await page.text();
-    expect(html).toContain('<title>Sign lease &lt;2026&gt;.pdf · Acme Test</title>');
+    // A signer without a language: the page speaks the browser's.
+    expect(html).toContain('<html lang="de" dir="ltr">');
+    expect(html).toContain('<title>lease &lt;2026&gt;.pdf unterschreiben · Acme Test</title>');
     expect(html).toMatch(/<signet-signing-viewer document-id="doc_\w+" api-key="pk_\w+" base-url="http:\/\/localhost" locale="de">/);
     expect(html).not.toMatch(/<script>|<script type="module">/);
     const key = /api-key="(pk_\w+)"/.exec(html)![1]!;
@@ -118,6 +123,63 @@ describe.each(engines)('delivery by e-mail on $name', (engine) => {
     expect(await auditTypes(document.id)).toEqual(
       expect.arrayContaining(['signer.invited:tenant', 'signer.invited:landlord', 'signer.completed:tenant']),
     );
+  });
+
+  it("writes to each signer in their language, and the hosted page speaks it whatever the browser's", async () => {
+    const expiresAt = new Date(Date.now() + 5 * 86_400_000).toISOString();
+    const { document, tenant, landlord } = await lease({ signingOrder: 'parallel', expiresAt, locales: { tenant: 'de', landlord: 'ja' } });
+    expect(await deliver()).toBe(4); // two invitations, two mails
+    const german = await catcher.waitFor(tenant);
+    expect(german.subject).toBe('Acme Test bittet Sie, lease <2026>.pdf zu unterschreiben');
+    expect(german.text).toContain('Hallo Tina <b>Tenant</b>,');
+    expect(german.text).toContain('Acme Test hat Ihnen „lease <2026>.pdf“ zur Unterschrift gesendet.');
+    expect(german.text).toMatch(/Der Link gilt bis \d+\. \p{L}+ \d{4} um \d\d:\d\d UTC\. Er gilt nur für Sie/u);
+    expect(german.html).toContain('<html lang="de" dir="ltr">');
+    expect(german.html).toContain('Hallo Tina &lt;b&gt;Tenant&lt;/b&gt;,');
+    expect(german.html).toContain('>Prüfen und unterschreiben</a>');
+    const japanese = await catcher.waitFor(landlord);
+    expect(japanese.subject).toBe('Acme Testから「lease <2026>.pdf」への署名のお願い');
+    expect(japanese.text).toMatch(/このリンクは\d{4}年\d+月\d+日 \d\d:\d\d UTCまで有効です。/);
+    expect(japanese.html).toContain('<html lang="ja" dir="ltr">');
+
+    // The page: the signer's language, not the browser's; the viewer is told it too.
+    const html = await (await t.app.request(linkOf(german.text), { headers: { 'Accept-Language': 'fr' } })).text();
+    expect(html).toContain('<html lang="de" dir="ltr">');
+    expect(html).toContain('<div class="who">Sie unterschreiben als Tina &lt;b&gt;Tenant&lt;/b&gt;</div>');
+    expect(html).toMatch(/<signet-signing-viewer [^>]*locale="de">/);
+
+    // The expiry notice and the signed copy: in each signer's language too.
+    await t.storage.db.query.updateTable('jobs').set({ run_at: 0 }).where('kind', '=', 'expiry-notice').where('key', 'like', `${document.id}:%`).execute();
+    expect(await drain('expiry-notice')).toBe(2);
+    expect(await drain('mail')).toBe(2);
+    expect((await catcher.waitFor(tenant, { count: 2 })).subject).toMatch(/^Läuft bald ab: lease <2026>\.pdf braucht Ihre Unterschrift bis \d+\. /);
+    expect((await catcher.waitFor(landlord, { count: 2 })).subject).toMatch(/^まもなく期限切れ：「lease <2026>\.pdf」に\d{4}年/);
+    await signAs(document, 'tenant');
+    await signAs(document, 'landlord');
+    expect(await t.sealDue()).toBe(1);
+    expect(await drain('completion')).toBe(2);
+    expect(await drain('mail')).toBe(2);
+    const copy = await catcher.waitFor(tenant, { count: 3 });
+    expect(copy.subject).toBe('Von allen unterschrieben: lease <2026>.pdf');
+    expect(copy.text).toContain('Hier laden Sie Ihre unterschriebene Kopie herunter: https://sign.acme.test/sign/');
+    expect((await catcher.waitFor(landlord, { count: 3 })).subject).toBe('全員の署名が完了しました：「lease <2026>.pdf」');
+
+    // A page that does not open says why in the signer's language (right to left in Arabic), or else the browser's.
+    const arabic = await lease({ locales: { tenant: 'ar' } });
+    await drain('invitation');
+    await drain('mail');
+    const invitation = await catcher.waitFor(arabic.tenant);
+    expect(invitation.html).toContain('<html lang="ar" dir="rtl">');
+    expect(invitation.html).toContain('<span dir="ltr">https://sign.acme.test/sign/');
+    expect((await call(t, 'POST', `/documents/${arabic.document.id}/void`, { key: sk, body: { reason: 'wrong tenant' } })).status).toBe(200);
+    const voided = await t.app.request(linkOf(invitation.text), { headers: { 'Accept-Language': 'fr' } });
+    expect(voided.status).toBe(410);
+    const notice = await voided.text();
+    expect(notice).toContain('<html lang="ar" dir="rtl">');
+    expect(notice).toContain('<h1>أُلغي هذا المستند</h1>');
+    const invalid = await t.app.request('/sign/nonsense', { headers: { 'Accept-Language': 'fr-CA, fr;q=0.9' } });
+    expect(invalid.status).toBe(404);
+    expect(await invalid.text()).toContain('<h1>Ce lien n’est pas valide</h1>');
   });
 
   it('reminds on the schedule, at most max times, and stops once the signer signed', async () => {

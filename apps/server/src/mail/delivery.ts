@@ -117,6 +117,7 @@ export async function queueSignerMessage(
     documentName: document.filename,
     url,
     expiresAt,
+    locale: signer.locale,
   });
   const queued = await enqueueMail(tx, context.secret, mail, {
     purpose: message.kind,

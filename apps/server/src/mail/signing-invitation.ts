@@ -1,8 +1,10 @@
+import type { SignerLocale } from '@signet/contract';
+import { readableTime, signerTexts, textDirection } from '../i18n/signer-texts.js';
 import type { MailMessage } from './message.js';
 
 /*
  * The e-mails that ask a signer to sign (docs/email.md): an invitation when their turn comes, reminders after it, and a
- * notice that the document expires soon.
+ * notice that the document expires soon — in the signer's language (`i18n/`).
  * Plain text and simple HTML; everything the sender or the signer chose (names, file name) is escaped in the HTML and
  * kept on one line in the subject.
  */
@@ -17,6 +19,8 @@ export interface SigningInvitation {
   documentName: string;
   url: string;
   expiresAt: Date;
+  /** The signer's language; English without one. */
+  locale?: SignerLocale | undefined;
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -33,11 +37,6 @@ export function oneLine(text: string, max: number): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-/** The expiry as people read it, in UTC: `1 March 2027, 12:00 UTC`. */
-export function readableTime(at: Date): string {
-  return `${new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(at)} UTC`;
-}
-
 /**
  * The message of an invitation, a reminder or an expiry notice.
  * @example signingInvitationMessage({ kind: 'invitation', to, signerName: 'Ada', organizationName: 'Acme', documentName: 'lease.pdf', url, expiresAt })
@@ -46,28 +45,11 @@ export function signingInvitationMessage(invitation: SigningInvitation): MailMes
   const organization = oneLine(invitation.organizationName, 100);
   const documentName = oneLine(invitation.documentName, 150);
   const signerName = oneLine(invitation.signerName, 200);
-  const until = readableTime(invitation.expiresAt);
-  const { subject, ask } = {
-    invitation: { subject: `${organization} asks you to sign ${documentName}`, ask: `${organization} has sent you "${documentName}" to sign.` },
-    reminder: {
-      subject: `Reminder: ${organization} is waiting for your signature on ${documentName}`,
-      ask: `${organization} is still waiting for your signature on "${documentName}".`,
-    },
-    expiring: {
-      subject: `Expires soon: ${documentName} needs your signature by ${until}`,
-      ask: `"${documentName}", which ${organization} sent you, expires on ${until}. After that it can no longer be signed.`,
-    },
-  }[invitation.kind];
-  const { text, html } = signerMessageBodies({
-    signerName,
-    organization,
-    paragraph: ask,
-    linkIntro: 'Open it here to read and sign it',
-    button: 'Review and sign',
-    url: invitation.url,
-    until,
-    note: 'It is yours alone: do not forward this message.',
-  });
+  const until = readableTime(invitation.expiresAt, invitation.locale);
+  const texts = signerTexts(invitation.locale);
+  const subject = invitation.kind === 'expiring' ? texts.expiring.subject(documentName, until) : texts[invitation.kind].subject(organization, documentName);
+  const ask = invitation.kind === 'expiring' ? texts.expiring.ask(organization, documentName, until) : texts[invitation.kind].ask(organization, documentName);
+  const { text, html } = signerMessageBodies({ signerName, organization, paragraph: ask, ...texts.sign, url: invitation.url, until, locale: invitation.locale });
   return { to: invitation.to, subject, text, html };
 }
 
@@ -86,6 +68,7 @@ export interface SignerMessageParts {
   until: string;
   /** A sentence after the link's time. */
   note: string;
+  locale?: SignerLocale | undefined;
 }
 
 /**
@@ -94,24 +77,26 @@ export interface SignerMessageParts {
  * @example signerMessageBodies({ signerName: 'Ada', organization: 'Acme', paragraph, linkIntro, button, url, until, note })
  */
 export function signerMessageBodies(parts: SignerMessageParts): { text: string; html: string } {
+  const texts = signerTexts(parts.locale);
   const text = [
-    `Hello ${parts.signerName},`,
+    texts.hello(parts.signerName),
     '',
     parts.paragraph,
     '',
     `${parts.linkIntro}: ${parts.url}`,
     '',
-    `The link works until ${parts.until}. ${parts.note}`,
+    `${texts.linkUntil(parts.until)} ${parts.note}`,
     '',
-    `Sent by Signet on behalf of ${parts.organization}.`,
+    texts.sentBy(parts.organization),
   ].join('\n');
+  const e = escapeHtml;
   const html = [
-    '<!doctype html><html><body style="font-family: system-ui, sans-serif; color: #111827; line-height: 1.5">',
-    `<p>Hello ${escapeHtml(parts.signerName)},</p>`,
-    `<p>${escapeHtml(parts.paragraph)}</p>`,
-    `<p><a href="${escapeHtml(parts.url)}" style="display: inline-block; padding: 10px 18px; background: #2f5bea; color: #ffffff; border-radius: 6px; text-decoration: none">${escapeHtml(parts.button)}</a></p>`,
-    `<p style="color: #4b5563; font-size: 14px">Or copy this link: ${escapeHtml(parts.url)}<br>It works until ${escapeHtml(parts.until)}. ${escapeHtml(parts.note)}</p>`,
-    `<p style="color: #6b7280; font-size: 12px">Sent by Signet on behalf of ${escapeHtml(parts.organization)}.</p>`,
+    `<!doctype html><html lang="${parts.locale ?? 'en'}" dir="${textDirection(parts.locale)}"><body style="font-family: system-ui, sans-serif; color: #111827; line-height: 1.5">`,
+    `<p>${e(texts.hello(parts.signerName))}</p>`,
+    `<p>${e(parts.paragraph)}</p>`,
+    `<p><a href="${e(parts.url)}" style="display: inline-block; padding: 10px 18px; background: #2f5bea; color: #ffffff; border-radius: 6px; text-decoration: none">${e(parts.button)}</a></p>`,
+    `<p style="color: #4b5563; font-size: 14px">${e(texts.copyLink)} <span dir="ltr">${e(parts.url)}</span><br>${e(texts.linkUntil(parts.until))} ${e(parts.note)}</p>`,
+    `<p style="color: #6b7280; font-size: 12px">${e(texts.sentBy(parts.organization))}</p>`,
     '</body></html>',
   ].join('\n');
   return { text, html };

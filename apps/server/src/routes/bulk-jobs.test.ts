@@ -187,6 +187,18 @@ describe.each(engines)('bulk creation on $name', (engine) => {
     expect(signers.map((s) => s.name)).toEqual(['Doe, Jane', 'Lars Landlord']);
   });
 
+  it("takes each role's language from a CSV column, and refuses one Signet does not speak by its line", async () => {
+    const created = await started(['key,tenant.name,tenant.locale,landlord.name,landlord.locale', 'lang-1,Tina,fr,Lars,', ''].join('\n'), { headers: { 'Content-Type': 'text/csv' } });
+    await runner.runOnce('bulk');
+    const [result] = (await rows(created.id)).data;
+    const signers = ((await (await call(t, 'GET', `/documents/${result!.documentId}`, { key: sk })).json()) as { data: { signers: Array<{ id: string; locale?: string }> } }).data.signers;
+    expect(signers.map((s) => [s.id, s.locale])).toEqual([['tenant', 'fr'], ['landlord', undefined]]);
+    const refused = await expectError(await start(['key,tenant.name,tenant.locale,landlord.name', 'a,T,fr,L', 'b,T,klingon,L'].join('\n'), { headers: { 'Content-Type': 'text/csv' } }), 400, 'VALIDATION_ERROR');
+    expect(refused.details).toMatchObject({ field: 'line 3', reason: expect.stringMatching(/tenant\.locale.*en, de, fr.*"klingon"/) });
+    const json = await expectError(await start({ rows: [{ key: 'a', signers: [{ ...SIGNERS[0], locale: 'fr-FR' }, SIGNERS[1]] }] }), 400, 'VALIDATION_ERROR');
+    expect(json.details?.['field']).toBe('rows[0].signers[0].locale');
+  });
+
   it('refuses a bad request whole, naming the row or the CSV line', async () => {
     const csv = (lines: string[]) => start(lines.join('\n'), { headers: { 'Content-Type': 'text/csv' } });
     const refusals: Array<[Response, number, string, string | RegExp]> = [

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fieldsOfSigner, type SignerDefinition } from '@signet/contract';
+import { fieldsOfSigner, WebhookEventSchema, type SignerDefinition } from '@signet/contract';
 import { expectError } from '../../test/support/envelope.js';
 import { storageEngines } from '../../test/storage/test-engines.js';
 import { buildPayload, call, completeValues, createTestApp, type TestApp } from '../../test/support/harness.js';
@@ -39,14 +39,17 @@ describe.each(engines)('signer verification on $name', (engine) => {
   const check = (key: string, id: string, body: unknown, ip?: string) =>
     call(t, 'POST', `/sdk/documents/${id}/verification/check`, { key, body, ...(ip ? { ip } : {}) });
   /** The last code e-mailed for `documentId`, read from its queued message. */
-  async function lastCode(documentId: string): Promise<string> {
+  /** The last message queued for `documentId`, opened. */
+  async function lastMessage(documentId: string) {
     const rows = await t.storage.db.query.selectFrom('jobs').select(['payload', 'created_at']).where('kind', '=', 'mail').execute();
     const mine = rows.map((row) => JSON.parse(String(row.payload)) as MailPayload).filter((payload) => payload.documentId === documentId);
-    const message = openMailPayload(t.secret, mine.at(-1)!);
-    return /\b(\d{6})\b/.exec(message.text)![1]!;
+    return openMailPayload(t.secret, mine.at(-1)!);
   }
+  const lastCode = async (documentId: string) => /\b(\d{6})\b/.exec((await lastMessage(documentId)).text)![1]!;
 
   it('access_code: the content stays closed until the code is right, for this session key only', async () => {
+    const hook = await call(t, 'POST', '/webhooks', { key: sk, body: { url: 'https://93.184.216.34/verified', events: ['signer.verified'] } });
+    expect(hook.status).toBe(201);
     const document = await lease({ auth: 'access_code', accessCode: ACCESS_CODE });
     const tenant = (await t.createSession(document.id, 'tenant')).secret;
 
@@ -91,6 +94,17 @@ describe.each(engines)('signer verification on $name', (engine) => {
     ]);
     // The opening counts from the verified request on, not from the refused one.
     expect(events.map((event: { type: string }) => event.type)).toContain('signer.opened');
+
+    // The host hears of the verification (not of the wrong try) by the `signer.verified` webhook event.
+    const sent = await t.storage.db.query.selectFrom('webhook_events').select(['type', 'body']).where('document_id', '=', document.id).execute();
+    expect(sent.map((event) => WebhookEventSchema.parse(JSON.parse(event.body)))).toEqual([
+      {
+        type: 'signer.verified',
+        timestamp: expect.any(String),
+        data: { documentId: document.id, signerId: 'tenant', signerName: 'Tina Tenant', method: 'access_code', verifiedAt: expect.any(String) },
+      },
+    ]);
+    expect((await call(t, 'DELETE', `/webhooks/${((await hook.json()) as any).data.id}`, { key: sk })).status).toBe(200);
   });
 
   it('access_code: five wrong tries lock it for 15 minutes, even for the right code and a new session key', async () => {
@@ -144,6 +158,17 @@ describe.each(engines)('signer verification on $name', (engine) => {
       method: 'email_code',
       address: 'tina.tenant@example.com',
     });
+  });
+
+  it("email_code: the code's message is in the signer's language, the code first", async () => {
+    const document = await lease({ auth: 'email_code', locale: 'es' });
+    const tenant = (await t.createSession(document.id, 'tenant')).secret;
+    expect((await send(tenant, document.id)).status).toBe(202);
+    const message = await lastMessage(document.id);
+    const code = /\b(\d{6})\b/.exec(message.text)![1]!;
+    expect(message.subject).toBe(`${code} es su código para abrir «agreement.pdf»`);
+    expect(message.text).toContain('Hola, Tina Tenant:');
+    expect(message.text).toContain('Es válido durante 10 minutos.');
   });
 
   it('email_code: five wrong tries end the code; a new one must be sent', async () => {

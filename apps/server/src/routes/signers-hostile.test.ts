@@ -40,15 +40,18 @@ const tenantAndLandlord = JSON.stringify([
 ]);
 
 describe('the signers of an upload', () => {
-  it('creates a document with signers, each field naming one', async () => {
-    const created = await upload({ signers: tenantAndLandlord, signingOrder: 'sequential' });
+  it('creates a document with signers, each field naming one, and each signer with a language if given', async () => {
+    const created = await upload({ signers: JSON.stringify([{ id: 'tenant', name: 'Tina', locale: 'pl' }, { id: 'landlord', name: 'Lars', order: 2 }]), signingOrder: 'sequential' });
     expect(created.status).toBe(201);
     const { data } = (await created.json()) as any;
     expect(data.signingOrder).toBe('sequential');
-    expect(data.signers.map((s: any) => [s.id, s.order, s.status])).toEqual([
-      ['tenant', 1, 'ready'],
-      ['landlord', 2, 'waiting'],
+    expect(data.signers.map((s: any) => [s.id, s.order, s.status, s.locale])).toEqual([
+      ['tenant', 1, 'ready', 'pl'],
+      ['landlord', 2, 'waiting', undefined],
     ]);
+    const read = ((await (await call(t, 'GET', `/documents/${data.id}`, { key: sk })).json()) as any).data;
+    expect(read.signers[0].locale).toBe('pl');
+    expect(read.signers[1]).not.toHaveProperty('locale');
   });
 
   it('takes fields and signers as JSON files too, as curl sends -F fields=@fields.json', async () => {
@@ -86,6 +89,10 @@ describe('the signers of an upload', () => {
     ['a field with a misspelt rule', { fields: JSON.stringify(sampleLeaseFields(2).map((field, i) => (i === 2 ? { ...field, validation: { minn: 1 } } : field))) }, 'fields[2].validation.minn', /received unknown member "minn"/],
     ['a bad email', { signers: '[{"id":"tenant","name":"A","email":"not-an-email"}]' }, 'signers[0].email', /./],
     ['an order of 0', { signers: '[{"id":"tenant","name":"A","order":0}]' }, 'signers[0].order', /./],
+    ['a language Signet does not speak', { signers: '[{"id":"tenant","name":"A","locale":"xx"}]' }, 'signers[0].locale', /"en".*"ar"/],
+    ['a language with a region', { signers: '[{"id":"tenant","name":"A","locale":"de-DE"}]' }, 'signers[0].locale', /"de"/],
+    ['a language in capitals', { signers: '[{"id":"tenant","name":"A","locale":"EN"}]' }, 'signers[0].locale', /./],
+    ['a language that is not text', { signers: '[{"id":"tenant","name":"A","locale":1}]' }, 'signers[0].locale', /./],
     ['a fractional order', { signers: '[{"id":"tenant","name":"A","order":1.5}]' }, 'signers[0].order', /./],
     ['21 signers', { signers: JSON.stringify(Array.from({ length: 21 }, (_, i) => ({ id: `s${i}`, name: `S${i}` }))) }, 'signers', /./],
     ['an unknown signing order', { signers: tenantAndLandlord, signingOrder: 'random' }, 'signingOrder', /parallel.*sequential/],

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { SIGNER_LOCALES, type SignerLocale } from '@signet/contract';
+import { signerTexts, textDirection } from '../i18n/signer-texts.js';
 import { escapeHtml } from '../mail/signing-invitation.js';
 import { accentTheme, LIGHT_TEXT } from './signing-page-theme.js';
 
@@ -9,9 +11,6 @@ import { accentTheme, LIGHT_TEXT } from './signing-page-theme.js';
  * organization's brand colour (docs/email.md, "Branding") is a few rules more in that sheet, so its page's CSP
  * names the hash of its own sheet: no `'unsafe-inline'`, no `style` attribute.
  */
-
-/** The viewer's languages (docs/embedding.md, "Languages"); right to left for Arabic. */
-const LOCALES = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'ja', 'ar'] as const;
 
 const CSS = `
 :root { color-scheme: light; --signet-accent: #2f5bea; }
@@ -72,7 +71,7 @@ export function pageStyle(brandColor: string | null): string {
  * The viewer's language that an `Accept-Language` header prefers (by its q values, then its order), else English.
  * @example pageLocale('fr-CH, fr;q=0.9, en;q=0.8') // 'fr'
  */
-export function pageLocale(acceptLanguage: string | undefined): (typeof LOCALES)[number] {
+export function pageLocale(acceptLanguage: string | undefined): SignerLocale {
   const ranked = (acceptLanguage ?? '')
     .split(',')
     .map((part, index) => {
@@ -83,15 +82,15 @@ export function pageLocale(acceptLanguage: string | undefined): (typeof LOCALES)
     .filter((entry) => entry.q > 0)
     .sort((a, b) => b.q - a.q || a.index - b.index);
   for (const { language } of ranked) {
-    const found = LOCALES.find((locale) => locale === language);
+    const found = SIGNER_LOCALES.find((locale) => locale === language);
     if (found) return found;
   }
   return 'en';
 }
 
-function layout(options: { title: string; locale: string; head?: string; body: string; style?: string }): string {
+function layout(options: { title: string; locale: SignerLocale; head?: string; body: string; style?: string }): string {
   return `<!doctype html>
-<html lang="${options.locale}" dir="${options.locale === 'ar' ? 'rtl' : 'ltr'}">
+<html lang="${options.locale}" dir="${textDirection(options.locale)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -116,7 +115,8 @@ export interface SigningPageView {
   documentId: string;
   apiKey: string;
   baseUrl: string;
-  locale: string;
+  /** The signer's language, or the browser's: the page's and the viewer's. */
+  locale: SignerLocale;
   /** The organization's brand colour, `#rrggbb`, or null for the default accent. */
   brandColor: string | null;
 }
@@ -131,14 +131,15 @@ export interface SigningPage {
 export function signingPageHtml(view: SigningPageView): SigningPage {
   const e = escapeHtml;
   const style = pageStyle(view.brandColor);
+  const { page } = signerTexts(view.locale);
   const html = layout({
-    title: `Sign ${view.documentName} · ${view.organizationName}`,
+    title: page.title(view.organizationName, view.documentName),
     locale: view.locale,
     style,
     head: '<script type="module" src="/embed.js"></script>',
-    body: `<header class="bar" lang="en" dir="ltr">
-<h1>${e(view.documentName)} <span class="org">from ${e(view.organizationName)}</span></h1>
-<div class="who">Signing as ${e(view.signerName)}</div>
+    body: `<header class="bar">
+<h1>${e(view.documentName)} <span class="org">${e(page.from(view.organizationName))}</span></h1>
+<div class="who">${e(page.signingAs(view.signerName))}</div>
 </header>
 <main>
 <signet-signing-viewer document-id="${e(view.documentId)}" api-key="${e(view.apiKey)}" base-url="${e(view.baseUrl)}" locale="${e(view.locale)}"></signet-signing-viewer>
@@ -148,7 +149,7 @@ export function signingPageHtml(view: SigningPageView): SigningPage {
 }
 
 /** A page saying why a link does not open, and what to do. */
-export function signingNoticeHtml(notice: { title: string; message: string; locale: string }): string {
+export function signingNoticeHtml(notice: { title: string; message: string; locale: SignerLocale }): string {
   return layout({
     title: notice.title,
     locale: notice.locale,

@@ -1,9 +1,11 @@
+import type { SignerLocale } from '@signet/contract';
 import type { Context } from 'hono';
 import type { AppContext } from '../app-context.js';
 import { createApiKeyRecord } from '../documents/seed.js';
 import { checkSigningLink } from '../documents/signing-link.js';
 import { clientIp } from '../middleware/api-key/client-ip.js';
 import type { AppEnv } from '../http/env.js';
+import { signerTexts, type NoticeName } from '../i18n/signer-texts.js';
 import { findDocument } from '../storage/queries/documents.js';
 import { findOrganizationProfile } from '../storage/queries/organizations.js';
 import type { DocumentRecord } from '../storage/types.js';
@@ -14,16 +16,16 @@ import { pageLocale, SIGNING_PAGE_CSP, signingNoticeHtml, signingPageHtml } from
 /** How long the session key a page load mints lives: long enough to read and sign, short enough to expire unused. */
 const PAGE_SESSION_SECONDS = 2 * 3600;
 
-/** Why a link does not open, with its status and words (English; docs/email.md). */
+/** Why a link does not open, with its status; its words are the signer's language's (`i18n/`, docs/email.md). */
 const NOTICES = {
-  invalid: { status: 404, title: 'This link is not valid', message: 'Check that the whole link was copied from the e-mail, or ask the sender for a new one.' },
-  expired: { status: 410, title: 'This link has expired', message: 'Ask the sender for a new link to sign this document.' },
-  voided: { status: 410, title: 'This document was cancelled', message: 'The sender withdrew this document: there is nothing to sign any more.' },
-  documentExpired: { status: 410, title: 'This document has expired', message: 'It can no longer be signed. Ask the sender if it should be sent again.' },
-  declined: { status: 410, title: 'This document was declined', message: 'A signer declined it, so it can no longer be signed.' },
-  erased: { status: 410, title: 'This document is no longer available', message: 'The sender has removed it.' },
-  busy: { status: 429, title: 'Too many visits', message: 'This page was opened too often in the last minute. Wait a minute, then open the link again.' },
-} as const;
+  invalid: 404,
+  expired: 410,
+  voided: 410,
+  documentExpired: 410,
+  declined: 410,
+  erased: 410,
+  busy: 429,
+} as const satisfies Record<NoticeName, number>;
 
 /**
  * Visits a minute: per client address, whatever the link (guessing links costs a MAC check, but each valid visit
@@ -31,10 +33,8 @@ const NOTICES = {
  */
 export const PAGE_VISITS_PER_MINUTE = { ip: 60, link: 20 } as const;
 
-type Notice = keyof typeof NOTICES;
-
 /** The notice a link to `signerId` of `document` gets instead of the viewer, or none. */
-function noticeFor(document: DocumentRecord | null, signerId: string): Notice | undefined {
+function noticeFor(document: DocumentRecord | null, signerId: string): NoticeName | undefined {
   if (!document || document.status === 'draft' || document.implicitSigner) return 'invalid';
   if (document.erased) return 'erased';
   if (!document.signers.some((signer) => signer.id === signerId)) return 'invalid';
@@ -66,7 +66,10 @@ export function registerSigningPage(app: SignetApp, deps: AppContext): void {
   const now = () => (deps.now ? deps.now() : new Date());
   app.get('/sign/:token', async (c) => {
     pageHeaders(c);
-    const notice = (which: Notice) => c.html(signingNoticeHtml({ ...NOTICES[which], locale: 'en' }), NOTICES[which].status);
+    const browserLocale = pageLocale(c.req.header('Accept-Language'));
+    /** The page saying why the link does not open, in the signer's language when known, else the browser's. */
+    const notice = (which: NoticeName, locale: SignerLocale = browserLocale) =>
+      c.html(signingNoticeHtml({ ...signerTexts(locale).page.notices[which], locale }), NOTICES[which]);
     /** The busy page when `counter` is past `limit` this minute, with `Retry-After`. */
     const overLimit = async (counter: string, limit: number) => {
       const decision = await deps.rateLimits.consume(counter, limit);
@@ -85,10 +88,11 @@ export function registerSigningPage(app: SignetApp, deps: AppContext): void {
     // Read afresh, not from the read cache: a void or an erasure ends its links at once.
     const document = await findDocument(deps.storage.db.query, link.documentId);
     const refused = noticeFor(document, link.signerId);
-    if (refused) return notice(refused);
-    if (link.status === 'expired') return notice('expired');
+    if (refused) return notice(refused, document?.signers.find((candidate) => candidate.id === link.signerId)?.locale);
     const found = document!;
     const signer = found.signers.find((candidate) => candidate.id === link.signerId)!;
+    const locale = signer.locale ?? browserLocale;
+    if (link.status === 'expired') return notice('expired', locale);
     const origin = new URL(deps.config.publicBaseUrl ?? requestOrigin(c.req.url)).origin;
     const session = await createApiKeyRecord(deps.storage, {
       organizationId: found.organizationId,
@@ -108,7 +112,7 @@ export function registerSigningPage(app: SignetApp, deps: AppContext): void {
       documentId: found.id,
       apiKey: session.key,
       baseUrl: origin,
-      locale: pageLocale(c.req.header('Accept-Language')),
+      locale,
     });
     // As strict as every answer's, for the page's own style sheet (in the organization's colour).
     c.header('Content-Security-Policy', page.csp);

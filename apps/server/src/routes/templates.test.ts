@@ -217,6 +217,10 @@ describe.each(engines)('templates on $name', (engine) => {
     await refused({ signers: SIGNERS, stray: true }, 400, 'stray');
     await refused({ signers: [{ role: 'tenant', name: ' ' }, SIGNERS[0]] }, 400, 'signers[0].name');
     await refused({ signers: SIGNERS, expiresAt: '2020-01-01T00:00:00Z' }, 400, 'expiresAt');
+    await refused({ signers: [{ ...SIGNERS[0], locale: 'zh' }, SIGNERS[1]] }, 400, 'signers[0].locale');
+    // A role's signer may have a language: the document keeps it.
+    const spoken = successEnvelope(ManagedDocumentSchema).parse(await (await makeDocument(template.id, { signers: [{ ...SIGNERS[0], locale: 'nl' }, SIGNERS[1]] })).json()).data;
+    expect(Object.fromEntries(spoken.signers!.map((signer) => [signer.id, signer.locale]))).toEqual({ landlord: 'nl', tenant: undefined });
 
     // A read-only required field without a value, and a role without a signature field: every problem at once.
     const fields = sampleLeaseFields(1)

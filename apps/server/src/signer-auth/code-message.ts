@@ -1,24 +1,29 @@
 import { EMAIL_CODE_TTL_SECONDS } from '@signet/contract';
+import { signerTexts } from '../i18n/signer-texts.js';
 import type { DocumentRecord } from '../storage/types.js';
 import type { StoredSigner } from './codes.js';
 
 /**
- * The e-mail that carries a signer's code: the code first in the subject and the text, so a phone shows it in the
- * notification and offers it for `autocomplete="one-time-code"`.
+ * The e-mail that carries a signer's code, in the signer's language (`i18n/`): the code first in the subject and the
+ * text, so a phone shows it in the notification and offers it for `autocomplete="one-time-code"`.
  * @example codeMessage('042917', document, signer).subject // '042917 is your code to open "lease.pdf"'
  */
-export function codeMessage(code: string, document: Pick<DocumentRecord, 'filename'>, signer: Pick<StoredSigner, 'name'>): { subject: string; text: string } {
-  const minutes = EMAIL_CODE_TTL_SECONDS / 60;
+export function codeMessage(
+  code: string,
+  document: Pick<DocumentRecord, 'filename'>,
+  signer: Pick<StoredSigner, 'name' | 'locale'>,
+): { subject: string; text: string } {
+  const texts = signerTexts(signer.locale);
   return {
-    subject: `${code} is your code to open "${document.filename}"`,
+    subject: texts.code.subject(code, document.filename),
     text: [
-      `Hello ${signer.name},`,
+      texts.hello(signer.name),
       '',
-      `Your code to open "${document.filename}" for signing is:`,
+      texts.code.intro(document.filename),
       '',
       `    ${code}`,
       '',
-      `It works for ${minutes} minutes. If you did not ask for it, you can ignore this message: nobody can open the document without it.`,
+      `${texts.code.validFor(EMAIL_CODE_TTL_SECONDS / 60)} ${texts.code.ignore}`,
     ].join('\n'),
   };
 }

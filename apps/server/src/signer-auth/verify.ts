@@ -12,6 +12,8 @@ import {
 import { ApiError } from '../errors.js';
 import { jobsEnqueued } from '../jobs/wake.js';
 import { enqueueMail } from '../mail/outbox.js';
+import { enqueueDocumentEvent } from '../storage/queries/webhook-deliveries.js';
+import { webhookEventsEnqueued } from '../webhooks/wake.js';
 import type { AppContext } from '../app-context.js';
 import type { DocumentRecord } from '../storage/types.js';
 import {
@@ -22,6 +24,7 @@ import {
   lockAccessCode,
   recordVerification,
   replaceSignerCode,
+  type VerificationRow,
 } from '../storage/queries/verification.js';
 import { accessCodeMatches, emailCodeHash, newEmailCode, sameHash, type StoredSigner } from './codes.js';
 import { codeMessage } from './code-message.js';
@@ -105,21 +108,19 @@ export async function checkCode(deps: AppContext, attempt: VerificationAttempt, 
   const { document, signer } = attempt;
   const now = attempt.at.getTime();
   const method = signer.auth === 'email_code' ? 'email_code' : 'access_code';
-  const record = (outcome: 'verified' | 'failed') =>
-    deps.storage.db.transaction((tx) =>
-      recordVerification(tx.query, {
-        id: `ver_${randomBytes(12).toString('hex')}`,
-        document_id: document.id,
-        signer_id: signer.id,
-        key_id: attempt.keyId,
-        outcome,
-        method,
-        address: method === 'email_code' ? (signer.email ?? null) : null,
-        occurred_at: now,
-        ip: attempt.ip,
-        user_agent: attempt.userAgent,
-      }),
-    );
+  const verificationRow = (outcome: 'verified' | 'failed'): VerificationRow => ({
+    id: `ver_${randomBytes(12).toString('hex')}`,
+    document_id: document.id,
+    signer_id: signer.id,
+    key_id: attempt.keyId,
+    outcome,
+    method,
+    address: method === 'email_code' ? (signer.email ?? null) : null,
+    occurred_at: now,
+    ip: attempt.ip,
+    user_agent: attempt.userAgent,
+  });
+  const recordFailure = () => recordVerification(deps.storage.db.query, verificationRow('failed'));
 
   if (method === 'email_code') {
     const claimed = await claimCodeTry(deps.storage.db.query, document.id, signer.id, now, VERIFICATION_MAX_ATTEMPTS);
@@ -130,7 +131,7 @@ export async function checkCode(deps: AppContext, attempt: VerificationAttempt, 
       throw codeUsedUp();
     }
     if (!sameHash(emailCodeHash(deps.secret, document.id, signer.id, code), claimed.code_hash)) {
-      await record('failed');
+      await recordFailure();
       const left = VERIFICATION_MAX_ATTEMPTS - claimed.failures;
       if (left === 0) throw codeUsedUp();
       throw failed('wrong_code', 'The code is not right', left);
@@ -142,7 +143,7 @@ export async function checkCode(deps: AppContext, attempt: VerificationAttempt, 
       throw tooSoon('locked', 'Too many wrong access codes: try again later', lock?.lockedUntil ?? now + ACCESS_CODE_LOCK_SECONDS * 1000, now);
     }
     if (!signer.accessCodeHash || !(await accessCodeMatches(code, signer.accessCodeHash))) {
-      await record('failed');
+      await recordFailure();
       if (tries >= VERIFICATION_MAX_ATTEMPTS) {
         const until = now + ACCESS_CODE_LOCK_SECONDS * 1000;
         await lockAccessCode(deps.storage.db.query, document.id, signer.id, until);
@@ -151,6 +152,16 @@ export async function checkCode(deps: AppContext, attempt: VerificationAttempt, 
       throw failed('wrong_code', 'The access code is not right', VERIFICATION_MAX_ATTEMPTS - tries);
     }
   }
-  await record('verified');
-  return { verified: true, method, verifiedAt: attempt.at.toISOString() };
+  const verifiedAt = attempt.at.toISOString();
+  // The verification and its webhook event in one transaction: neither is recorded without the other.
+  const enqueued = await deps.storage.db.transaction(async (tx) => {
+    await recordVerification(tx.query, verificationRow('verified'));
+    return enqueueDocumentEvent(tx.query, document.id, {
+      type: 'signer.verified',
+      occurredAt: verifiedAt,
+      data: { documentId: document.id, signerId: signer.id, signerName: signer.name, method, verifiedAt },
+    });
+  });
+  webhookEventsEnqueued(deps.storage.db, enqueued);
+  return { verified: true, method, verifiedAt };
 }

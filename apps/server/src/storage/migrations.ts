@@ -16,7 +16,7 @@ import { bulkJobs } from './migrations/015_bulk_jobs.js';
 import { sealLevel } from './migrations/016_seal_level.js';
 import { emailDelivery } from './migrations/017_email_delivery.js';
 import { signerVerification } from './migrations/018_signer_verification.js';
-import { organizationBranding } from './migrations/020_organization_branding.js';
+import { organizationBranding } from './migrations/019_organization_branding.js';
 import type { DdlDialect, SqlDatabase } from './sql-database.js';
 
 /**

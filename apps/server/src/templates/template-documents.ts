@@ -50,6 +50,7 @@ function bindSigners(template: TemplateRecord, given: CreateTemplateDocumentRequ
       name: signer.name,
       ...(signer.email ? { email: signer.email } : {}),
       order: role.order ?? 1,
+      ...(signer.locale ? { locale: signer.locale } : {}),
       ...(signer.auth ? { auth: signer.auth } : {}),
       ...(signer.accessCode !== undefined ? { accessCode: signer.accessCode } : {}),
     };

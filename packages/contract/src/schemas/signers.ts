@@ -34,6 +34,16 @@ export const SIGNER_AUTH_METHODS = ['none', 'email_code', 'access_code'] as cons
 export const SignerAuthSchema = z.enum(SIGNER_AUTH_METHODS);
 export type SignerAuth = z.infer<typeof SignerAuthSchema>;
 
+/**
+ * The languages Signet speaks to a signer in: the viewer's, and those of the e-mails and the hosted signing page
+ * (docs/email.md, "Languages"), as BCP 47 primary language subtags.
+ */
+export const SIGNER_LOCALES = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'ja', 'ar'] as const;
+export const SignerLocaleSchema = z
+  .enum(SIGNER_LOCALES)
+  .meta({ description: "The signer's language for Signet's e-mails and hosted page. Default: the browser's on the page, English in e-mails" });
+export type SignerLocale = z.infer<typeof SignerLocaleSchema>;
+
 /** An access code as the sender chooses it: 4 to 64 printable characters (stored only as a slow hash). */
 export const AccessCodeSchema = z
   .string()
@@ -65,6 +75,7 @@ export const SignerDefinitionSchema = z
     name: z.string().trim().min(1).max(200),
     email: z.email().max(320).optional(),
     order: z.number().int().min(1).max(MAX_SIGNERS).optional(),
+    locale: SignerLocaleSchema.optional(),
     ...signerAuthMembers,
   })
   .strict()
@@ -93,6 +104,7 @@ export const SignerSchema = z
     name: z.string(),
     email: z.string().optional(),
     order: z.number().int().min(1),
+    locale: SignerLocaleSchema.optional(),
     status: SignerStatusSchema,
     /** How the signer proves who they are; never the code itself. */
     auth: SignerAuthSchema,

@@ -4,7 +4,7 @@ import { FieldDefinitionSchema, FieldIdSchema, FieldValueSchema } from './field.
 import { TimestampSchema } from './timestamp.js';
 import { FieldDefinitionListSchema } from './document.js';
 import { BuilderSessionSchema, CreateBuilderSessionRequestSchema } from './drafts.js';
-import { MAX_SIGNERS, SignerIdSchema, SigningOrderSchema, signerAuthIssues, signerAuthMembers } from './signers.js';
+import { MAX_SIGNERS, SignerIdSchema, SignerLocaleSchema, SigningOrderSchema, signerAuthIssues, signerAuthMembers } from './signers.js';
 import { DeliverySchema, RemindersSchema } from './delivery.js';
 
 /*
@@ -102,6 +102,7 @@ export const TemplateSignerSchema = z
     role: SignerIdSchema.meta({ description: "One of the template's role ids" }),
     name: z.string().trim().min(1).max(200),
     email: z.email().max(320).optional(),
+    locale: SignerLocaleSchema.optional(),
     ...signerAuthMembers,
   })
   .superRefine((signer, ctx) => {

@@ -8,6 +8,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'document.sent',
   'document.viewed',
   'signer.opened',
+  'signer.verified',
   'signer.completed',
   'document.completed',
   'document.declined',
@@ -125,6 +126,17 @@ export const DocumentSentDataSchema = z.object({ documentId, sentAt: TimestampSc
 export const DocumentViewedDataSchema = z.object({ documentId, viewedAt: TimestampSchema });
 /** `signer.opened`: a signer of a document with signers opened it with their session key, the first time. */
 export const SignerOpenedDataSchema = z.object({ documentId, signerId: z.string(), signerName: z.string(), openedAt: TimestampSchema });
+/**
+ * `signer.verified`: a signer's session key proved who they are (docs/signer-auth.md), by `method`; once per
+ * session key that does, so a signer who opens the document again with a new key is verified again.
+ */
+export const SignerVerifiedDataSchema = z.object({
+  documentId,
+  signerId: z.string(),
+  signerName: z.string(),
+  method: z.enum(['email_code', 'access_code']),
+  verifiedAt: TimestampSchema,
+});
 /** `signer.completed`: a signer's submission was accepted; `remaining` signers have not signed yet. */
 export const SignerCompletedDataSchema = z.object({
   documentId,
@@ -194,6 +206,7 @@ export const WebhookEventSchema = z
     envelope('document.sent', DocumentSentDataSchema),
     envelope('document.viewed', DocumentViewedDataSchema),
     envelope('signer.opened', SignerOpenedDataSchema),
+    envelope('signer.verified', SignerVerifiedDataSchema),
     envelope('signer.completed', SignerCompletedDataSchema),
     envelope('document.completed', DocumentCompletedDataSchema),
     envelope('document.declined', DocumentDeclinedDataSchema),

@@ -1,7 +1,11 @@
+import { SIGNER_LOCALES } from '@signet/contract';
 import { en, type ViewerMessages } from './messages.js';
 
-/** The languages the viewer ships, as BCP 47 primary language subtags. English is built in; the others load on demand. */
-export const SUPPORTED_LOCALES = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'ja', 'ar'] as const;
+/**
+ * The languages the viewer ships, as BCP 47 primary language subtags: the contract's signer languages, which the
+ * server's e-mails and hosted page speak too. English is built in; the others load on demand.
+ */
+export const SUPPORTED_LOCALES = SIGNER_LOCALES;
 
 export type SupportedLocale = (typeof SUPPORTED_LOCALES)[number];
 

@@ -1,11 +1,11 @@
 import { parse } from 'csv-parse/sync';
-import { BULK_MAX_ROWS, type BulkRow, type FieldDefinition, type FieldValue } from '@signet/contract';
+import { BULK_MAX_ROWS, SIGNER_LOCALES, type BulkRow, type FieldDefinition, type FieldValue, type SignerLocale } from '@signet/contract';
 import { validationError } from '../../errors.js';
 import type { TemplateRecord } from '../../storage/types.js';
 
 /*
  * A bulk request as CSV (docs/templates.md, "Bulk"): a header row, then one row per document. Columns: `key`; for
- * each role `<role>.name` (required) and `<role>.email` (optional); `values.<fieldId>` for a field to prefill. Cells
+ * each role `<role>.name` (required), `<role>.email` and `<role>.locale` (optional); `values.<fieldId>` for a field to prefill. Cells
  * are text as they are written: a value starting with `=` or `+` is stored as that text, never evaluated.
  */
 
@@ -32,8 +32,15 @@ function cellValue(field: FieldDefinition, cell: string, line: number, column: s
   }
 }
 
-/** What each header column fills in: the key, a role's name or e-mail, or a field's value. */
-type Column = { kind: 'key' } | { kind: 'name' | 'email'; role: string } | { kind: 'value'; field: FieldDefinition };
+/** A language cell's value: one of the signer languages, as written. */
+function cellLocale(cell: string, line: number, column: string): SignerLocale {
+  const locale = SIGNER_LOCALES.find((candidate) => candidate === cell);
+  if (!locale) throw validationError(`line ${line}`, `column "${column}": a language is one of ${SIGNER_LOCALES.join(', ')}, not ${JSON.stringify(cell)}`);
+  return locale;
+}
+
+/** What each header column fills in: the key, a role's name, e-mail or language, or a field's value. */
+type Column = { kind: 'key' } | { kind: 'name' | 'email' | 'locale'; role: string } | { kind: 'value'; field: FieldDefinition };
 
 function headerColumns(template: TemplateRecord, header: string[]): Column[] {
   const roles = new Set((template.roles ?? []).map((role) => role.id));
@@ -46,8 +53,8 @@ function headerColumns(template: TemplateRecord, header: string[]): Column[] {
     const dot = name.indexOf('.');
     const [head, rest] = dot === -1 ? [name, ''] : [name.slice(0, dot), name.slice(dot + 1)];
     if (head === 'values' && fields.has(rest)) return { kind: 'value', field: fields.get(rest)! };
-    if (roles.has(head) && (rest === 'name' || rest === 'email')) return { kind: rest, role: head };
-    const expected = ['key', ...[...roles].flatMap((role) => [`${role}.name`, `${role}.email`]), ...[...fields.keys()].map((id) => `values.${id}`)];
+    if (roles.has(head) && (rest === 'name' || rest === 'email' || rest === 'locale')) return { kind: rest, role: head };
+    const expected = ['key', ...[...roles].flatMap((role) => [`${role}.name`, `${role}.email`, `${role}.locale`]), ...[...fields.keys()].map((id) => `values.${id}`)];
     throw validationError('line 1', `unknown column "${name}"; the columns are ${expected.join(', ')}`);
   });
   if (!seen.has('key')) throw validationError('line 1', 'the column "key" is required');
@@ -78,7 +85,7 @@ export function csvRows(template: TemplateRecord, text: string): Array<{ line: n
   return body.map(({ record, info }) => {
     const line = info.lines;
     const row: BulkRow = { key: '' };
-    const signers = new Map<string, { role: string; name: string; email?: string }>();
+    const signers = new Map<string, { role: string; name: string; email?: string; locale?: SignerLocale }>();
     const values: Record<string, FieldValue> = {};
     record.forEach((cell, index) => {
       const column = columns[index]!;
@@ -88,7 +95,8 @@ export function csvRows(template: TemplateRecord, text: string): Array<{ line: n
       } else {
         const signer = signers.get(column.role) ?? { role: column.role, name: '' };
         if (column.kind === 'name') signer.name = cell;
-        else if (cell !== '') signer.email = cell;
+        else if (column.kind === 'email' && cell !== '') signer.email = cell;
+        else if (column.kind === 'locale' && cell !== '') signer.locale = cellLocale(cell, line, header.record[index]!);
         signers.set(column.role, signer);
       }
     });
