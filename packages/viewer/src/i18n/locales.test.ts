@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SIGNER_LOCALES } from '@signet/contract';
 import { intlLocale, loadedTranslation, loadMessages, loadTranslation, matchLocale, SUPPORTED_LOCALES, textDirection } from './locales.js';
 import { en, PLURAL_BY, type Message, type VerificationMessages, type ViewerMessages } from './messages.js';
 import { verificationEn } from './verification-en.js';
@@ -57,6 +58,10 @@ describe('matching a host’s locale', () => {
     expect(intlLocale('sv-SE', 'en')).toBe('en');
     expect(intlLocale('de-u-nu-bad-', 'de')).toBe('de');
     expect(intlLocale(undefined, 'en')).toBe('en');
+  });
+
+  it("ships the contract's signer languages, which the server's e-mails and hosted page speak too", () => {
+    expect(SUPPORTED_LOCALES).toEqual(SIGNER_LOCALES);
   });
 
   it('writes Arabic right to left, the others left to right', () => {

@@ -1,11 +1,12 @@
-import { SIGNER_LOCALES } from '@signet/contract';
 import { en, type ViewerMessages } from './messages.js';
 
 /**
- * The languages the viewer ships, as BCP 47 primary language subtags: the contract's signer languages, which the
- * server's e-mails and hosted page speak too. English is built in; the others load on demand.
+ * The languages the viewer ships, as BCP 47 primary language subtags: the contract's `SIGNER_LOCALES`, which the
+ * server's e-mails and hosted page speak too (written out here: importing the contract's index would bring its
+ * schemas into the bundle; `locales.test.ts` checks the two lists are one). English is built in; the others load on
+ * demand.
  */
-export const SUPPORTED_LOCALES = SIGNER_LOCALES;
+export const SUPPORTED_LOCALES = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'ja', 'ar'] as const;
 
 export type SupportedLocale = (typeof SUPPORTED_LOCALES)[number];
 
