@@ -6,6 +6,8 @@
 //   node scripts/test-node-versions.mjs            Node 22 and 24
 //   node scripts/test-node-versions.mjs 24         one of them
 //   node scripts/test-node-versions.mjs --ci       without the command line's suite (what CI runs, for its time)
+//   node scripts/test-node-versions.mjs --full     the server's whole suite too (the check before a release,
+//                                                   docs/releases.md; about 12 minutes a version on 2 cores)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -13,7 +15,8 @@ import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const ci = process.argv.includes('--ci');
-const asked = process.argv.slice(2).filter((arg) => arg !== '--ci');
+const full = process.argv.includes('--full');
+const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const majors = asked.length > 0 ? asked : ['22', '24'];
 const platform = `${process.platform}-${process.arch}`;
 
@@ -34,12 +37,15 @@ function nodeBin(major) {
 /**
  * What runs on each version: the contract's and the client's whole suites, and the server built and started as an
  * operator runs it (`signet serve`: the embedded store's native module, the PDF workers, HTTP, SIGTERM) and its
- * command line on the examples. The server's other suites run on Node 20 only, to keep CI within its time.
+ * command line on the examples. The server's other suites run on Node 20 only in CI, to keep it within its time;
+ * `--full` runs them all on each version, before a release.
  */
-const suites = [
-  ['--project', '@signet/contract', '--project', '@signet/api'],
-  ['--project', '@signet/server', 'apps/server/src/server.test.ts', ...(ci ? [] : ['apps/server/src/cli/examples.test.ts'])],
-];
+const suites = full
+  ? [['--project', '@signet/contract', '--project', '@signet/api', '--project', '@signet/server']]
+  : [
+      ['--project', '@signet/contract', '--project', '@signet/api'],
+      ['--project', '@signet/server', 'apps/server/src/server.test.ts', ...(ci ? [] : ['apps/server/src/cli/examples.test.ts'])],
+    ];
 
 let failed = false;
 for (const major of majors) {

@@ -169,6 +169,9 @@ describe.each(engines)('signer verification on $name', (engine) => {
     expect(message.subject).toBe(`${code} es su código para abrir «agreement.pdf»`);
     expect(message.text).toContain('Hola, Tina Tenant:');
     expect(message.text).toContain('Es válido durante 10 minutos.');
+    expect(message.html).toContain('<html lang="es" dir="ltr">');
+    expect(message.html).toContain(`>${code}</p>`);
+    expect(message.html).toContain('«agreement.pdf»');
   });
 
   it('email_code: five wrong tries end the code; a new one must be sent', async () => {

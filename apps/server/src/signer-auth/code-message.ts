@@ -1,29 +1,34 @@
 import { EMAIL_CODE_TTL_SECONDS } from '@signet/contract';
-import { signerTexts } from '../i18n/signer-texts.js';
+import { signerTexts, textDirection } from '../i18n/signer-texts.js';
+import { escapeHtml, oneLine } from '../mail/signing-invitation.js';
 import type { DocumentRecord } from '../storage/types.js';
 import type { StoredSigner } from './codes.js';
 
 /**
- * The e-mail that carries a signer's code, in the signer's language (`i18n/`): the code first in the subject and the
- * text, so a phone shows it in the notification and offers it for `autocomplete="one-time-code"`.
+ * The e-mail that carries a signer's code, in the signer's language (`i18n/`), plain text and HTML: the code first in
+ * the subject and the text, so a phone shows it in the notification and offers it for `autocomplete="one-time-code"`.
  * @example codeMessage('042917', document, signer).subject // '042917 is your code to open "lease.pdf"'
  */
 export function codeMessage(
   code: string,
   document: Pick<DocumentRecord, 'filename'>,
   signer: Pick<StoredSigner, 'name' | 'locale'>,
-): { subject: string; text: string } {
+): { subject: string; text: string; html: string } {
   const texts = signerTexts(signer.locale);
+  const hello = texts.hello(signer.name);
+  const intro = texts.code.intro(document.filename);
+  const after = `${texts.code.validFor(EMAIL_CODE_TTL_SECONDS / 60)} ${texts.code.ignore}`;
+  const e = escapeHtml;
   return {
-    subject: texts.code.subject(code, document.filename),
-    text: [
-      texts.hello(signer.name),
-      '',
-      texts.code.intro(document.filename),
-      '',
-      `    ${code}`,
-      '',
-      `${texts.code.validFor(EMAIL_CODE_TTL_SECONDS / 60)} ${texts.code.ignore}`,
+    subject: texts.code.subject(code, oneLine(document.filename, 150)),
+    text: [hello, '', intro, '', `    ${code}`, '', after].join('\n'),
+    html: [
+      `<!doctype html><html lang="${signer.locale ?? 'en'}" dir="${textDirection(signer.locale)}"><body style="font-family: system-ui, sans-serif; color: #111827; line-height: 1.5">`,
+      `<p>${e(hello)}</p>`,
+      `<p>${e(intro)}</p>`,
+      `<p dir="ltr" style="font-size: 28px; font-weight: 600; letter-spacing: 0.2em; font-family: ui-monospace, monospace">${e(code)}</p>`,
+      `<p style="color: #4b5563; font-size: 14px">${e(after)}</p>`,
+      '</body></html>',
     ].join('\n'),
   };
 }
