@@ -102,6 +102,11 @@ interface Worker {
 const MEMORY_POLL_MS = 20;
 /** The workers' nice value: they yield the CPU to the server's event loop. */
 const WORKER_NICENESS = 10;
+/**
+ * The least JavaScript heap a worker is started with, whatever its memory cap: what Node 24 needs to load the worker
+ * (Node 20 started in 64 MiB, 24 ran out of heap before it was ready). The cap itself is the resident-memory watch's.
+ */
+const MIN_OLD_SPACE_MB = 128;
 
 /**
  * Runs PDF work (upload inspection, page-1 previews, sealing; submitted images decoded too) in a few worker
@@ -251,7 +256,7 @@ export class PdfPool {
   #spawn(): void {
     const memoryLimitMb = this.#memoryCeilingMb();
     const child = fork(fileURLToPath(this.#worker.module), [JSON.stringify(this.options.preview)], {
-      execArgv: [...loaderArgs(this.#worker.module), `--max-old-space-size=${Math.max(64, Math.floor(memoryLimitMb / 2))}`],
+      execArgv: [...loaderArgs(this.#worker.module), `--max-old-space-size=${Math.max(MIN_OLD_SPACE_MB, Math.floor(memoryLimitMb / 2))}`],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       // A process group of its own: a Ctrl-C in the terminal (SIGINT to the whole foreground group) reaches the
