@@ -72,6 +72,18 @@ export interface SignerMessageParts {
 }
 
 /**
+ * The HTML document of a message to a signer in `locale` (its language and direction), around `paragraphs` of HTML
+ * already escaped.
+ */
+export function messageHtml(locale: SignerLocale | undefined, paragraphs: readonly string[]): string {
+  return [
+    `<!doctype html><html lang="${locale ?? 'en'}" dir="${textDirection(locale)}"><body style="font-family: system-ui, sans-serif; color: #111827; line-height: 1.5">`,
+    ...paragraphs,
+    '</body></html>',
+  ].join('\n');
+}
+
+/**
  * The plain-text and HTML bodies of a message to a signer: the greeting, `paragraph`, the link (a button in the HTML),
  * until when it works, and on whose behalf it was sent; everything escaped in the HTML.
  * @example signerMessageBodies({ signerName: 'Ada', organization: 'Acme', paragraph, linkIntro, button, url, until, note })
@@ -90,14 +102,12 @@ export function signerMessageBodies(parts: SignerMessageParts): { text: string; 
     texts.sentBy(parts.organization),
   ].join('\n');
   const e = escapeHtml;
-  const html = [
-    `<!doctype html><html lang="${parts.locale ?? 'en'}" dir="${textDirection(parts.locale)}"><body style="font-family: system-ui, sans-serif; color: #111827; line-height: 1.5">`,
+  const html = messageHtml(parts.locale, [
     `<p>${e(texts.hello(parts.signerName))}</p>`,
     `<p>${e(parts.paragraph)}</p>`,
     `<p><a href="${e(parts.url)}" style="display: inline-block; padding: 10px 18px; background: #2f5bea; color: #ffffff; border-radius: 6px; text-decoration: none">${e(parts.button)}</a></p>`,
     `<p style="color: #4b5563; font-size: 14px">${e(texts.copyLink)} <span dir="ltr">${e(parts.url)}</span><br>${e(texts.linkUntil(parts.until))} ${e(parts.note)}</p>`,
     `<p style="color: #6b7280; font-size: 12px">${e(texts.sentBy(parts.organization))}</p>`,
-    '</body></html>',
-  ].join('\n');
+  ]);
   return { text, html };
 }

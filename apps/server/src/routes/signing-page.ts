@@ -87,10 +87,10 @@ export function registerSigningPage(app: SignetApp, deps: AppContext): void {
     if (busyLink) return busyLink;
     // Read afresh, not from the read cache: a void or an erasure ends its links at once.
     const document = await findDocument(deps.storage.db.query, link.documentId);
+    const linked = document?.signers.find((candidate) => candidate.id === link.signerId);
     const refused = noticeFor(document, link.signerId);
-    if (refused) return notice(refused, document?.signers.find((candidate) => candidate.id === link.signerId)?.locale);
-    const found = document!;
-    const signer = found.signers.find((candidate) => candidate.id === link.signerId)!;
+    if (refused) return notice(refused, linked?.locale);
+    const [found, signer] = [document!, linked!];
     const locale = signer.locale ?? browserLocale;
     if (link.status === 'expired') return notice('expired', locale);
     const origin = new URL(deps.config.publicBaseUrl ?? requestOrigin(c.req.url)).origin;

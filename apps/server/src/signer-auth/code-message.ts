@@ -1,6 +1,6 @@
 import { EMAIL_CODE_TTL_SECONDS } from '@signet/contract';
-import { signerTexts, textDirection } from '../i18n/signer-texts.js';
-import { escapeHtml, oneLine } from '../mail/signing-invitation.js';
+import { signerTexts } from '../i18n/signer-texts.js';
+import { escapeHtml, messageHtml, oneLine } from '../mail/signing-invitation.js';
 import type { DocumentRecord } from '../storage/types.js';
 import type { StoredSigner } from './codes.js';
 
@@ -22,13 +22,11 @@ export function codeMessage(
   return {
     subject: texts.code.subject(code, oneLine(document.filename, 150)),
     text: [hello, '', intro, '', `    ${code}`, '', after].join('\n'),
-    html: [
-      `<!doctype html><html lang="${signer.locale ?? 'en'}" dir="${textDirection(signer.locale)}"><body style="font-family: system-ui, sans-serif; color: #111827; line-height: 1.5">`,
+    html: messageHtml(signer.locale, [
       `<p>${e(hello)}</p>`,
       `<p>${e(intro)}</p>`,
       `<p dir="ltr" style="font-size: 28px; font-weight: 600; letter-spacing: 0.2em; font-family: ui-monospace, monospace">${e(code)}</p>`,
       `<p style="color: #4b5563; font-size: 14px">${e(after)}</p>`,
-      '</body></html>',
-    ].join('\n'),
+    ]),
   };
 }

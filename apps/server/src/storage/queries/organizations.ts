@@ -27,15 +27,23 @@ export async function findOrganizationName(db: Db, id: string): Promise<string |
   return row?.name ?? null;
 }
 
+/** The columns of an organization's profile. */
+const PROFILE_COLUMNS = ['id', 'name', 'brand_color'] as const;
+
+function toProfile(row: Pick<Tables['organizations'], (typeof PROFILE_COLUMNS)[number]>): OrganizationProfile {
+  return { id: row.id, name: row.name, brandColor: row.brand_color };
+}
+
 /** The organization `id` as `GET /organization` shows it (its name and brand colour), or null. */
 export async function findOrganizationProfile(db: Db, id: string): Promise<OrganizationProfile | null> {
-  const row = await db.selectFrom('organizations').select(['id', 'name', 'brand_color']).where('id', '=', id).executeTakeFirst();
-  return row ? { id: row.id, name: row.name, brandColor: row.brand_color } : null;
+  const row = await db.selectFrom('organizations').select(PROFILE_COLUMNS).where('id', '=', id).executeTakeFirst();
+  return row ? toProfile(row) : null;
 }
 
 /**
- * Changes the members of `changes` given (a `brandColor` of null clears it) of the organization `id`; its profile
- * as changed, or null when there is none. The colour is stored in lower case.
+ * Changes the members of `changes` given (at least one, as `UpdateOrganizationRequestSchema` requires; a `brandColor`
+ * of null clears it) of the organization `id`; its profile as changed, or null when there is none. The colour is
+ * stored in lower case.
  */
 export async function updateOrganizationProfile(
   db: Db,
@@ -46,14 +54,8 @@ export async function updateOrganizationProfile(
     ...(changes.name === undefined ? {} : { name: changes.name }),
     ...(changes.brandColor === undefined ? {} : { brand_color: changes.brandColor?.toLowerCase() ?? null }),
   };
-  if (Object.keys(values).length === 0) return findOrganizationProfile(db, id);
-  const row = await db
-    .updateTable('organizations')
-    .set(values)
-    .where('id', '=', id)
-    .returning(['id', 'name', 'brand_color'])
-    .executeTakeFirst();
-  return row ? { id: row.id, name: row.name, brandColor: row.brand_color } : null;
+  const row = await db.updateTable('organizations').set(values).where('id', '=', id).returning(PROFILE_COLUMNS).executeTakeFirst();
+  return row ? toProfile(row) : null;
 }
 
 /** The organization with this slug, created (named `name`) when new; safe to run from several instances at once. */
