@@ -141,19 +141,31 @@ function countTests(text) {
 
 /**
  * The names of the tests a log says failed (Vitest's `FAIL` and `×` lines, Playwright's numbered failures and
- * retries), so that the closing table, the part of a CI log most often read, says which tests they were.
+ * retries), so that the closing table, the part of a CI log most often read, says which tests they were; with the
+ * first error line Vitest printed under a failure's `FAIL` heading, which says how it failed.
  */
 function failureNames(text) {
-  const names = new Set();
+  const names = new Map();
+  let heading;
   // Vitest colours its output even with FORCE_COLOR=0; the colour codes go before matching.
   for (const line of text.replace(/\x1b\[[0-9;]*m/g, '').split('\n')) {
     const vitest = /^\s*(?:FAIL|×)\s+(.+?)\s*(?:\d+ms)?$/.exec(line);
     const playwright = /^\s+\d+\) (\S+\.spec\.ts:\d+:\d+ .+?)[\s─]*$/.exec(line);
     const listed = /^\s+(?:\[[\w-]+\] › )?(tests\/\S+\.spec\.ts:\d+:\d+ › .+?)\s*$/.exec(line);
     const name = vitest?.[1] ?? playwright?.[1] ?? listed?.[1];
-    if (name) names.add(name.length > 160 ? `${name.slice(0, 157)}...` : name);
+    if (name) {
+      const shown = name.length > 160 ? `${name.slice(0, 157)}...` : name;
+      if (!names.has(shown)) names.set(shown, undefined);
+      heading = /^\s*FAIL\s/.test(line) ? shown : undefined;
+      continue;
+    }
+    const error = heading && /^\s*((?:\w*Error|Error)\b.*)$/.exec(line);
+    if (error) {
+      names.set(heading, error[1].length > 300 ? `${error[1].slice(0, 297)}...` : error[1]);
+      heading = undefined;
+    }
   }
-  return [...names];
+  return [...names].map(([name, error]) => (error ? `${name}\n      ${error}` : name));
 }
 
 const wanted = Object.entries(stages).filter(([stage]) => !only || only.includes(stage));
