@@ -214,7 +214,7 @@ async function typecheck(snippets: Snippet[]): Promise<void> {
   const base = JSON.parse(readFileSync(join(ROOT, 'tsconfig.base.json'), 'utf8'));
   await writeFile(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...base.compilerOptions, types: ['node'] }, files: ['host.d.ts', ...files] }));
   const result = await new Promise<{ code: number; stdout: string }>((resolve) => {
-    execFile(join(ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: folder, timeout: 170_000 }, (error, stdout) =>
+    execFile(process.execPath, [join(ROOT, 'node_modules/typescript-native/bin/tsc'), '-p', 'tsconfig.json'], { cwd: folder, timeout: 170_000 }, (error, stdout) =>
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout }),
     );
   });
