@@ -89,8 +89,10 @@ describe.concurrent('seal jobs across kill -9', () => {
         expect(report, documentId).toContain('Signature Validation: Signature is Valid.');
         expect(report, documentId).toContain('Total document signed');
       }
-      // The in-flight seal was started once more (the kill cut its attempt off) and stored once.
-      expect((await findSealState(storage.db.query, inFlight!.documentId)).job?.attempts).toBe(inFlight!.attempts + 1);
+      // The in-flight seal was started once more (the kill cut its attempt off) and stored once; plus once for each
+      // attempt the restarted server logged as failed and retried (a loaded machine's test authority may not answer).
+      const retried = second.logs().filter((line) => line.documentId === inFlight!.documentId && /will be retried/.test(String(line.msg)));
+      expect((await findSealState(storage.db.query, inFlight!.documentId)).job?.attempts, JSON.stringify(retried)).toBe(inFlight!.attempts + 1 + retried.length);
       const left = submissions.map((submission) => submission.documentId).filter((id) => !sealedBefore.has(id));
       expect(sealedIn(second.logs()).sort()).toEqual(left.sort());
       expect(second.logs().filter((line) => /seal discarded|seal failed/.test(String(line.msg)))).toEqual([]);

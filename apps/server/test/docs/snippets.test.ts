@@ -213,12 +213,12 @@ async function typecheck(snippets: Snippet[]): Promise<void> {
   await writeFile(join(folder, 'package.json'), JSON.stringify({ type: 'module', private: true }));
   const base = JSON.parse(readFileSync(join(ROOT, 'tsconfig.base.json'), 'utf8'));
   await writeFile(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...base.compilerOptions, types: ['node'] }, files: ['host.d.ts', ...files] }));
-  const result = await new Promise<{ code: number; stdout: string }>((resolve) => {
-    execFile(process.execPath, [join(ROOT, 'node_modules/typescript-native/bin/tsc'), '-p', 'tsconfig.json'], { cwd: folder, timeout: 170_000 }, (error, stdout) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout }),
+  const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, [join(ROOT, 'node_modules/typescript-native/bin/tsc'), '-p', 'tsconfig.json'], { cwd: folder, timeout: 170_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );
   });
-  expect(result.stdout, files.join(', ')).toBe('');
+  expect(result.stdout + result.stderr, files.join(', ')).toBe('');
   expect(result.code).toBe(0);
 }
 
