@@ -8,7 +8,7 @@ import type { AppEnv } from '../http/env.js';
 import { signerTexts, type NoticeName } from '../i18n/signer-texts.js';
 import { findDocument } from '../storage/queries/documents.js';
 import { findOrganizationProfile } from '../storage/queries/organizations.js';
-import type { DocumentRecord } from '../storage/types.js';
+import type { DocumentRecord, StoredSigner } from '../storage/types.js';
 import type { SignetApp } from './openapi.js';
 import { requestOrigin } from './sdk-documents.js';
 import { pageLocale, SIGNING_PAGE_CSP, signingNoticeHtml, signingPageHtml } from './signing-page-html.js';
@@ -33,11 +33,11 @@ const NOTICES = {
  */
 export const PAGE_VISITS_PER_MINUTE = { ip: 60, link: 20 } as const;
 
-/** The notice a link to `signerId` of `document` gets instead of the viewer, or none. */
-function noticeFor(document: DocumentRecord | null, signerId: string): NoticeName | undefined {
+/** The notice a link to `signer` (undefined: not one of its signers) of `document` gets instead of the viewer, or none. */
+function noticeFor(document: DocumentRecord | null, signer: StoredSigner | undefined): NoticeName | undefined {
   if (!document || document.status === 'draft' || document.implicitSigner) return 'invalid';
   if (document.erased) return 'erased';
-  if (!document.signers.some((signer) => signer.id === signerId)) return 'invalid';
+  if (!signer) return 'invalid';
   if (document.status === 'voided') return 'voided';
   if (document.status === 'expired') return 'documentExpired';
   if (document.status === 'declined') return 'declined';
@@ -88,9 +88,11 @@ export function registerSigningPage(app: SignetApp, deps: AppContext): void {
     // Read afresh, not from the read cache: a void or an erasure ends its links at once.
     const document = await findDocument(deps.storage.db.query, link.documentId);
     const linked = document?.signers.find((candidate) => candidate.id === link.signerId);
-    const refused = noticeFor(document, link.signerId);
+    const refused = noticeFor(document, linked);
     if (refused) return notice(refused, linked?.locale);
-    const [found, signer] = [document!, linked!];
+    // noticeFor refuses a link whose document or signer is missing.
+    const found = document!;
+    const signer = linked!;
     const locale = signer.locale ?? browserLocale;
     if (link.status === 'expired') return notice('expired', locale);
     const origin = new URL(deps.config.publicBaseUrl ?? requestOrigin(c.req.url)).origin;
