@@ -38,7 +38,12 @@ it('edits a template: its roles without e-mail addresses, a placed field saved a
   expect(screen.queryByRole('button', { name: /^Send/ })).toBeNull();
 
   // Its roles are the builder's signers: named and ordered, with no e-mail inputs.
-  const panel = document.querySelector<HTMLDetailsElement>('.signet-builder-signers')!;
+  // The signers' panel is loaded on demand (React.lazy): it may come after page 1 on a busy machine.
+  const panel = await waitFor(() => {
+    const found = document.querySelector<HTMLDetailsElement>('.signet-builder-signers');
+    if (!found) throw new Error('no signers panel yet');
+    return found;
+  });
   panel.open = true;
   await waitFor(() => expect(panel.querySelectorAll('.signet-signer-row')).toHaveLength(2));
   expect([...panel.querySelectorAll<HTMLInputElement>('.signet-signer-row input[type="text"]')].map((input) => input.value)).toEqual(['Tenant', 'Landlord']);
