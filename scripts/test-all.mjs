@@ -138,14 +138,20 @@ function countTests(text) {
   return { passed, failed, flaky, names: failureNames(text) };
 }
 
+/** Lines of a failure's message the closing table shows, under its name, and the characters of each. */
+const MESSAGE_LINES = 10;
+const MESSAGE_WIDTH = 240;
+
 /**
  * The names of the tests a log says failed (Vitest's `FAIL` and `×` lines, Playwright's numbered failures and
  * retries), so that the closing table, the part of a CI log most often read, says which tests they were; with the
- * first error line Vitest printed under a failure's `FAIL` heading, which says how it failed.
+ * message Vitest printed under a failure's `FAIL` heading (its error line and the lines after it, up to the diff or
+ * the stack), which says how it failed.
  */
 function failureNames(text) {
   const names = new Map();
   let heading;
+  const clip = (line) => (line.length > MESSAGE_WIDTH ? `${line.slice(0, MESSAGE_WIDTH - 3)}...` : line);
   // Vitest colours its output even with FORCE_COLOR=0; the colour codes go before matching.
   for (const line of text.replace(/\x1b\[[0-9;]*m/g, '').split('\n')) {
     const vitest = /^\s*(?:FAIL|×)\s+(.+?)\s*(?:\d+ms)?$/.exec(line);
@@ -154,17 +160,22 @@ function failureNames(text) {
     const name = vitest?.[1] ?? playwright?.[1] ?? listed?.[1];
     if (name) {
       const shown = name.length > 160 ? `${name.slice(0, 157)}...` : name;
-      if (!names.has(shown)) names.set(shown, undefined);
+      if (!names.has(shown)) names.set(shown, []);
       heading = /^\s*FAIL\s/.test(line) ? shown : undefined;
       continue;
     }
-    const error = heading && /^\s*((?:\w*Error|Error)\b.*)$/.exec(line);
-    if (error) {
-      names.set(heading, error[1].length > 300 ? `${error[1].slice(0, 297)}...` : error[1]);
+    if (!heading) continue;
+    const message = names.get(heading);
+    if (message.length === 0) {
+      const error = /^\s*((?:\w*Error|Error)\b.*)$/.exec(line);
+      if (error) message.push(clip(error[1]));
+    } else if (/^\s*(?:- Expected|❯|⎯)/.test(line) || message.length >= MESSAGE_LINES) {
       heading = undefined;
+    } else if (line.trim()) {
+      message.push(clip(line.trimEnd()));
     }
   }
-  return [...names].map(([name, error]) => (error ? `${name}\n      ${error}` : name));
+  return [...names].map(([name, message]) => [name, ...message].join('\n      '));
 }
 
 const wanted = Object.entries(stages).filter(([stage]) => !only || only.includes(stage));

@@ -935,6 +935,7 @@ export const endpoints = {
       400: invalid,
       ...keyErrors,
       413: tooLarge,
+      422: { codes: ['VALIDATION_ERROR'], description: "The PDF's signatures cannot be read within the server's limits" },
       500: internal,
       503: {
         codes: ['SERVICE_UNAVAILABLE'],

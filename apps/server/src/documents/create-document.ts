@@ -12,12 +12,12 @@ import {
   type SignerDefinition,
   type SigningOrder,
 } from '@signet/contract';
-import { ApiError, tooLarge, validationError } from '../errors.js';
+import { tooLarge, validationError } from '../errors.js';
 import { issueDetails } from '../http/validation.js';
 import { newId } from '../ids.js';
 import { createLogger, type Logger } from '../logger.js';
 import type { PdfInfo } from '../pdf/inspect.js';
-import { PdfLimitError, type PdfPool } from '../pdf/pool/index.js';
+import { refusingFile, type PdfPool } from '../pdf/pool/index.js';
 import { recordAuditEvent } from '../storage/queries/audit.js';
 import { writeDocumentContent } from '../storage/queries/document-files.js';
 import { insertDocument } from '../storage/queries/documents.js';
@@ -93,15 +93,8 @@ export function cleanFilename(name: string | undefined): string {
  * Inspects an upload in the PDF pool: a file the pool stops at its time or memory limit is refused as a 422 naming
  * the limit, so that the uploader learns why; a full pool answers 503 (`PdfPoolBusyError`).
  */
-export async function inspectUpload(pdfPool: PdfPool, bytes: Uint8Array): Promise<PdfInfo> {
-  try {
-    return await pdfPool.run('inspect', bytes);
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    // Over a limit, or a worker that died on this file: either way the file is what the uploader can change.
-    const reason = error instanceof PdfLimitError ? error.message : 'the PDF could not be processed';
-    throw validationError('file', `the PDF cannot be processed within the server's limits: ${reason}`, 422);
-  }
+export function inspectUpload(pdfPool: PdfPool, bytes: Uint8Array): Promise<PdfInfo> {
+  return refusingFile(() => pdfPool.run('inspect', bytes), { cannot: 'the PDF cannot be processed', failed: 'the PDF could not be processed' });
 }
 
 /**

@@ -944,8 +944,7 @@ const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
     const large = new FormData();
     large.set('file', new File([new Uint8Array(5000)], 'big.pdf'));
     const pooled = alteredApp({ pdfPool: failingPool });
-    poolFailure = () => new PdfPoolBusyError();
-    return [
+    const responses = [
       await verify(t, pk),
       await verify(t, pk, 'file=x'),
       await verify(t, KEY),
@@ -954,8 +953,12 @@ const scenarios: Record<EndpointName, () => Promise<Response[]>> = {
       await verify(t, limited),
       await verify(t, limited),
       await verify(broken(), KEY),
-      await verify(pooled, pk),
     ];
+    poolFailure = () => new PdfLimitError('time', 'the PDF took longer than 10000 ms to process');
+    responses.push(await verify(pooled, pk));
+    poolFailure = () => new PdfPoolBusyError();
+    responses.push(await verify(pooled, pk));
+    return responses;
   },
   async createWebhook() {
     const sk = (await t.createKey({ kind: 'sk' })).secret;

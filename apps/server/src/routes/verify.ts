@@ -3,10 +3,14 @@ import { tooLarge, validationError } from '../errors.js';
 import type { AppContext } from '../app-context.js';
 import { sendEnvelope } from '../http/envelope.js';
 import { pdfUploadLimit, readMultipartForm } from '../http/multipart.js';
+import { refusingFile } from '../pdf/pool/index.js';
 import { verifySeal } from '../sealing/verify-seal.js';
 import { handler, type EndpointHandlers } from './serve.js';
 
-/** `POST /verify`: is this PDF one of the organization's sealed documents, unchanged? */
+/**
+ * `POST /verify`: is this PDF one of the organization's sealed documents, unchanged? A file the PDF pool cannot read
+ * within its limits is a 422 on `file`, as an upload's is.
+ */
 export function verifyHandler(deps: AppContext): Pick<EndpointHandlers, 'verifyDocument'> {
   return {
     verifyDocument: handler(endpoints.verifyDocument, {
@@ -18,12 +22,13 @@ export function verifyHandler(deps: AppContext): Pick<EndpointHandlers, 'verifyD
         if (!(file instanceof File)) throw validationError('file', 'a PDF file is required');
         if (file.size > deps.config.maxPdfBytes) throw tooLarge('file', deps.config.maxPdfBytes);
         const pdf = new Uint8Array(await file.arrayBuffer());
+        const wording = { cannot: 'the PDF cannot be verified', failed: 'its signatures could not be read' };
         const verdict = await verifySeal(
           deps.storage,
           c.get('apiKey').organizationId,
           pdf,
-          (bytes) => deps.pdfPool.run('verify', bytes),
-          (bytes) => deps.pdfPool.run('pades', bytes),
+          (bytes) => refusingFile(() => deps.pdfPool.run('verify', bytes), wording),
+          (bytes) => refusingFile(() => deps.pdfPool.run('pades', bytes), wording),
         );
         return sendEnvelope(c, verdict, 200);
       },

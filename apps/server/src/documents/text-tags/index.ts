@@ -3,8 +3,7 @@
  * and disappears from the stored PDF.
  */
 import type { FieldDefinition } from '@signet/contract';
-import { ApiError, validationError } from '../../errors.js';
-import { PdfLimitError, type PdfPool } from '../../pdf/pool/index.js';
+import { refusingFile, type PdfPool } from '../../pdf/pool/index.js';
 import './pdf-tasks.js';
 
 export { MAX_TAGS } from './apply-tags.js';
@@ -18,12 +17,9 @@ export { parseTag, type TextTag } from './grammar.js';
  * @example const { bytes, fields } = await applyTextTags(pool, upload) // fields: [{ id: 'signature_1', type: 'signature', … }]
  */
 export async function applyTextTags(pdfPool: PdfPool, bytes: Uint8Array): Promise<{ bytes: Uint8Array; fields: FieldDefinition[] }> {
-  try {
-    const { bytes: tagless, fields } = await pdfPool.run('textTags', bytes);
-    return { bytes: tagless, fields };
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    const reason = error instanceof PdfLimitError ? error.message : 'the PDF could not be read for text tags';
-    throw validationError('file', `the PDF cannot be processed within the server's limits: ${reason}`, 422);
-  }
+  const { bytes: tagless, fields } = await refusingFile(() => pdfPool.run('textTags', bytes), {
+    cannot: 'the PDF cannot be processed',
+    failed: 'the PDF could not be read for text tags',
+  });
+  return { bytes: tagless, fields };
 }

@@ -1,4 +1,5 @@
 export { DEFAULT_PDF_POOL_OPTIONS, PdfLimitError, PdfPool, PdfPoolBusyError, type PdfPoolEvent, type PdfPoolOptions, type PdfTaskLimits } from './pool.js';
+export { refusingFile, type FileRefusalWording } from './file-refusal.js';
 export type {
   PdfTaskContext,
   PdfTaskDefinition,
