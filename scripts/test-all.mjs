@@ -138,9 +138,11 @@ function countTests(text) {
   return { passed, failed, flaky, names: failureNames(text) };
 }
 
-/** Lines of a failure's message the closing table shows, under its name, and the characters of each. */
+/** Lines of a failure's message the closing table shows under its name. */
 const MESSAGE_LINES = 10;
-const MESSAGE_WIDTH = 240;
+
+/** `text` cut to `width` characters, an ellipsis marking the cut. */
+const clip = (text, width) => (text.length > width ? `${text.slice(0, width - 3)}...` : text);
 
 /**
  * The names of the tests a log says failed (Vitest's `FAIL` and `×` lines, Playwright's numbered failures and
@@ -151,7 +153,6 @@ const MESSAGE_WIDTH = 240;
 function failureNames(text) {
   const names = new Map();
   let heading;
-  const clip = (line) => (line.length > MESSAGE_WIDTH ? `${line.slice(0, MESSAGE_WIDTH - 3)}...` : line);
   // Vitest colours its output even with FORCE_COLOR=0; the colour codes go before matching.
   for (const line of text.replace(/\x1b\[[0-9;]*m/g, '').split('\n')) {
     const vitest = /^\s*(?:FAIL|×)\s+(.+?)\s*(?:\d+ms)?$/.exec(line);
@@ -159,20 +160,21 @@ function failureNames(text) {
     const listed = /^\s+(?:\[[\w-]+\] › )?(tests\/\S+\.spec\.ts:\d+:\d+ › .+?)\s*$/.exec(line);
     const name = vitest?.[1] ?? playwright?.[1] ?? listed?.[1];
     if (name) {
-      const shown = name.length > 160 ? `${name.slice(0, 157)}...` : name;
+      const shown = clip(name, 160);
       if (!names.has(shown)) names.set(shown, []);
-      heading = /^\s*FAIL\s/.test(line) ? shown : undefined;
+      // A failure's message is read once: a retry's FAIL heading adds nothing under the name.
+      heading = /^\s*FAIL\s/.test(line) && names.get(shown).length === 0 ? shown : undefined;
       continue;
     }
     if (!heading) continue;
     const message = names.get(heading);
     if (message.length === 0) {
       const error = /^\s*((?:\w*Error|Error)\b.*)$/.exec(line);
-      if (error) message.push(clip(error[1]));
+      if (error) message.push(clip(error[1], 240));
     } else if (/^\s*(?:- Expected|❯|⎯)/.test(line) || message.length >= MESSAGE_LINES) {
       heading = undefined;
     } else if (line.trim()) {
-      message.push(clip(line.trimEnd()));
+      message.push(clip(line.trimEnd(), 240));
     }
   }
   return [...names].map(([name, message]) => [name, ...message].join('\n      '));

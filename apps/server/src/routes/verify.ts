@@ -7,6 +7,9 @@ import { refusingFile } from '../pdf/pool/index.js';
 import { verifySeal } from '../sealing/verify-seal.js';
 import { handler, type EndpointHandlers } from './serve.js';
 
+/** The 422 of a file whose signatures the PDF pool cannot read within its limits. */
+const UNREADABLE = { cannot: 'the PDF cannot be verified', failed: 'its signatures could not be read' };
+
 /**
  * `POST /verify`: is this PDF one of the organization's sealed documents, unchanged? A file the PDF pool cannot read
  * within its limits is a 422 on `file`, as an upload's is.
@@ -22,13 +25,12 @@ export function verifyHandler(deps: AppContext): Pick<EndpointHandlers, 'verifyD
         if (!(file instanceof File)) throw validationError('file', 'a PDF file is required');
         if (file.size > deps.config.maxPdfBytes) throw tooLarge('file', deps.config.maxPdfBytes);
         const pdf = new Uint8Array(await file.arrayBuffer());
-        const wording = { cannot: 'the PDF cannot be verified', failed: 'its signatures could not be read' };
         const verdict = await verifySeal(
           deps.storage,
           c.get('apiKey').organizationId,
           pdf,
-          (bytes) => refusingFile(() => deps.pdfPool.run('verify', bytes), wording),
-          (bytes) => refusingFile(() => deps.pdfPool.run('pades', bytes), wording),
+          (bytes) => refusingFile(() => deps.pdfPool.run('verify', bytes), UNREADABLE),
+          (bytes) => refusingFile(() => deps.pdfPool.run('pades', bytes), UNREADABLE),
         );
         return sendEnvelope(c, verdict, 200);
       },

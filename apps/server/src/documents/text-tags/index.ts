@@ -16,10 +16,9 @@ export { parseTag, type TextTag } from './grammar.js';
  * the tag, or the limit; a full pool: 503 (`PdfPoolBusyError`).
  * @example const { bytes, fields } = await applyTextTags(pool, upload) // fields: [{ id: 'signature_1', type: 'signature', … }]
  */
-export async function applyTextTags(pdfPool: PdfPool, bytes: Uint8Array): Promise<{ bytes: Uint8Array; fields: FieldDefinition[] }> {
-  const { bytes: tagless, fields } = await refusingFile(() => pdfPool.run('textTags', bytes), {
+export function applyTextTags(pdfPool: PdfPool, bytes: Uint8Array): Promise<{ bytes: Uint8Array; fields: FieldDefinition[] }> {
+  return refusingFile(() => pdfPool.run('textTags', bytes), {
     cannot: 'the PDF cannot be processed',
     failed: 'the PDF could not be read for text tags',
   });
-  return { bytes: tagless, fields };
 }
