@@ -45,11 +45,21 @@ function strokeActions(points: readonly PagePoint[], kind: PointerKind) {
 interface WebDriverActions {
   performActions(actions: ReturnType<typeof strokeActions>[]): Promise<void>;
   releaseActions(): Promise<void>;
+  execute<T>(script: () => Promise<T>): Promise<T>;
 }
 
+/**
+ * The stroke in two action sequences of the same pointer, with two of the page's frames between them: everything up
+ * to the rest, then the release. On a loaded machine the rest's 20 ms can pass without a frame, and what the page
+ * shows while the pointer rests (the builder's snap guides) would never be drawn.
+ */
 async function strokeWithWebDriver(browser: WebDriverActions, points: readonly PagePoint[], kind: PointerKind) {
+  const stroke = strokeActions(points, kind);
+  const release = { ...stroke, actions: stroke.actions.splice(-1) };
   try {
-    await browser.performActions([strokeActions(points, kind)]);
+    await browser.performActions([stroke]);
+    await browser.execute(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+    await browser.performActions([release]);
   } finally {
     await browser.releaseActions();
   }
